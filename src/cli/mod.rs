@@ -1,0 +1,99 @@
+//! Command-line front end: flags in, `engine` calls, `output` out.
+
+mod bench;
+mod chunks;
+mod output;
+mod symbols;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Exit codes: 0 ok, 1 nothing found, 2 error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExitStatus {
+    Success,
+    NothingFound,
+    Error,
+}
+
+impl From<ExitStatus> for ExitCode {
+    fn from(s: ExitStatus) -> ExitCode {
+        ExitCode::from(match s {
+            ExitStatus::Success => 0,
+            ExitStatus::NothingFound => 1,
+            ExitStatus::Error => 2,
+        })
+    }
+}
+
+#[derive(Parser)]
+#[command(name = "tsq", version, about = "Code context for TypeScript and JavaScript, from the real TypeScript compiler")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print the symbol tree of files (blueprint phase 1).
+    Symbols {
+        /// Files to parse.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Emit the blueprint's JSON schema instead of the text tree.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the chunks of files or directories (blueprint phase 2).
+    Chunks {
+        /// Files or directories (walked, honouring .gitignore).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        #[arg(long)]
+        json: bool,
+        /// Workspace root that relative paths and ids use (default: the
+        /// directory given, or the current directory for files).
+        #[arg(long)]
+        root: Option<PathBuf>,
+        /// Also run the blueprint's ten validation rules and report breaks.
+        #[arg(long)]
+        check: bool,
+    },
+    /// Benchmarks.
+    Bench {
+        #[command(subcommand)]
+        what: BenchCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum BenchCommand {
+    /// Parse+chunk throughput over directories, beside Node running the same
+    /// vendored TypeScript's createSourceFile on the same files.
+    Parse {
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        /// Runs per side; medians are reported.
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+        /// Engine isolates (default: one per core).
+        #[arg(long)]
+        workers: Option<usize>,
+        /// Skip the Node baseline.
+        #[arg(long)]
+        no_node: bool,
+    },
+}
+
+pub fn run() -> anyhow::Result<ExitStatus> {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Symbols { files, json } => symbols::run(&files, json),
+        Command::Chunks { paths, json, root, check } => chunks::run(&paths, chunks::ChunksArgs { json, root, check }),
+        Command::Bench { what: BenchCommand::Parse { dirs, runs, workers, no_node } } => {
+            bench::run(&dirs, bench::BenchArgs { runs, workers, node: !no_node })
+        }
+    }
+}

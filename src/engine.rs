@@ -1,0 +1,115 @@
+//! The one API both front ends use: read files, parse them in the engine
+//! pool, and chunk them. Per-file problems are data (`Skipped`,
+//! diagnostics), never an early return.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::chunk::{chunk_file, CodeChunk, FilePaths};
+use crate::parse::{self, Diagnostic, ParsedFile};
+use crate::source::{self, ReadConfig, Skipped};
+use crate::text::SourceText;
+use crate::ts::protocol::{ParseRequest, ParseResponse};
+use crate::ts::{EnginePool, PoolConfig, TsError};
+
+/// Everything the engine needs, built once at the edge.
+#[derive(Debug, Clone, Default)]
+pub struct EngineConfig {
+    pub pool: PoolConfig,
+    pub read: ReadConfig,
+}
+
+/// A parsed file with its place in the workspace.
+pub struct FileParse {
+    pub paths: FilePaths,
+    pub parsed: ParsedFile,
+}
+
+impl FileParse {
+    pub fn chunks(&self) -> Vec<CodeChunk> {
+        chunk_file(&self.parsed, &self.paths)
+    }
+}
+
+pub struct TsqEngine {
+    pool: EnginePool,
+    read: ReadConfig,
+}
+
+/// Files go to the pool in batches of this many, bounding memory.
+const BATCH: usize = 256;
+
+impl TsqEngine {
+    pub fn new(config: &EngineConfig) -> Result<TsqEngine, TsError> {
+        Ok(TsqEngine { pool: EnginePool::new(&config.pool)?, read: config.read.clone() })
+    }
+
+    pub fn startup_times(&self) -> &[Duration] {
+        self.pool.startup_times()
+    }
+
+    pub fn workers(&self) -> usize {
+        self.pool.workers()
+    }
+
+    /// Reads and parses `files`, calling `sink` for each in input order.
+    /// Paths are reported relative to `root`.
+    pub fn parse_files(&self, files: &[PathBuf], root: &Path, sink: &mut dyn FnMut(Result<FileParse, Skipped>)) {
+        for batch in files.chunks(BATCH) {
+            let mut slots: Vec<Result<(FilePaths, usize), Skipped>> = Vec::new();
+            let mut requests = Vec::new();
+            for path in batch {
+                match source::read_source(path, &self.read) {
+                    Ok(text) => {
+                        let paths = file_paths(path, root);
+                        requests.push(ParseRequest { file_name: paths.relative_path.clone(), text });
+                        slots.push(Ok((paths, requests.len() - 1)));
+                    }
+                    Err(e) => slots.push(Err(Skipped::new(path, e))),
+                }
+            }
+            let texts: Vec<String> = requests.iter().map(|r| r.text.clone()).collect();
+            let mut responses: Vec<Option<Result<ParseResponse, TsError>>> =
+                self.pool.parse_all(requests).into_iter().map(Some).collect();
+            let mut texts: Vec<Option<String>> = texts.into_iter().map(Some).collect();
+            for slot in slots {
+                match slot {
+                    Err(skipped) => sink(Err(skipped)),
+                    Ok((paths, i)) => {
+                        let text = texts[i].take().unwrap_or_default();
+                        let response = responses[i].take().unwrap_or(Err(TsError::PoolClosed));
+                        sink(Ok(FileParse { parsed: build_parsed(text, response), paths }));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Parses text that did not come from disk (tests, benchmarks).
+    pub fn parse_text(&self, file_name: &str, text: String) -> ParsedFile {
+        let response = self.pool.parse(ParseRequest { file_name: file_name.to_string(), text: text.clone() });
+        build_parsed(text, response)
+    }
+}
+
+fn build_parsed(text: String, response: Result<ParseResponse, TsError>) -> ParsedFile {
+    let source = SourceText::new(text);
+    match response {
+        Ok(response) => parse::build(source, response),
+        Err(e) => ParsedFile {
+            source,
+            symbols: Vec::new(),
+            comments: Vec::new(),
+            diagnostics: vec![Diagnostic { line: 1, column: 1, message: e.to_string() }],
+        },
+    }
+}
+
+/// The absolute path and the path relative to `root` (with `/`).
+pub fn file_paths(path: &Path, root: &Path) -> FilePaths {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let root_abs = std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf());
+    let relative = absolute.strip_prefix(&root_abs).map(Path::to_path_buf).unwrap_or_else(|_| path.to_path_buf());
+    let relative_path = relative.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
+    FilePaths { file_path: absolute.display().to_string(), relative_path }
+}

@@ -1,0 +1,10 @@
+//! tsq: a code-context engine for TypeScript and JavaScript built on the
+//! real TypeScript compiler. See ARCHITECTURE.md for the code map.
+
+pub mod chunk;
+pub mod engine;
+pub mod parse;
+pub mod source;
+pub mod text;
+pub mod ts;
+pub mod validate;

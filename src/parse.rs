@@ -1,0 +1,163 @@
+//! Blueprint phase 1: turns tsc's answer (`ts::protocol::ParseResponse`)
+//! into the `ParsedSymbol` tree, with 1-based line ranges, signatures and
+//! JSDoc text sliced from the source.
+
+use serde::Serialize;
+
+use crate::text::SourceText;
+use crate::ts::protocol::{ParseResponse, RawNode};
+
+/// A half-open byte span in the source.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+/// A 1-based inclusive line range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct LineRange {
+    pub start: u32,
+    pub end: u32,
+}
+
+/// One symbol of the blueprint's phase-1 tree.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ParsedSymbol {
+    pub name: String,
+    pub kind: String,
+    pub depth: u32,
+    pub parent_name: Option<String>,
+    pub range: LineRange,
+    pub signature: String,
+    pub modifiers: Vec<String>,
+    pub jsdoc: Option<String>,
+    pub children: Vec<ParsedSymbol>,
+    pub exported: bool,
+    /// Has a body that a parent chunk collapses to a stub.
+    pub body_bearing: bool,
+    #[serde(skip)]
+    pub span: Span,
+    /// Where the signature starts and ends (the body's start).
+    #[serde(skip)]
+    pub sig_span: Span,
+    #[serde(skip)]
+    pub in_expression: bool,
+    /// Local names an import binds (imports only).
+    #[serde(skip)]
+    pub bindings: Vec<String>,
+}
+
+/// A parse diagnostic from tsc, at a 1-based line and column.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Diagnostic {
+    pub line: u32,
+    pub column: u32,
+    pub message: String,
+}
+
+/// Everything tsq knows about one file after parsing.
+pub struct ParsedFile {
+    pub source: SourceText,
+    pub symbols: Vec<ParsedSymbol>,
+    /// Comments that lead root statements or end the file.
+    pub comments: Vec<Span>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Builds the symbol tree from tsc's answer. An abandoned parse (`error`)
+/// still yields whatever diagnostics tsc produced.
+pub fn build(source: SourceText, response: ParseResponse) -> ParsedFile {
+    let mut diagnostics: Vec<Diagnostic> = response
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let byte = source.byte(d.start);
+            let line = source.line_of(byte);
+            let line_start = source.lines(line, line).as_ptr() as usize - source.as_str().as_ptr() as usize;
+            let column = source.as_str()[line_start..byte.max(line_start)].chars().count() as u32 + 1;
+            Diagnostic { line, column, message: d.message.clone() }
+        })
+        .collect();
+    if let Some(error) = response.error {
+        diagnostics.push(Diagnostic { line: 1, column: 1, message: error });
+    }
+    let symbols = response.roots.iter().map(|n| symbol(&source, n, 0, None)).collect();
+    let comments = response
+        .comments
+        .iter()
+        .map(|&(s, e)| Span { start: source.byte(s), end: source.byte(e) })
+        .collect();
+    ParsedFile { source, symbols, comments, diagnostics }
+}
+
+fn symbol(source: &SourceText, raw: &RawNode, depth: u32, parent: Option<&str>) -> ParsedSymbol {
+    let span = Span { start: source.byte(raw.start), end: source.byte(raw.end) };
+    let sig_span = Span { start: source.byte(raw.sig_start), end: source.byte(raw.sig_end) };
+    let (start, end) = source.line_range(span.start, span.end);
+    let signature = match raw.kind.as_str() {
+        "expression" | "export" => raw.name.clone(),
+        _ => normalize_signature(&source.as_str()[sig_span.start..sig_span.end.max(sig_span.start)]),
+    };
+    let children = raw.children.iter().map(|c| symbol(source, c, depth + 1, Some(&raw.name))).collect();
+    ParsedSymbol {
+        name: raw.name.clone(),
+        kind: raw.kind.clone(),
+        depth,
+        parent_name: parent.map(str::to_string),
+        range: LineRange { start, end },
+        signature,
+        modifiers: raw.modifiers.clone(),
+        jsdoc: raw.jsdoc.map(|(s, e)| source.as_str()[source.byte(s)..source.byte(e)].to_string()),
+        children,
+        exported: raw.exported,
+        body_bearing: raw.body_bearing,
+        span,
+        sig_span,
+        in_expression: raw.in_expression,
+        bindings: raw.bindings.clone(),
+    }
+}
+
+/// Collapses whitespace runs to one space and drops what joins a header to
+/// its body (`{`, `=>`, `=`) or ends a statement (`;`, `,`).
+pub fn normalize_signature(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    loop {
+        let trimmed = out.trim_end();
+        let cut = ["=>", "{", "=", ";", ","].iter().find_map(|t| trimmed.strip_suffix(t));
+        match cut {
+            Some(rest) => out = rest.trim_end().to_string(),
+            None => break,
+        }
+    }
+    out
+}
+
+/// Walks a symbol tree depth-first, parents before children.
+pub fn walk<'a>(symbols: &'a [ParsedSymbol], f: &mut dyn FnMut(&'a ParsedSymbol)) {
+    for s in symbols {
+        f(s);
+        walk(&s.children, f);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::normalize_signature;
+
+    #[test]
+    fn signatures_lose_body_joiners() {
+        assert_eq!(normalize_signature("async  foo(\n  a: string\n): Promise<void> {"), "async foo( a: string ): Promise<void>");
+        assert_eq!(normalize_signature("export const f = (a) =>"), "export const f = (a)");
+        assert_eq!(normalize_signature("export const config ="), "export const config");
+        assert_eq!(normalize_signature("type A = B | C;"), "type A = B | C");
+    }
+}

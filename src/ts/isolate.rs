@@ -1,0 +1,127 @@
+//! One JS isolate with the vendored TypeScript compiler and tsq's JS loaded.
+//!
+//! Rust calls one JS entry point per request. JS takes the request out of
+//! `OpState` through an op and puts its answer back through another op
+//! (the pattern of Deno's own tsc host). An `Engine` is not `Send`: it lives
+//! on the thread that made it (see `pool`).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::Once;
+use std::time::{Duration, Instant};
+
+use deno_core::{op2, JsRuntime, OpState, RuntimeOptions};
+use deno_error::JsErrorBox;
+
+use super::protocol::{ParseRequest, ParseResponse};
+use super::TsError;
+
+/// The vendored compiler, embedded at build time.
+const TYPESCRIPT_JS: &str = include_str!("../../vendor-typescript/lib/typescript.js");
+/// tsq's own JS, in load order.
+const TSQ_JS: &[(&str, &str)] = &[("tsq:js/10_parser.js", include_str!("../../js/10_parser.js"))];
+
+/// Native stack of an engine thread. Reserved, not committed, until used.
+pub const THREAD_STACK_BYTES: usize = 512 * 1024 * 1024;
+/// JS stack limit handed to the engine (`--stack-size`, KiB): well inside
+/// the native stack, so a deep recursion ends in a catchable `RangeError`.
+const JS_STACK_KIB: usize = 384 * 1024;
+
+/// The request/response slot shared with JS through `OpState`.
+#[derive(Default)]
+struct ParseSlot {
+    request: Option<ParseRequest>,
+    response: Option<ParseResponse>,
+}
+
+fn take_request(slot: &mut ParseSlot) -> Result<ParseRequest, JsErrorBox> {
+    slot.request
+        .take()
+        .ok_or_else(|| JsErrorBox::generic("op_tsq_parse_request: no request pending"))
+}
+
+#[op2]
+#[serde]
+fn op_tsq_parse_request(state: &mut OpState) -> Result<ParseRequest, JsErrorBox> {
+    take_request(state.borrow_mut::<ParseSlot>())
+}
+
+#[op2]
+fn op_tsq_parse_respond(state: &mut OpState, #[serde] response: ParseResponse) {
+    state.borrow_mut::<ParseSlot>().response = Some(response);
+}
+
+deno_core::extension!(
+    tsq_ext,
+    ops = [op_tsq_parse_request, op_tsq_parse_respond],
+    state = |state| {
+        state.put(ParseSlot::default());
+    }
+);
+
+fn set_engine_flags() {
+    static FLAGS: Once = Once::new();
+    FLAGS.call_once(|| {
+        let unknown = deno_core::v8_set_flags(vec![
+            "tsq".to_string(),
+            format!("--stack-size={JS_STACK_KIB}"),
+        ]);
+        if unknown.len() > 1 {
+            eprintln!("tsq: engine ignored flags: {:?}", &unknown[1..]);
+        }
+    });
+}
+
+/// A warm isolate holding `typescript.js`.
+pub struct Engine {
+    runtime: JsRuntime,
+    state: Rc<RefCell<OpState>>,
+    startup: Duration,
+}
+
+impl Engine {
+    /// Creates the isolate and loads the compiler. Call on a thread with a
+    /// native stack of at least [`THREAD_STACK_BYTES`].
+    pub fn new() -> Result<Engine, TsError> {
+        set_engine_flags();
+        let started = Instant::now();
+        let mut runtime = JsRuntime::try_new(RuntimeOptions {
+            extensions: vec![tsq_ext::init()],
+            ..Default::default()
+        })
+        .map_err(|e| TsError::Startup(e.to_string()))?;
+        runtime
+            .execute_script("tsq:vendor/typescript.js", TYPESCRIPT_JS.to_string())
+            .map_err(|e| TsError::Startup(format!("loading typescript.js: {e}")))?;
+        for (name, code) in TSQ_JS {
+            runtime
+                .execute_script(*name, code.to_string())
+                .map_err(|e| TsError::Startup(format!("loading {name}: {e}")))?;
+        }
+        let state = runtime.op_state();
+        Ok(Engine { runtime, state, startup: started.elapsed() })
+    }
+
+    /// How long `new` took: isolate creation plus loading the compiler.
+    pub fn startup_time(&self) -> Duration {
+        self.startup
+    }
+
+    /// Parses one file. A JS exception that escapes tsq's own handlers is
+    /// an `Err`; the caller should then replace this engine.
+    pub fn parse(&mut self, request: ParseRequest) -> Result<ParseResponse, TsError> {
+        self.state.borrow_mut().borrow_mut::<ParseSlot>().request = Some(request);
+        let result = self.runtime.execute_script("tsq:parse", "tsqParse()");
+        let response = {
+            let mut state = self.state.borrow_mut();
+            let slot = state.borrow_mut::<ParseSlot>();
+            slot.request = None;
+            slot.response.take()
+        };
+        match (result, response) {
+            (Ok(_), Some(response)) => Ok(response),
+            (Ok(_), None) => Err(TsError::Protocol("tsqParse returned without responding".into())),
+            (Err(e), _) => Err(TsError::Js(e.exception_message.clone())),
+        }
+    }
+}
