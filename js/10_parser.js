@@ -376,10 +376,11 @@
 
     membersOpen(node) {
       // The `{` that opens a class/interface/enum body.
+      // A members NodeArray starts right after its `{`, even when empty.
       const members = node.members;
       const searchFrom = node.name ? node.name.end : node.getStart(this.sf);
-      const from = members && members.length ? members.pos : searchFrom;
-      const brace = this.text.lastIndexOf("{", from);
+      if (!members) return node.end;
+      const brace = this.text.lastIndexOf("{", members.pos);
       return brace >= searchFrom ? brace : node.end;
     }
 

@@ -14,6 +14,17 @@ use sha2::{Digest, Sha256};
 
 use crate::parse::{ParsedFile, ParsedSymbol, Span};
 
+/// Voyage Code 3's document limit, in tokens.
+pub const MAX_CHUNK_TOKENS: usize = 32_000;
+
+/// The blueprint's estimate: four characters per token.
+pub fn estimate_tokens(text: &str) -> usize {
+    text.chars().count().div_ceil(4)
+}
+
+/// Note that ends an `embeddingText` cut at the token limit.
+pub const TRUNCATION_NOTE: &str = "\n/* tsq: embeddingText cut at the 32000-token limit; fullSource is complete */";
+
 /// One chunk, as the blueprint's LanceDB schema has it (minus `vector`,
 /// `contentHash` and `lastModified`, which indexing adds).
 #[derive(Debug, Clone, Serialize)]
@@ -36,6 +47,10 @@ pub struct CodeChunk {
     pub relevant_imports: Vec<String>,
     pub embedding_text: String,
     pub breadcrumb: String,
+    /// Set when `embeddingText` was cut at [`MAX_CHUNK_TOKENS`] (a giant
+    /// string or object literal); `fullSource` is always complete.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub embedding_truncated: bool,
     /// Byte span of `fullSource` in the file.
     #[serde(skip)]
     pub span: Span,
@@ -132,6 +147,7 @@ impl<'a> Chunker<'a> {
             relevant_imports,
             embedding_text: String::new(),
             breadcrumb,
+            embedding_truncated: false,
             span: s.span,
             body_bearing: s.body_bearing,
         });
@@ -139,14 +155,16 @@ impl<'a> Chunker<'a> {
         let mut chain = ancestors.to_vec();
         chain.push(s.name.clone());
         let mut collapsed = Vec::new();
-        self.children(s, s, index, &chain, &mut collapsed);
-        self.chunks[index].embedding_text = embedding_text(text, s.span, &collapsed);
+        self.children(s, index, &chain, &mut collapsed);
+        let (embedding, truncated) = cap_tokens(embedding_text(text, s.span, &collapsed));
+        self.chunks[index].embedding_text = embedding;
+        self.chunks[index].embedding_truncated = truncated;
         index
     }
 
     /// Emits the chunked descendants of `node` under chunk `parent`, folding
     /// the children that do not become chunks.
-    fn children(&mut self, owner: &ParsedSymbol, node: &ParsedSymbol, parent: usize, chain: &[String], collapsed: &mut Vec<Stub>) {
+    fn children(&mut self, node: &ParsedSymbol, parent: usize, chain: &[String], collapsed: &mut Vec<Stub>) {
         for c in &node.children {
             let same_lines = c.range == node.range;
             let multi_line = c.range.end > c.range.start;
@@ -158,7 +176,7 @@ impl<'a> Chunker<'a> {
                     collapsed.push(Stub::of(c));
                 }
             } else {
-                self.children(owner, c, parent, chain, collapsed);
+                self.children(c, parent, chain, collapsed);
             }
         }
     }
@@ -186,6 +204,7 @@ impl<'a> Chunker<'a> {
             jsdoc: None,
             relevant_imports: Vec::new(),
             embedding_text: text.to_string(),
+            embedding_truncated: false,
             span,
             body_bearing: false,
         });
@@ -252,6 +271,18 @@ fn embedding_text(text: &str, span: Span, stubs: &[Stub]) -> String {
     }
     out.push_str(&text[at..span.end]);
     out
+}
+
+/// Cuts text over [`MAX_CHUNK_TOKENS`] at a char boundary, with a note.
+fn cap_tokens(text: String) -> (String, bool) {
+    if estimate_tokens(&text) <= MAX_CHUNK_TOKENS {
+        return (text, false);
+    }
+    let budget = MAX_CHUNK_TOKENS * 4 - TRUNCATION_NOTE.chars().count();
+    let cut = text.char_indices().nth(budget).map(|(i, _)| i).unwrap_or(text.len());
+    let mut out = text[..cut].to_string();
+    out.push_str(TRUNCATION_NOTE);
+    (out, true)
 }
 
 /// Groups root comments into standalone blocks: comments outside every

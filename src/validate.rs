@@ -6,16 +6,8 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use crate::chunk::{contains_word, CodeChunk};
+use crate::chunk::{contains_word, estimate_tokens, CodeChunk, MAX_CHUNK_TOKENS, TRUNCATION_NOTE};
 use crate::parse::ParsedFile;
-
-/// Voyage Code 3's document limit, in tokens.
-pub const MAX_CHUNK_TOKENS: usize = 32_000;
-
-/// The blueprint's estimate: four characters per token.
-pub fn estimate_tokens(text: &str) -> usize {
-    text.chars().count().div_ceil(4)
-}
 
 /// One broken rule.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -93,7 +85,11 @@ pub fn check_file(file: &ParsedFile, chunks: &[CodeChunk], second_run: &[CodeChu
         // 6. Collapsed children.
         let collapsed: Vec<&CodeChunk> =
             c.child_chunk_ids.iter().filter_map(|id| by_id.get(id.as_str()).copied()).filter(|k| k.body_bearing).collect();
-        if collapsed.is_empty() {
+        if c.embedding_truncated {
+            if !c.embedding_text.ends_with(TRUNCATION_NOTE) {
+                fail(6, format!("{}: truncated embeddingText lacks its note", c.breadcrumb));
+            }
+        } else if collapsed.is_empty() {
             if c.embedding_text != c.full_source {
                 fail(6, format!("{}: leaf whose embeddingText differs from fullSource", c.breadcrumb));
             }

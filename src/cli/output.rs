@@ -8,7 +8,8 @@ use serde::Serialize;
 use tsq::chunk::CodeChunk;
 use tsq::parse::{Diagnostic, ParsedSymbol};
 use tsq::source::Skipped;
-use tsq::validate::{estimate_tokens, Violation};
+use tsq::chunk::estimate_tokens;
+use tsq::validate::Violation;
 
 /// One file in `--json` output.
 #[derive(Serialize)]
