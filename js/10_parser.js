@@ -55,7 +55,8 @@
       const nl = this.text.indexOf("\n", start);
       if (nl !== -1 && nl < end) end = nl;
       let s = this.text.slice(start, end).trim();
-      if (nl !== -1 && nl < node.end) s = s.replace(/\s*\{?\s*$/, "");
+      if (nl !== -1 && nl < node.end) s = s.replace(/\s*(\{|=>|\()?\s*$/, "");
+      s = s.replace(/\s*;$/, "");
       if (s.length > 80) s = s.slice(0, 79) + "…";
       return s;
     }
@@ -180,14 +181,13 @@
         }
         case SK.ExportDeclaration:
           if (st.moduleSpecifier) {
-            out.push(this.make(st, "re-export:" + (st.moduleSpecifier.text ?? this.textOf(st.moduleSpecifier)), "re-export", { noJsdoc: true }));
+            out.push(this.make(st, "re-export:" + (st.moduleSpecifier.text ?? this.textOf(st.moduleSpecifier)), "re-export", { noJsdoc: true, exported: true }));
           } else {
-            out.push(this.make(st, this.label(st), "export", { noJsdoc: true }));
+            out.push(this.make(st, this.label(st), "export", { noJsdoc: true, exported: true }));
           }
           return;
         case SK.ExportAssignment: {
-          const name = st.isExportEquals ? "export =" : "export default";
-          const node = this.make(st, name, "export", { exported: true, bodyBearing: false });
+          const node = this.make(st, this.label(st), "export", { exported: true, bodyBearing: false });
           node.children = this.nested(st.expression, []);
           out.push(node);
           return;
@@ -267,17 +267,7 @@
       const kind = st.name.kind === SK.StringLiteral || (st.flags & ts.NodeFlags.GlobalAugmentation) ? "module" : "namespace";
       const children = [];
       if (body && body.kind === SK.ModuleBlock) {
-        const inner = new Set();
-        for (const s of body.statements) {
-          if (s.kind === SK.VariableStatement) {
-            this.variableStatement(s, children, false);
-            continue;
-          }
-          const d = this.declaration(s);
-          if (d) children.push(d);
-          else if (s.kind !== SK.ExportDeclaration && s.kind !== SK.ImportDeclaration) this.nested(s, children);
-        }
-        void inner;
+        for (const s of body.statements) this.rootStatement(s, children);
       }
       return this.make(st, name, kind, {
         bodyBearing: !!body, sigEnd: body ? body.getStart(this.sf) : st.end, children,
@@ -325,7 +315,9 @@
     /** A named value: a function/class/object initializer or a plain value. */
     valueSymbol(node, name, init, opts) {
       const base = Object.assign({}, opts);
+      delete base.fnKind;
       if (opts.sigStartNode) base.sigStart = this.sigStart(opts.sigStartNode);
+      if (!base.modifiers) base.modifiers = this.modifiers(node);
       const fn = init && unwrapFunction(init);
       if (fn) {
         const wrapped = fn !== skipParens(init);
@@ -335,13 +327,13 @@
         base.children = this.nested(fn.body, []);
         if (fn.modifiers) for (const m of this.modifiers(fn)) if (!base.modifiers || !base.modifiers.includes(m)) (base.modifiers = base.modifiers || []).push(m);
         if (fn.asteriskToken && base.modifiers && !base.modifiers.includes("generator")) base.modifiers.push("generator");
-        return this.make(node, name, component ? "component" : "function", base);
+        return this.make(node, name, component ? "component" : opts.fnKind || "function", base);
       }
       const cls = init && skipParens(init).kind === SK.ClassExpression ? skipParens(init) : null;
       if (cls) {
         base.bodyBearing = true;
         base.sigEnd = this.membersOpen(cls);
-        base.children = this.classMembers(cls);
+        base.children = this.heritageSymbols(cls).concat(this.classMembers(cls));
         return this.make(node, name, this.isReactClass(cls) ? "component" : "class", base);
       }
       const obj = init && skipParens(init).kind === SK.ObjectLiteralExpression ? skipParens(init) : null;
@@ -352,7 +344,7 @@
       }
       if (init && this.isMultiLine(init.getStart(this.sf), init.end)) {
         base.sigEnd = init.getStart(this.sf);
-        base.children = this.nested(init, []);
+        base.children = this.nested(init, [], name);
       }
       return this.make(node, name, opts.kind, base);
     }
@@ -388,9 +380,20 @@
       return this.make(node, name, this.isReactClass(node) ? "component" : "class", {
         bodyBearing: true,
         sigEnd: this.membersOpen(node),
-        children: this.classMembers(node),
+        children: this.heritageSymbols(node).concat(this.classMembers(node)),
         exported: this.exportedNames.has(name),
       });
+    }
+
+    /** Functions inside `extends` expressions (mixins, class factories). */
+    heritageSymbols(cls) {
+      const out = [];
+      for (const h of cls.heritageClauses || []) for (const t of h.types) this.nested(t.expression, out);
+      return out;
+    }
+
+    indexName(sig) {
+      return "[" + sig.parameters.map((p) => p.getText(this.sf)).join(", ") + "]";
     }
 
     classMembers(cls) {
@@ -411,20 +414,11 @@
             break;
           case SK.PropertyDeclaration: {
             const name = this.nameOf(m.name);
-            const fn = m.initializer && unwrapFunction(m.initializer);
-            if (fn) {
-              out.push(this.make(m, name, "method", {
-                bodyBearing: true, sigEnd: this.functionSigEnd(fn), children: this.nested(fn.body, []),
-              }));
-            } else {
-              const node = this.make(m, name, "property", {});
-              if (m.initializer) node.children = this.nested(m.initializer, []);
-              out.push(node);
-            }
+            out.push(this.valueSymbol(m, name, m.initializer, { kind: "property", fnKind: "method" }));
             break;
           }
           case SK.IndexSignature:
-            out.push(this.make(m, "[index]", "index", {}));
+            out.push(this.make(m, this.indexName(m), "index", {}));
             break;
           case SK.ClassStaticBlockDeclaration:
             out.push(this.make(m, "static", "static-block", {
@@ -455,7 +449,7 @@
             out.push(this.make(m, "new()", "construct", {}));
             break;
           case SK.IndexSignature:
-            out.push(this.make(m, "[index]", "index", {}));
+            out.push(this.make(m, this.indexName(m), "index", {}));
             break;
           case SK.GetAccessor:
             out.push(this.make(m, this.nameOf(m.name), "getter", {}));
@@ -503,10 +497,10 @@
 
     // ---- nested symbols inside bodies and expressions ---------------------
 
-    /** Collects symbols found under `node` (not `node` itself) into `out`:
+    /** Collects the symbols found in `node` (itself included) into `out`:
      *  nested declarations, and multi-line function expressions (callbacks,
      *  IIFEs). Plain local variables are not symbols. */
-    nested(node, out) {
+    nested(node, out, hint) {
       if (!node) return out;
       const visit = (n, hint) => {
         switch (n.kind) {
@@ -543,7 +537,8 @@
             break;
           case SK.ClassExpression:
             out.push(this.make(n, n.name ? this.nameOf(n.name) : hint || "<anonymous>", "class", {
-              bodyBearing: true, inExpression: true, sigEnd: this.membersOpen(n), children: this.classMembers(n),
+              bodyBearing: true, inExpression: true, sigEnd: this.membersOpen(n),
+              children: this.heritageSymbols(n).concat(this.classMembers(n)),
             }));
             return;
           case SK.CallExpression:
@@ -582,7 +577,7 @@
         }
         ts.forEachChild(n, (c) => visit(c, undefined));
       };
-      ts.forEachChild(node, (c) => visit(c, undefined));
+      visit(node, hint);
       return out;
     }
 

@@ -87,7 +87,7 @@ pub fn chunk_file(file: &ParsedFile, paths: &FilePaths) -> Vec<CodeChunk> {
         .symbols
         .iter()
         .filter(|s| s.kind == "import" && !s.bindings.is_empty())
-        .map(|s| Import { text: text[s.span.start..s.span.end].to_string(), bindings: s.bindings.clone() })
+        .map(|s| Import { text: import_text(text, s).to_string(), bindings: s.bindings.clone() })
         .collect();
     let mut chunker = Chunker { file, paths, imports, chunks: Vec::new(), ids: HashSet::new() };
 
@@ -172,8 +172,9 @@ impl<'a> Chunker<'a> {
                 let child = self.symbol_chunk(c, Some(parent), chain);
                 let id = self.chunks[child].id.clone();
                 self.chunks[parent].child_chunk_ids.push(id);
-                if c.body_bearing {
-                    collapsed.push(Stub::of(c));
+                // One-line children stay verbatim: a stub would save nothing.
+                if c.body_bearing && multi_line {
+                    collapsed.push(Stub::of(c, self.file.source.as_str()));
                 }
             } else {
                 self.children(c, parent, chain, collapsed);
@@ -248,10 +249,12 @@ struct Stub {
 }
 
 impl Stub {
-    fn of(c: &ParsedSymbol) -> Stub {
+    fn of(c: &ParsedSymbol, text: &str) -> Stub {
         if c.in_expression {
             // A callback or object member: keep the header, drop the body.
-            Stub { replace: Span { start: c.sig_span.end, end: c.span.end }, text: "{ … }".to_string() }
+            let block = text[c.sig_span.end..].starts_with('{');
+            let text = if block { "{ … }" } else { "…" };
+            Stub { replace: Span { start: c.sig_span.end, end: c.span.end }, text: text.to_string() }
         } else {
             Stub { replace: Span { start: c.sig_span.start, end: c.span.end }, text: format!("{};", c.signature) }
         }
@@ -271,6 +274,11 @@ fn embedding_text(text: &str, span: Span, stubs: &[Stub]) -> String {
     }
     out.push_str(&text[at..span.end]);
     out
+}
+
+/// An import statement's text without its JSDoc.
+pub fn import_text<'t>(text: &'t str, import: &ParsedSymbol) -> &'t str {
+    &text[import.sig_span.start.max(import.span.start)..import.span.end]
 }
 
 /// Cuts text over [`MAX_CHUNK_TOKENS`] at a char boundary, with a note.

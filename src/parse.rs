@@ -97,7 +97,7 @@ fn symbol(source: &SourceText, raw: &RawNode, depth: u32, parent: Option<&str>) 
     let sig_span = Span { start: source.byte(raw.sig_start), end: source.byte(raw.sig_end) };
     let (start, end) = source.line_range(span.start, span.end);
     let signature = match raw.kind.as_str() {
-        "expression" | "export" => raw.name.clone(),
+        "expression" | "export" => normalize_signature(&raw.name),
         _ => normalize_signature(&source.as_str()[sig_span.start..sig_span.end.max(sig_span.start)]),
     };
     let children = raw.children.iter().map(|c| symbol(source, c, depth + 1, Some(&raw.name))).collect();

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use crate::chunk::{contains_word, estimate_tokens, CodeChunk, MAX_CHUNK_TOKENS, TRUNCATION_NOTE};
+use crate::chunk::{contains_word, import_text, estimate_tokens, CodeChunk, MAX_CHUNK_TOKENS, TRUNCATION_NOTE};
 use crate::parse::ParsedFile;
 
 /// One broken rule.
@@ -84,7 +84,7 @@ pub fn check_file(file: &ParsedFile, chunks: &[CodeChunk], second_run: &[CodeChu
 
         // 6. Collapsed children.
         let collapsed: Vec<&CodeChunk> =
-            c.child_chunk_ids.iter().filter_map(|id| by_id.get(id.as_str()).copied()).filter(|k| k.body_bearing).collect();
+            c.child_chunk_ids.iter().filter_map(|id| by_id.get(id.as_str()).copied()).filter(|k| k.body_bearing && k.end_line > k.start_line).collect();
         if c.embedding_truncated {
             if !c.embedding_text.ends_with(TRUNCATION_NOTE) {
                 fail(6, format!("{}: truncated embeddingText lacks its note", c.breadcrumb));
@@ -95,7 +95,7 @@ pub fn check_file(file: &ParsedFile, chunks: &[CodeChunk], second_run: &[CodeChu
             }
         } else {
             for k in collapsed {
-                if k.full_source.lines().count() > 1 && c.embedding_text.contains(&k.full_source) {
+                if k.end_line > k.start_line && c.embedding_text.contains(&k.full_source) {
                     fail(6, format!("{}: child {} is not collapsed", c.breadcrumb, k.name));
                 }
             }
@@ -136,7 +136,7 @@ pub fn check_file(file: &ParsedFile, chunks: &[CodeChunk], second_run: &[CodeChu
         .symbols
         .iter()
         .filter(|s| s.kind == "import" && !s.bindings.is_empty())
-        .map(|s| (&text[s.span.start..s.span.end], s.bindings.as_slice()))
+        .map(|s| (import_text(text, s), s.bindings.as_slice()))
         .collect();
     for c in chunks.iter().filter(|c| c.node_kind != "import" && c.node_kind != "comment") {
         let expected: Vec<&str> = imports

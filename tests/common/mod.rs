@@ -36,3 +36,21 @@ pub fn fixture_files(dir: &Path) -> Vec<PathBuf> {
     files.sort();
     files
 }
+
+/// Corpus directories from `../shared/corpus.sh` (fetched from the npm
+/// registry on first use, cached after). `None` when the script is absent.
+pub fn corpora(names: &[&str]) -> Option<Vec<(String, PathBuf)>> {
+    let script = repo().join("../shared/corpus.sh");
+    if !script.exists() {
+        return None;
+    }
+    let output = std::process::Command::new("bash").arg(&script).args(names).output().ok()?;
+    assert!(output.status.success(), "corpus.sh failed: {}", String::from_utf8_lossy(&output.stderr));
+    let text = String::from_utf8(output.stdout).ok()?;
+    Some(
+        text.lines()
+            .filter_map(|l| l.split_once('\t'))
+            .map(|(n, d)| (n.to_string(), PathBuf::from(d)))
+            .collect(),
+    )
+}
