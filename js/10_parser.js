@@ -713,7 +713,7 @@
         jsDocParsingMode: ts.JSDocParsingMode.ParseNone,
       }, false, SCRIPT_KINDS[extensionOf(fileName)] ?? ts.ScriptKind.TS);
     } catch (e) {
-      return { roots: [], comments: [], diagnostics: [], error: describeError(e, "tsc parser") };
+      return { nodes: [], comments: [], diagnostics: [], error: describeError(e, "tsc parser") };
     }
     const diagnostics = sf.parseDiagnostics.map((d) => ({
       start: d.start ?? 0,
@@ -722,11 +722,29 @@
     }));
     try {
       const w = new Walker(sf);
-      const roots = w.roots(sf);
-      return { roots, comments: w.comments, diagnostics, error: null };
+      const nodes = flatten(w.roots(sf));
+      return { nodes, comments: w.comments, diagnostics, error: null };
     } catch (e) {
-      return { roots: [], comments: [], diagnostics, error: describeError(e, "tsq symbol walk") };
+      return { nodes: [], comments: [], diagnostics, error: describeError(e, "tsq symbol walk") };
     }
+  }
+
+  /** Pre-order, iteratively: each node gets its parent's index and loses
+   *  its `children` array. */
+  function flatten(roots) {
+    const out = [];
+    const stack = [];
+    for (let i = roots.length - 1; i >= 0; i--) stack.push([roots[i], -1]);
+    while (stack.length) {
+      const [node, parent] = stack.pop();
+      const index = out.length;
+      const children = node.children;
+      delete node.children;
+      node.parent = parent;
+      out.push(node);
+      for (let i = children.length - 1; i >= 0; i--) stack.push([children[i], index]);
+    }
+    return out;
   }
 
   function describeError(e, stage) {

@@ -10,8 +10,10 @@ export interface ParseRequest {
 
 /** What JS hands back through `op_tsq_parse_respond`. */
 export interface ParseResponse {
-  /** Root items in source order: symbols and root statements alike. */
-  roots: RawNode[];
+  /** Every node, flattened in pre-order (a parent before its children,
+   *  siblings in source order): root items are those with `parent` -1.
+   *  Flat, so that deep nesting never meets serde's recursion limit. */
+  nodes: RawNode[];
   /** Comments that lead a root statement or end the file: [pos, end]. */
   comments: [number, number][];
   /** tsc's parse diagnostics. */
@@ -45,7 +47,8 @@ export interface RawNode {
   jsdoc: [number, number] | null;
   /** For imports: the local names the import binds. */
   bindings: string[];
-  children: RawNode[];
+  /** Index of the parent in `nodes`, or -1 for a root item. */
+  parent: number;
 }
 
 export interface RawDiagnostic {

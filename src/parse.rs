@@ -83,13 +83,47 @@ pub fn build(source: SourceText, response: ParseResponse) -> ParsedFile {
     if let Some(error) = response.error {
         diagnostics.push(Diagnostic { line: 1, column: 1, message: error });
     }
-    let symbols = response.roots.iter().map(|n| symbol(&source, n, 0, None)).collect();
+    let symbols = tree(&source, &response.nodes);
     let comments = response
         .comments
         .iter()
         .map(|&(s, e)| Span { start: source.byte(s), end: source.byte(e) })
         .collect();
     ParsedFile { source, symbols, comments, diagnostics }
+}
+
+/// Rebuilds the tree from JS's flat pre-order list, without recursion.
+fn tree(source: &SourceText, nodes: &[RawNode]) -> Vec<ParsedSymbol> {
+    let mut depths: Vec<u32> = Vec::with_capacity(nodes.len());
+    let mut slots: Vec<Option<ParsedSymbol>> = Vec::with_capacity(nodes.len());
+    for (i, raw) in nodes.iter().enumerate() {
+        let parent = usize::try_from(raw.parent).ok().filter(|&p| p < i);
+        let depth = parent.map_or(0, |p| depths[p] + 1);
+        depths.push(depth);
+        let parent_name = parent.map(|p| nodes[p].name.as_str());
+        slots.push(Some(symbol(source, raw, depth, parent_name)));
+    }
+    // Children come after their parent: attach them back to front.
+    let mut roots = Vec::new();
+    for i in (0..nodes.len()).rev() {
+        let Some(symbol) = slots[i].take() else { continue };
+        match usize::try_from(nodes[i].parent).ok().filter(|&p| p < i) {
+            Some(p) => slots[p].as_mut().expect("parent precedes child").children.push(symbol),
+            None => roots.push(symbol),
+        }
+    }
+    roots.reverse();
+    reverse_children(&mut roots);
+    roots
+}
+
+/// Children were pushed back to front; restore source order, iteratively.
+fn reverse_children(roots: &mut [ParsedSymbol]) {
+    let mut stack: Vec<&mut ParsedSymbol> = roots.iter_mut().collect();
+    while let Some(s) = stack.pop() {
+        s.children.reverse();
+        stack.extend(s.children.iter_mut());
+    }
 }
 
 fn symbol(source: &SourceText, raw: &RawNode, depth: u32, parent: Option<&str>) -> ParsedSymbol {
@@ -100,7 +134,6 @@ fn symbol(source: &SourceText, raw: &RawNode, depth: u32, parent: Option<&str>) 
         "expression" | "export" => normalize_signature(&raw.name),
         _ => normalize_signature(&source.as_str()[sig_span.start..sig_span.end.max(sig_span.start)]),
     };
-    let children = raw.children.iter().map(|c| symbol(source, c, depth + 1, Some(&raw.name))).collect();
     ParsedSymbol {
         name: raw.name.clone(),
         kind: raw.kind.clone(),
@@ -110,7 +143,7 @@ fn symbol(source: &SourceText, raw: &RawNode, depth: u32, parent: Option<&str>) 
         signature,
         modifiers: raw.modifiers.clone(),
         jsdoc: raw.jsdoc.map(|(s, e)| source.as_str()[source.byte(s)..source.byte(e)].to_string()),
-        children,
+        children: Vec::new(),
         exported: raw.exported,
         body_bearing: raw.body_bearing,
         span,
