@@ -17,7 +17,7 @@ use super::protocol::{ParseRequest, ParseResponse};
 use super::TsError;
 
 /// The vendored compiler, embedded at build time.
-const TYPESCRIPT_JS: &str = include_str!("../../vendor-typescript/lib/typescript.js");
+pub const TYPESCRIPT_JS: &str = include_str!("../../vendor-typescript/lib/typescript.js");
 /// tsq's own JS, in load order.
 const TSQ_JS: &[(&str, &str)] = &[("tsq:js/10_parser.js", include_str!("../../js/10_parser.js"))];
 
