@@ -1,0 +1,148 @@
+//! The real `tsq` binary in a temp dir: output, exit codes and per-file
+//! errors (ripgrep's style: run the binary, deserialize its JSON).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("tsq-cli-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+    fn write(&self, rel: &str, bytes: &[u8]) -> PathBuf {
+        let p = self.0.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, bytes).unwrap();
+        p
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn tsq(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tsq")).current_dir(dir).args(args).output().unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn symbols_json_follows_the_schema() {
+    let t = TempDir::new("json");
+    t.write("a.ts", b"/** Adds. */\nexport function add(a: number, b: number): number {\n  return a + b;\n}\n");
+    let o = tsq(&t.0, &["symbols", "a.ts", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let s = &v["files"][0]["symbols"][0];
+    assert_eq!(s["name"], "add");
+    assert_eq!(s["kind"], "function");
+    assert_eq!(s["range"], serde_json::json!({ "start": 1, "end": 4 }));
+    assert_eq!(s["signature"], "export function add(a: number, b: number): number");
+    assert_eq!(s["jsdoc"], "/** Adds. */");
+    assert_eq!(s["exported"], true);
+    assert_eq!(s["parentName"], Value::Null);
+}
+
+#[test]
+fn chunks_text_view_shows_the_tree_with_ranges() {
+    let t = TempDir::new("text");
+    t.write("c.ts", b"import { x } from './x';\n\nexport class C {\n  m() {\n    return x;\n  }\n}\n");
+    let o = tsq(&t.0, &["chunks", "c.ts"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(out.contains("1-1") && out.contains("import:./x"), "{out}");
+    assert!(out.contains("3-7") && out.contains("class") && out.contains("(children collapsed)"), "{out}");
+    assert!(out.contains("    4-6") && out.contains("method"), "{out}");
+}
+
+#[test]
+fn nothing_found_exits_1() {
+    let t = TempDir::new("empty");
+    t.write("empty.ts", b"");
+    assert_eq!(tsq(&t.0, &["symbols", "empty.ts"]).status.code(), Some(1));
+    assert_eq!(tsq(&t.0, &["chunks", "empty.ts"]).status.code(), Some(1));
+}
+
+#[test]
+fn bad_files_are_reported_one_by_one_and_the_rest_still_print() {
+    let t = TempDir::new("bad");
+    t.write("good.ts", b"export const ok = 1;\n");
+    t.write("binary.ts", b"\x7fELF\0\0\x01");
+    t.write("latin1.ts", b"const s = '\xe9';\n");
+    t.write("notes.py", b"print(1)\n");
+    let big = t.write("big.ts", b"");
+    std::fs::File::options().write(true).open(&big).unwrap().set_len(17 * 1024 * 1024).unwrap();
+    let o = tsq(&t.0, &["symbols", "good.ts", "binary.ts", "latin1.ts", "notes.py", "missing.ts", "big.ts"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("binary.ts: skipped: binary file (NUL byte at offset 4)"), "{err}");
+    assert!(err.contains("latin1.ts: skipped: invalid UTF-8 at byte 11"), "{err}");
+    assert!(err.contains("notes.py: skipped: unsupported extension"), "{err}");
+    assert!(err.contains("missing.ts: skipped: no such file or directory"), "{err}");
+    assert!(err.contains("big.ts: skipped: file is 17825792 bytes, over the 16777216-byte limit"), "{err}");
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(out.contains("const") && out.contains("ok"), "{out}");
+}
+
+#[test]
+fn syntax_errors_print_diagnostics_and_a_partial_tree() {
+    let t = TempDir::new("syntax");
+    t.write("s.ts", b"function a() {}\nconst = ;\nclass B {}\n");
+    let o = tsq(&t.0, &["symbols", "s.ts"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stderr(&o).contains("s.ts:2:7: Variable declaration expected."), "{}", stderr(&o));
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(out.contains(" a") && out.contains(" B"), "{out}");
+}
+
+#[cfg(unix)]
+#[test]
+fn walks_skip_symlink_loops_and_escapes_with_reasons() {
+    let t = TempDir::new("walk");
+    let outside = TempDir::new("outside");
+    outside.write("secret.ts", b"export const secret = 1;\n");
+    t.write("src/a.ts", b"export const a = 1;\n");
+    t.write("node_modules/dep/index.ts", b"export const dep = 1;\n");
+    std::os::unix::fs::symlink(&t.0, t.0.join("src/loop")).unwrap();
+    std::os::unix::fs::symlink(outside.0.join("secret.ts"), t.0.join("src/escape.ts")).unwrap();
+    let o = tsq(&t.0, &["chunks", ".", "--json"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let files: Vec<&str> = v["files"].as_array().unwrap().iter().map(|f| f["relativePath"].as_str().unwrap()).collect();
+    assert_eq!(files, ["src/a.ts"]);
+    let reasons: Vec<String> = v["skipped"].as_array().unwrap().iter().map(|s| s["message"].as_str().unwrap().to_string()).collect();
+    assert!(reasons.iter().any(|r| r.contains("leaves the workspace")), "{reasons:?}");
+    assert!(reasons.iter().any(|r| r.contains("loop")), "{reasons:?}");
+}
+
+#[test]
+fn a_copied_binary_runs_without_the_source_tree() {
+    let t = TempDir::new("copy");
+    let bin = t.0.join("tsq");
+    std::fs::copy(env!("CARGO_BIN_EXE_tsq"), &bin).unwrap();
+    t.write("x.mts", b"export const url = import.meta.url;\nawait Promise.resolve();\n");
+    let o = Command::new(&bin).current_dir(&t.0).args(["chunks", "x.mts"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(String::from_utf8(o.stdout).unwrap().contains("url"));
+}
+
+#[test]
+fn check_flag_reports_rules_on_clean_files_as_passing() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/parser");
+    let o = tsq(&dir, &["chunks", "--check", "--json", "."]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(v["files"].as_array().unwrap().len() >= 20);
+    assert!(v["files"].as_array().unwrap().iter().all(|f| f["violations"].as_array().unwrap().is_empty()));
+}
