@@ -218,7 +218,10 @@
         const target = e.left.getText(this.sf);
         const cjs = target === "module.exports" || target.startsWith("module.exports.") || target.startsWith("exports.");
         if (cjs) {
-          const name = target === "module.exports" ? "module.exports" : target.slice(target.lastIndexOf(".") + 1);
+          // `module.exports = function handler() {}` is found by its own name.
+          const right = skipParens(e.right);
+          const ownName = (right.kind === SK.FunctionExpression || right.kind === SK.ClassExpression) && right.name ? ts.idText(right.name) : null;
+          const name = target === "module.exports" ? ownName || "module.exports" : target.slice(target.lastIndexOf(".") + 1);
           return this.valueSymbol(st, name, e.right, { exported: true, kind: "variable", sigStartNode: st });
         }
       }

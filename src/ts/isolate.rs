@@ -18,8 +18,8 @@ use super::TsError;
 
 /// The vendored compiler, embedded at build time.
 pub const TYPESCRIPT_JS: &str = include_str!("../../vendor-typescript/lib/typescript.js");
-/// tsq's own JS, in load order.
-const TSQ_JS: &[(&str, &str)] = &[("tsq:js/10_parser.js", include_str!("../../js/10_parser.js"))];
+// `TSQ_JS` (tsq's own JS, in load order) and `TYPESCRIPT_VERSION`.
+include!(concat!(env!("OUT_DIR"), "/embedded_js.rs"));
 
 /// Native stack of an engine thread. Reserved, not committed, until used.
 pub const THREAD_STACK_BYTES: usize = 512 * 1024 * 1024;

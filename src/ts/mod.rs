@@ -8,7 +8,7 @@ mod isolate;
 mod pool;
 pub mod protocol;
 
-pub use isolate::{Engine, TYPESCRIPT_JS};
+pub use isolate::{Engine, TYPESCRIPT_JS, TYPESCRIPT_VERSION};
 pub use pool::{EnginePool, PoolConfig};
 
 /// Errors at the Rust-JS boundary.
