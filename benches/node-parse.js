@@ -22,5 +22,11 @@ for (let r = 0; r < Number(runsArg); r++) {
   }
   runs.push(Number(process.hrtime.bigint() - start) / 1e6);
 }
-const maxRssKb = process.resourceUsage().maxRSS;
+// Peak RSS of this process. Not resourceUsage().maxRSS: on Linux that
+// carries over the parent's (tsq's) peak across fork and exec.
+let maxRssKb = process.resourceUsage().maxRSS;
+try {
+  const m = /VmHWM:\s+(\d+)/.exec(fs.readFileSync("/proc/self/status", "utf8"));
+  if (m) maxRssKb = Number(m[1]);
+} catch {}
 process.stdout.write(JSON.stringify({ loadMs, runsMs: runs, maxRssKb, version: ts.version, node: process.version }));

@@ -109,7 +109,24 @@ fn build_parsed(text: String, response: Result<ParseResponse, TsError>) -> Parse
 pub fn file_paths(path: &Path, root: &Path) -> FilePaths {
     let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     let root_abs = std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf());
-    let relative = absolute.strip_prefix(&root_abs).map(Path::to_path_buf).unwrap_or_else(|_| path.to_path_buf());
-    let relative_path = relative.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
+    let relative_path = match absolute.strip_prefix(&root_abs) {
+        Ok(relative) => relative.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/"),
+        // Outside the root (an explicit file argument elsewhere): keep it whole.
+        Err(_) => path.display().to_string(),
+    };
     FilePaths { file_path: absolute.display().to_string(), relative_path }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_are_relative_to_the_root_with_slashes() {
+        let p = file_paths(Path::new("/w/src/a.ts"), Path::new("/w"));
+        assert_eq!(p.relative_path, "src/a.ts");
+        assert_eq!(p.file_path, "/w/src/a.ts");
+        let outside = file_paths(Path::new("/elsewhere/b.ts"), Path::new("/w"));
+        assert_eq!(outside.relative_path, "/elsewhere/b.ts");
+    }
 }

@@ -86,6 +86,7 @@ pub fn run(dirs: &[PathBuf], args: BenchArgs) -> anyhow::Result<ExitStatus> {
         times.push(secs);
         chunk_count = chunks;
     }
+    let times_first = times.first().copied().unwrap_or(f64::NAN);
     let tsq_secs = median(times);
     let tsq_rss_mb = peak_rss_kb().unwrap_or(0) as f64 / 1024.0;
 
@@ -105,6 +106,10 @@ pub fn run(dirs: &[PathBuf], args: BenchArgs) -> anyhow::Result<ExitStatus> {
     writeln!(out, "{:<28} {:>26} {:>26}", "MB/s", format!("{:.2}", mb / tsq_secs), fmt(node_secs.map(|s| mb / s), ""))?;
     let node_rss = node.as_ref().map(|n| n.max_rss_kb as f64 / 1024.0);
     writeln!(out, "{:<28} {:>26} {:>26}", "peak RSS", format!("{tsq_rss_mb:.0} MB"), node_rss.map(|v| format!("{v:.0} MB")).unwrap_or_else(|| "-".into()))?;
+    if let Some(n) = &node {
+        let first = n.runs_ms.first().copied().unwrap_or(f64::NAN) / 1000.0;
+        writeln!(out, "{:<28} {:>26} {:>26}", "first run (no JIT warm-up)", format!("{:.2} s", times_first), format!("{first:.2} s"))?;
+    }
     if let (Some(node_secs), Some(n)) = (node_secs, &node) {
         writeln!(out, "tsq speed vs node: {:.2}x   (typescript {}, node {})", node_secs / tsq_secs, n.version, n.node)?;
     }
