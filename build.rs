@@ -1,5 +1,6 @@
-//! Build script: embeds tsq's JS in load order and the vendored TypeScript
-//! version, so the binary runs without the source tree.
+//! Build script: embeds tsq's JS in load order, the vendored TypeScript
+//! version and its lib.*.d.ts files, so the binary runs without the source
+//! tree.
 //!
 //! Every `js/NN_name.js` file is loaded after `typescript.js`, in the order
 //! of its numeric prefix (Deno's convention); adding a file needs no Rust
@@ -33,6 +34,21 @@ fn main() {
     out.push_str("];\n");
     let version = std::fs::read_to_string(Path::new(&manifest).join("vendor-typescript/VERSION")).expect("vendor-typescript/VERSION");
     writeln!(out, "/// The vendored `typescript` npm package's version.\npub const TYPESCRIPT_VERSION: &str = {:?};", version.trim()).unwrap();
+
+    // The default lib files, served to the compiler at /__tsq__/lib/.
+    let lib_dir = Path::new(&manifest).join("vendor-typescript/lib");
+    println!("cargo:rerun-if-changed=vendor-typescript/lib");
+    let mut libs: Vec<String> = std::fs::read_dir(&lib_dir)
+        .expect("vendor-typescript/lib exists")
+        .map(|e| e.expect("readable lib entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("lib.") && n.ends_with(".d.ts"))
+        .collect();
+    libs.sort();
+    out.push_str("/// The vendored lib.*.d.ts files: (file name, text).\npub const TS_LIBS: &[(&str, &str)] = &[\n");
+    for l in &libs {
+        writeln!(out, "    ({l:?}, include_str!({:?})),", lib_dir.join(l).display().to_string()).unwrap();
+    }
+    out.push_str("];\n");
 
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("embedded_js.rs");
     std::fs::write(dest, out).expect("write embedded_js.rs");

@@ -56,3 +56,107 @@ export interface RawDiagnostic {
   length: number;
   message: string;
 }
+
+// ---- the Language Service (20_service.js, 30_resolvers.js) ----
+// Ops JS calls for files (Rust decides what may be read; paths are absolute
+// with `/`; `/__tsq__/lib/` holds the vendored lib.*.d.ts):
+//   op_tsq_fs_read(path): string | null
+//   op_tsq_fs_file_exists(path): boolean
+//   op_tsq_fs_dir_exists(path): boolean
+//   op_tsq_fs_entries(path): DirEntries
+//   op_tsq_fs_version(path): string        (content hash)
+//   op_tsq_fs_realpath(path): string
+// and op_tsq_service_request(): ServiceRequest,
+//     op_tsq_service_respond(r: ServiceResponse).
+
+export type ServiceRequest =
+  | { method: "load"; root: string; configs: string[]; sourceFiles: string[] }
+  | { method: "inspect"; file: string | null; names: string[]; callDepth: number };
+
+export type ServiceResponse =
+  | { kind: "loaded"; workspace: WorkspaceInfo }
+  | { kind: "inspected"; result: InspectResult }
+  | { kind: "failed"; message: string };
+
+export interface WorkspaceInfo {
+  projects: ProjectInfo[];
+  solutions: string[];
+  filesOutsideProjects: string[];
+  configErrors: string[];
+}
+
+export interface ProjectInfo {
+  name: string;
+  configPath: string | null;
+  fileCount: number;
+  references: string[];
+  composite: boolean;
+}
+
+export interface InspectResult {
+  matches: SymbolMetadata[];
+  coverage: Coverage;
+}
+
+export interface Coverage {
+  projectsLoaded: string[];
+  projectsUsed: string[];
+  filesOutsideProjects: string[];
+  partial: string[];
+  configErrors: string[];
+}
+
+export interface SymbolRef {
+  name: string;
+  kind: string;
+  filePath: string | null;
+  line: number | null;
+  isAbstract?: boolean;
+}
+
+export interface SymbolMetadata {
+  symbol: SymbolRef;
+  project: string;
+  signature: string;
+  modifiers: string[];
+  outgoingCalls: CallEntry[];
+  incomingCallers: CallEntry[];
+  references: References;
+  typeHierarchy?: TypeHierarchy;
+  members?: MemberInfo[];
+}
+
+export interface CallEntry extends SymbolRef {
+  callSites: number[];
+  cyclic?: boolean;
+  depthLimited?: boolean;
+  outgoingCalls?: CallEntry[];
+  incomingCallers?: CallEntry[];
+}
+
+export interface References {
+  totalCount: number;
+  fileCount: number;
+  files: { filePath: string; lines: number[] }[];
+}
+
+export interface TypeHierarchy {
+  extends?: SymbolRef;
+  implements: SymbolRef[];
+  subtypes: SymbolRef[];
+  isAbstract?: boolean;
+  typeParameters: { name: string; constraint?: string; default?: string }[];
+}
+
+export interface MemberInfo {
+  name: string;
+  kind: string;
+  line: number;
+  type?: string;
+  modifiers: string[];
+}
+
+export interface DirEntries {
+  files: string[];
+  directories: string[];
+}

@@ -3,7 +3,9 @@
 
 pub mod chunk;
 pub mod engine;
+pub mod inspect;
 pub mod parse;
+pub mod query;
 pub mod source;
 pub mod text;
 pub mod ts;

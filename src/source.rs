@@ -110,6 +110,16 @@ pub struct WalkResult {
 /// `node_modules`, `.git` and `.tsq`, following symlinks but never out of
 /// `root` and never round a loop. Sorted, so runs are deterministic.
 pub fn walk(root: &Path) -> WalkResult {
+    walk_matching(root, is_supported)
+}
+
+/// The `tsconfig.json` and `jsconfig.json` files under `root`, walked like
+/// source files.
+pub fn walk_configs(root: &Path) -> WalkResult {
+    walk_matching(root, |p| p.file_name().is_some_and(|n| n == "tsconfig.json" || n == "jsconfig.json"))
+}
+
+fn walk_matching(root: &Path, wanted: fn(&Path) -> bool) -> WalkResult {
     let mut result = WalkResult::default();
     let Ok(canonical_root) = root.canonicalize() else {
         result.skipped.push(Skipped::new(root, SourceError::Missing));
@@ -126,7 +136,7 @@ pub fn walk(root: &Path) -> WalkResult {
         match entry {
             Ok(entry) => {
                 let path = entry.path();
-                if !entry.file_type().is_some_and(|t| t.is_file()) || !is_supported(path) {
+                if !entry.file_type().is_some_and(|t| t.is_file()) || !wanted(path) {
                     continue;
                 }
                 if entry.path_is_symlink() {

@@ -2,6 +2,7 @@
 
 mod bench;
 mod chunks;
+mod inspect;
 mod output;
 mod symbols;
 
@@ -61,6 +62,20 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Signature, members, type hierarchy, call trees and references of the
+    /// declarations a symbol query names (blueprint phase 3).
+    Inspect {
+        /// `symbol = [file >] [Parent >] name` (the `symbol =` is optional).
+        query: String,
+        /// Workspace root (default: the current directory).
+        #[arg(long)]
+        root: Option<PathBuf>,
+        /// Call tree depth: 1, N, or -1 for all.
+        #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+        call_depth: i32,
+        #[arg(long)]
+        json: bool,
+    },
     /// Benchmarks.
     Bench {
         #[command(subcommand)]
@@ -92,6 +107,7 @@ pub fn run() -> anyhow::Result<ExitStatus> {
     match cli.command {
         Command::Symbols { files, json } => symbols::run(&files, json),
         Command::Chunks { paths, json, root, check } => chunks::run(&paths, chunks::ChunksArgs { json, root, check }),
+        Command::Inspect { query, root, call_depth, json } => inspect::run(&query, inspect::InspectArgs { root, call_depth, json }),
         Command::Bench { what: BenchCommand::Parse { dirs, runs, workers, no_node } } => {
             bench::run(&dirs, bench::BenchArgs { runs, workers, node: !no_node })
         }

@@ -13,7 +13,8 @@ use std::time::{Duration, Instant};
 use deno_core::{op2, JsRuntime, OpState, RuntimeOptions};
 use deno_error::JsErrorBox;
 
-use super::protocol::{ParseRequest, ParseResponse};
+use super::host::WorkspaceFs;
+use super::protocol::{DirEntries, ParseRequest, ParseResponse, ServiceRequest, ServiceResponse};
 use super::TsError;
 
 /// The vendored compiler, embedded at build time.
@@ -51,11 +52,88 @@ fn op_tsq_parse_respond(state: &mut OpState, #[serde] response: ParseResponse) {
     state.borrow_mut::<ParseSlot>().response = Some(response);
 }
 
+/// The service request/response slot.
+#[derive(Default)]
+struct ServiceSlot {
+    request: Option<ServiceRequest>,
+    response: Option<ServiceResponse>,
+}
+
+#[op2]
+#[serde]
+fn op_tsq_service_request(state: &mut OpState) -> Result<ServiceRequest, JsErrorBox> {
+    state
+        .borrow_mut::<ServiceSlot>()
+        .request
+        .take()
+        .ok_or_else(|| JsErrorBox::generic("op_tsq_service_request: no request pending"))
+}
+
+#[op2]
+fn op_tsq_service_respond(state: &mut OpState, #[serde] response: ServiceResponse) {
+    state.borrow_mut::<ServiceSlot>().response = Some(response);
+}
+
+/// The workspace file system, present only in a service isolate.
+struct HostFs(Option<WorkspaceFs>);
+
+fn host(state: &mut OpState) -> Result<&mut WorkspaceFs, JsErrorBox> {
+    state.borrow_mut::<HostFs>().0.as_mut().ok_or_else(|| JsErrorBox::generic("no workspace in this isolate"))
+}
+
+#[op2]
+#[string]
+fn op_tsq_fs_read(state: &mut OpState, #[string] path: String) -> Result<Option<String>, JsErrorBox> {
+    Ok(host(state)?.read(&path))
+}
+
+#[op2(fast)]
+fn op_tsq_fs_file_exists(state: &mut OpState, #[string] path: &str) -> Result<bool, JsErrorBox> {
+    Ok(host(state)?.file_exists(path))
+}
+
+#[op2(fast)]
+fn op_tsq_fs_dir_exists(state: &mut OpState, #[string] path: &str) -> Result<bool, JsErrorBox> {
+    Ok(host(state)?.dir_exists(path))
+}
+
+#[op2]
+#[serde]
+fn op_tsq_fs_entries(state: &mut OpState, #[string] path: String) -> Result<DirEntries, JsErrorBox> {
+    Ok(host(state)?.entries(&path))
+}
+
+#[op2]
+#[string]
+fn op_tsq_fs_version(state: &mut OpState, #[string] path: String) -> Result<String, JsErrorBox> {
+    Ok(host(state)?.version(&path))
+}
+
+#[op2]
+#[string]
+fn op_tsq_fs_realpath(state: &mut OpState, #[string] path: String) -> Result<String, JsErrorBox> {
+    Ok(host(state)?.realpath(&path))
+}
+
 deno_core::extension!(
     tsq_ext,
-    ops = [op_tsq_parse_request, op_tsq_parse_respond],
-    state = |state| {
+    ops = [
+        op_tsq_parse_request,
+        op_tsq_parse_respond,
+        op_tsq_service_request,
+        op_tsq_service_respond,
+        op_tsq_fs_read,
+        op_tsq_fs_file_exists,
+        op_tsq_fs_dir_exists,
+        op_tsq_fs_entries,
+        op_tsq_fs_version,
+        op_tsq_fs_realpath,
+    ],
+    options = { fs: Option<WorkspaceFs> },
+    state = |state, options| {
         state.put(ParseSlot::default());
+        state.put(ServiceSlot::default());
+        state.put(HostFs(options.fs));
     }
 );
 
@@ -83,10 +161,19 @@ impl Engine {
     /// Creates the isolate and loads the compiler. Call on a thread with a
     /// native stack of at least [`THREAD_STACK_BYTES`].
     pub fn new() -> Result<Engine, TsError> {
+        Engine::with_fs(None)
+    }
+
+    /// An engine that can also serve the Language Service over `fs`.
+    pub fn for_workspace(fs: WorkspaceFs) -> Result<Engine, TsError> {
+        Engine::with_fs(Some(fs))
+    }
+
+    fn with_fs(fs: Option<WorkspaceFs>) -> Result<Engine, TsError> {
         set_engine_flags();
         let started = Instant::now();
         let mut runtime = JsRuntime::try_new(RuntimeOptions {
-            extensions: vec![tsq_ext::init()],
+            extensions: vec![tsq_ext::init(fs)],
             ..Default::default()
         })
         .map_err(|e| TsError::Startup(e.to_string()))?;
@@ -121,6 +208,23 @@ impl Engine {
         match (result, response) {
             (Ok(_), Some(response)) => Ok(response),
             (Ok(_), None) => Err(TsError::Protocol("tsqParse returned without responding".into())),
+            (Err(e), _) => Err(TsError::Js(e.exception_message.clone())),
+        }
+    }
+
+    /// Runs one Language Service request.
+    pub fn service(&mut self, request: ServiceRequest) -> Result<ServiceResponse, TsError> {
+        self.state.borrow_mut().borrow_mut::<ServiceSlot>().request = Some(request);
+        let result = self.runtime.execute_script("tsq:service", "tsqService()");
+        let response = {
+            let mut state = self.state.borrow_mut();
+            let slot = state.borrow_mut::<ServiceSlot>();
+            slot.request = None;
+            slot.response.take()
+        };
+        match (result, response) {
+            (Ok(_), Some(response)) => Ok(response),
+            (Ok(_), None) => Err(TsError::Protocol("tsqService returned without responding".into())),
             (Err(e), _) => Err(TsError::Js(e.exception_message.clone())),
         }
     }

@@ -1,15 +1,20 @@
 //! The TypeScript boundary: the only module that touches the JS engine.
 //!
 //! `isolate` holds one isolate with the vendored compiler, `pool` runs a set
-//! of them on dedicated threads, `protocol` is the serde half of the Rust-JS
-//! contract (its twin is `js/protocol.d.ts`).
+//! of them on dedicated threads, `service` runs the warm Language Service on
+//! its own thread, `host` is the file system the compiler sees, and
+//! `protocol` is the serde half of the Rust-JS contract (its twin is
+//! `js/protocol.d.ts`).
 
+pub mod host;
 mod isolate;
 mod pool;
 pub mod protocol;
+mod service;
 
-pub use isolate::{Engine, TYPESCRIPT_JS, TYPESCRIPT_VERSION};
+pub use isolate::{Engine, TS_LIBS, TYPESCRIPT_JS, TYPESCRIPT_VERSION};
 pub use pool::{EnginePool, PoolConfig};
+pub use service::Service;
 
 /// Errors at the Rust-JS boundary.
 #[derive(Debug, thiserror::Error)]
@@ -24,4 +29,6 @@ pub enum TsError {
     PoolClosed,
     #[error("could not spawn an engine thread: {0}")]
     Thread(String),
+    #[error("the Language Service failed: {0}")]
+    Service(String),
 }

@@ -53,6 +53,176 @@ pub struct RawDiagnostic {
     pub message: String,
 }
 
+// ---- the Language Service (js/20_service.js, js/30_resolvers.js) ----
+
+/// A request to the service isolate.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(tag = "method", rename_all = "camelCase")]
+pub enum ServiceRequest {
+    /// Builds the workspace's projects. Paths are absolute, with `/`.
+    #[serde(rename_all = "camelCase")]
+    Load { root: String, configs: Vec<String>, source_files: Vec<String> },
+    /// Resolves the declarations `names` points at (containers, then the
+    /// symbol), in files whose path ends with `file` when given.
+    #[serde(rename_all = "camelCase")]
+    Inspect { file: Option<String>, names: Vec<String>, call_depth: i32 },
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum ServiceResponse {
+    Loaded { workspace: WorkspaceInfo },
+    Inspected { result: InspectResult },
+    Failed { message: String },
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct WorkspaceInfo {
+    pub projects: Vec<ProjectInfo>,
+    /// Solution-style configs (`"files": []` plus references).
+    pub solutions: Vec<String>,
+    /// Workspace source files no tsconfig covers (served by the inferred project).
+    pub files_outside_projects: Vec<String>,
+    pub config_errors: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectInfo {
+    /// The tsconfig path, or `inferred`.
+    pub name: String,
+    pub config_path: Option<String>,
+    pub file_count: u32,
+    pub references: Vec<String>,
+    pub composite: bool,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct InspectResult {
+    pub matches: Vec<SymbolMetadata>,
+    pub coverage: Coverage,
+}
+
+/// What an answer rests on: the projects behind it and what is missing.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Coverage {
+    pub projects_loaded: Vec<String>,
+    pub projects_used: Vec<String>,
+    pub files_outside_projects: Vec<String>,
+    /// Why an answer may be incomplete (an unresolved import, say).
+    pub partial: Vec<String>,
+    pub config_errors: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct SymbolRef {
+    pub name: String,
+    pub kind: String,
+    pub file_path: Option<String>,
+    pub line: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub is_abstract: Option<bool>,
+}
+
+/// The blueprint's `SymbolMetadata`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct SymbolMetadata {
+    pub symbol: SymbolRef,
+    pub project: String,
+    pub signature: String,
+    pub modifiers: Vec<String>,
+    pub outgoing_calls: Vec<CallEntry>,
+    pub incoming_callers: Vec<CallEntry>,
+    pub references: References,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub type_hierarchy: Option<TypeHierarchy>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub members: Option<Vec<MemberInfo>>,
+}
+
+/// One edge of a call tree, with the calls past it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct CallEntry {
+    pub name: String,
+    pub kind: String,
+    pub file_path: Option<String>,
+    pub line: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub is_abstract: Option<bool>,
+    /// Lines of the calls, in the caller's file.
+    pub call_sites: Vec<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cyclic: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth_limited: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outgoing_calls: Option<Vec<CallEntry>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub incoming_callers: Option<Vec<CallEntry>>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct References {
+    pub total_count: u32,
+    pub file_count: u32,
+    pub files: Vec<FileReferences>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct FileReferences {
+    pub file_path: String,
+    pub lines: Vec<u32>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct TypeHierarchy {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extends: Option<SymbolRef>,
+    pub implements: Vec<SymbolRef>,
+    pub subtypes: Vec<SymbolRef>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub is_abstract: Option<bool>,
+    pub type_parameters: Vec<TypeParameter>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct TypeParameter {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub constraint: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct MemberInfo {
+    pub name: String,
+    pub kind: String,
+    pub line: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "type")]
+    pub type_text: Option<String>,
+    pub modifiers: Vec<String>,
+}
+
+/// A directory listing for the compiler host: entry names, not paths.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct DirEntries {
+    pub files: Vec<String>,
+    pub directories: Vec<String>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

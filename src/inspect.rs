@@ -1,0 +1,78 @@
+//! Blueprint phase 3 from the front ends' side: open a workspace (its
+//! projects, loaded tsserver-style in the warm service isolate) and answer
+//! symbol queries with `SymbolMetadata` and the coverage behind them.
+
+use std::path::{Path, PathBuf};
+
+use crate::query::SymbolQuery;
+use crate::source::{self, Skipped};
+use crate::ts::host::WorkspaceFs;
+use crate::ts::protocol::{InspectResult, ServiceRequest, ServiceResponse, WorkspaceInfo};
+use crate::ts::{Service, TsError, TS_LIBS};
+
+/// How deep call trees go: 1, N, or -1 for all (cycles are cut).
+#[derive(Debug, Clone)]
+pub struct InspectConfig {
+    pub call_depth: i32,
+}
+
+impl Default for InspectConfig {
+    fn default() -> Self {
+        InspectConfig { call_depth: 1 }
+    }
+}
+
+/// A workspace loaded into the Language Service, kept warm.
+pub struct Workspace {
+    root: PathBuf,
+    service: Service,
+    info: WorkspaceInfo,
+    skipped: Vec<Skipped>,
+}
+
+fn slash(p: &Path) -> String {
+    p.display().to_string()
+}
+
+impl Workspace {
+    /// Walks `root` for source files and tsconfig/jsconfig files and loads
+    /// the projects.
+    pub fn open(root: &Path) -> Result<Workspace, TsError> {
+        let root = root.canonicalize().map_err(|e| TsError::Service(format!("{}: {e}", root.display())))?;
+        let sources = source::walk(&root);
+        let configs = source::walk_configs(&root);
+        let service = Service::start(WorkspaceFs::new(&root, TS_LIBS))?;
+        let request = ServiceRequest::Load {
+            root: slash(&root),
+            configs: configs.files.iter().map(|p| slash(p)).collect(),
+            source_files: sources.files.iter().map(|p| slash(p)).collect(),
+        };
+        let info = match service.call(request)? {
+            ServiceResponse::Loaded { workspace } => workspace,
+            other => return Err(TsError::Protocol(format!("expected `loaded`, got {other:?}"))),
+        };
+        let mut skipped = sources.skipped;
+        skipped.extend(configs.skipped);
+        Ok(Workspace { root, service, info, skipped })
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    pub fn info(&self) -> &WorkspaceInfo {
+        &self.info
+    }
+
+    pub fn skipped(&self) -> &[Skipped] {
+        &self.skipped
+    }
+
+    pub fn inspect(&self, query: &SymbolQuery, config: &InspectConfig) -> Result<InspectResult, TsError> {
+        let request = ServiceRequest::Inspect { file: query.file.clone(), names: query.names.clone(), call_depth: config.call_depth };
+        match self.service.call(request)? {
+            ServiceResponse::Inspected { result } => Ok(result),
+            other => Err(TsError::Protocol(format!("expected `inspected`, got {other:?}"))),
+        }
+    }
+}

@@ -1,0 +1,161 @@
+//! The compiler host's file system, as Rust serves it to JS: the workspace
+//! (and nothing outside it) plus the vendored lib files at a virtual path.
+//! Plain functions, tested without an engine; `isolate` wraps them in ops.
+
+use std::collections::HashMap;
+use std::path::{Component, Path, PathBuf};
+use std::time::SystemTime;
+
+use sha2::{Digest, Sha256};
+
+use super::protocol::DirEntries;
+use crate::source::{self, ReadConfig};
+
+/// Where the vendored `lib.*.d.ts` files appear to the compiler.
+pub const LIB_DIR: &str = "/__tsq__/lib";
+
+/// Directories the host never lists.
+const HIDDEN_DIRS: &[&str] = &[".git", ".tsq"];
+
+/// The workspace as the compiler sees it.
+pub struct WorkspaceFs {
+    root: PathBuf,
+    libs: HashMap<&'static str, &'static str>,
+    read: ReadConfig,
+    /// Script versions: content hashes, recomputed when mtime or size change.
+    versions: HashMap<PathBuf, (Option<SystemTime>, u64, String)>,
+}
+
+impl WorkspaceFs {
+    pub fn new(root: &Path, libs: &[(&'static str, &'static str)]) -> WorkspaceFs {
+        let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+        WorkspaceFs { root, libs: libs.iter().copied().collect(), read: ReadConfig::default(), versions: HashMap::new() }
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    fn lib(&self, path: &str) -> Option<&'static str> {
+        path.strip_prefix(LIB_DIR).and_then(|p| p.strip_prefix('/')).and_then(|name| self.libs.get(name).copied())
+    }
+
+    /// The path, lexically normalized, if it lies inside the workspace.
+    fn inside(&self, path: &str) -> Option<PathBuf> {
+        let mut out = PathBuf::new();
+        for c in Path::new(path).components() {
+            match c {
+                Component::ParentDir => {
+                    out.pop();
+                }
+                Component::CurDir => {}
+                other => out.push(other),
+            }
+        }
+        out.starts_with(&self.root).then_some(out)
+    }
+
+    pub fn read(&self, path: &str) -> Option<String> {
+        if let Some(text) = self.lib(path) {
+            return Some(text.to_string());
+        }
+        let p = self.inside(path)?;
+        if p.extension().is_some_and(|e| e == "json") {
+            return std::fs::read_to_string(&p).ok();
+        }
+        source::read_source(&p, &self.read).ok().or_else(|| {
+            // Declaration files and other text the compiler asks for.
+            let bytes = std::fs::read(&p).ok()?;
+            (bytes.len() as u64 <= self.read.max_file_bytes).then_some(())?;
+            source::decode(bytes).ok()
+        })
+    }
+
+    pub fn file_exists(&self, path: &str) -> bool {
+        self.lib(path).is_some() || self.inside(path).is_some_and(|p| p.is_file())
+    }
+
+    pub fn dir_exists(&self, path: &str) -> bool {
+        path == LIB_DIR || self.inside(path).is_some_and(|p| p.is_dir())
+    }
+
+    pub fn entries(&self, path: &str) -> DirEntries {
+        let mut out = DirEntries::default();
+        if path == LIB_DIR {
+            out.files = self.libs.keys().map(|s| s.to_string()).collect();
+            out.files.sort();
+            return out;
+        }
+        let Some(dir) = self.inside(path) else { return out };
+        let Ok(read) = std::fs::read_dir(dir) else { return out };
+        for entry in read.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            // Follows symlinks, like the compiler's own host.
+            match std::fs::metadata(entry.path()) {
+                Ok(m) if m.is_dir() && !HIDDEN_DIRS.contains(&name.as_str()) => out.directories.push(name),
+                Ok(m) if m.is_file() => out.files.push(name),
+                _ => {}
+            }
+        }
+        out.files.sort();
+        out.directories.sort();
+        out
+    }
+
+    /// A content hash; stable while the file's bytes are.
+    pub fn version(&mut self, path: &str) -> String {
+        if self.lib(path).is_some() {
+            return "lib".to_string();
+        }
+        let Some(p) = self.inside(path) else { return "missing".to_string() };
+        let Ok(meta) = std::fs::metadata(&p) else { return "missing".to_string() };
+        let mtime = meta.modified().ok();
+        if let Some((m, len, v)) = self.versions.get(&p) {
+            if *m == mtime && *len == meta.len() {
+                return v.clone();
+            }
+        }
+        let hash = match std::fs::read(&p) {
+            Ok(bytes) => Sha256::digest(&bytes).iter().take(12).map(|b| format!("{b:02x}")).collect(),
+            Err(_) => "missing".to_string(),
+        };
+        self.versions.insert(p, (mtime, meta.len(), hash.clone()));
+        hash
+    }
+
+    pub fn realpath(&self, path: &str) -> String {
+        match self.inside(path).and_then(|p| p.canonicalize().ok()) {
+            Some(real) if real.starts_with(&self.root) => real.display().to_string(),
+            _ => path.to_string(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fs() -> (WorkspaceFs, PathBuf) {
+        let dir = std::env::temp_dir().join(format!("tsq-host-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("src")).unwrap();
+        std::fs::write(dir.join("src/a.ts"), "export const a = 1;\n").unwrap();
+        (WorkspaceFs::new(&dir, &[("lib.es5.d.ts", "declare var x: number;")]), dir.canonicalize().unwrap())
+    }
+
+    #[test]
+    fn serves_the_workspace_and_libs_but_nothing_outside() {
+        let (mut fs, dir) = fs();
+        let a = format!("{}/src/a.ts", dir.display());
+        assert_eq!(fs.read(&a).as_deref(), Some("export const a = 1;\n"));
+        assert!(fs.file_exists(&a));
+        assert_eq!(fs.read("/__tsq__/lib/lib.es5.d.ts").as_deref(), Some("declare var x: number;"));
+        assert_eq!(fs.read("/etc/passwd"), None);
+        assert_eq!(fs.read(&format!("{}/../../etc/passwd", dir.display())), None);
+        assert!(!fs.file_exists("/etc/passwd"));
+        assert_eq!(fs.entries(&dir.display().to_string()).directories, vec!["src".to_string()]);
+        let v1 = fs.version(&a);
+        assert_eq!(v1, fs.version(&a));
+        std::fs::write(dir.join("src/a.ts"), "export const a = 22;\n").unwrap();
+        assert_ne!(v1, fs.version(&a));
+    }
+}
