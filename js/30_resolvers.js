@@ -92,7 +92,9 @@
   }
 
   function symbolRef(sf, node, extra) {
-    const ref = { name: nameText(node), kind: kindOf(node), filePath: rel(sf.fileName), line: line(sf, node.getStart(sf)) };
+    // The line of the declaration's name (past JSDoc, decorators, modifiers).
+    const at = node.name && node.kind !== SK.Constructor ? node.name.getStart(sf) : node.getStart(sf);
+    const ref = { name: nameText(node), kind: kindOf(node), filePath: rel(sf.fileName), line: line(sf, at) };
     if (isAbstractClass(node)) ref.isAbstract = true;
     return Object.assign(ref, extra || {});
   }

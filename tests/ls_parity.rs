@@ -1,0 +1,134 @@
+//! Parity with tsserver: for every function, method and class in the ts-ls
+//! fixtures, tsq's 1-hop call edges and references against what the
+//! vendored TypeScript's own tsserver (`ts.server.Session`) answers under
+//! Node, through an independent script (`tests/parity/tsserver-oracle.js`)
+//! that applies the blueprint's filtering.
+//!
+//! One known, deliberate difference: tsserver answers incoming calls from
+//! the file's default project only, so a caller in a project that
+//! references this one (multi-project) is missing there. tsq asks every
+//! project holding the file; such extra callers are allowed when they sit
+//! in another project's files, and are printed.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::process::Command;
+
+use serde::Deserialize;
+use tsq::inspect::{InspectConfig, Workspace};
+use tsq::query::SymbolQuery;
+use tsq::ts::protocol::{CallEntry, SymbolMetadata};
+
+#[derive(Deserialize, Debug)]
+struct OracleEntry {
+    file: String,
+    names: Vec<String>,
+    line: u32,
+    outgoing: Vec<String>,
+    incoming: Vec<String>,
+    references: BTreeMap<String, Vec<u32>>,
+}
+
+fn oracle(root: &Path, every_nth: usize, limit: usize) -> Vec<OracleEntry> {
+    let script = common::repo().join("tests/parity/tsserver-oracle.js");
+    let output = Command::new("node")
+        .arg(script)
+        .arg(root)
+        .arg(every_nth.to_string())
+        .arg(limit.to_string())
+        .output()
+        .expect("node runs");
+    assert!(output.status.success(), "oracle failed: {}", String::from_utf8_lossy(&output.stderr));
+    serde_json::from_slice(&output.stdout).expect("oracle JSON")
+}
+
+fn edge(c: &CallEntry) -> String {
+    format!("{}@{}:{}", c.name, c.file_path.as_deref().unwrap_or("?"), c.line.unwrap_or(0))
+}
+
+pub struct Agreement {
+    pub compared: usize,
+    pub agreed: usize,
+    pub differences: Vec<String>,
+    pub cross_project_extras: Vec<String>,
+}
+
+/// Compares tsq with tsserver on `root`'s declarations.
+pub fn compare(root: &Path, every_nth: usize, limit: usize) -> Agreement {
+    let entries = oracle(root, every_nth, limit);
+    let ws = Workspace::open(root).expect("workspace loads");
+    let mut a = Agreement { compared: 0, agreed: 0, differences: Vec::new(), cross_project_extras: Vec::new() };
+    for e in entries {
+        a.compared += 1;
+        let query = SymbolQuery { file: Some(e.file.clone()), names: e.names.clone() };
+        let result = ws.inspect(&query, &InspectConfig { call_depth: 1 }).expect("inspect");
+        let found: Option<&SymbolMetadata> =
+            result.matches.iter().find(|m| m.symbol.line == Some(e.line) && m.symbol.file_path.as_deref() == Some(e.file.as_str()));
+        let Some(m) = found else {
+            a.differences.push(format!("{query} (line {}): tsq found no such declaration", e.line));
+            continue;
+        };
+        let mut ok = true;
+        let out: BTreeSet<String> = m.outgoing_calls.iter().map(edge).collect();
+        let want_out: BTreeSet<String> = e.outgoing.iter().cloned().collect();
+        if out != want_out {
+            ok = false;
+            a.differences.push(format!("{query}: outgoing\n    tsq:      {out:?}\n    tsserver: {want_out:?}"));
+        }
+        let inc: BTreeSet<String> = m.incoming_callers.iter().map(edge).collect();
+        let want_in: BTreeSet<String> = e.incoming.iter().cloned().collect();
+        if !inc.is_superset(&want_in) {
+            ok = false;
+            a.differences.push(format!("{query}: incoming\n    tsq:      {inc:?}\n    tsserver: {want_in:?}"));
+        } else {
+            for extra in inc.difference(&want_in) {
+                let caller_project = ws.info().projects.iter().find(|p| {
+                    p.config_path.as_deref().and_then(|c| c.rsplit_once('/')).is_some_and(|(dir, _)| extra.contains(&format!("@{dir}/")))
+                });
+                let own_project = ws.info().projects.iter().find(|p| {
+                    p.config_path.as_deref().and_then(|c| c.rsplit_once('/')).is_some_and(|(dir, _)| e.file.starts_with(&format!("{dir}/")))
+                });
+                if caller_project.map(|p| &p.name) != own_project.map(|p| &p.name) {
+                    a.cross_project_extras.push(format!("{query}: caller {extra} (another project)"));
+                } else {
+                    ok = false;
+                    a.differences.push(format!("{query}: incoming caller {extra} that tsserver does not report"));
+                }
+            }
+        }
+        let refs: BTreeMap<String, Vec<u32>> = m.references.files.iter().map(|f| (f.file_path.clone(), f.lines.clone())).collect();
+        if refs != e.references {
+            ok = false;
+            a.differences.push(format!("{query}: references\n    tsq:      {refs:?}\n    tsserver: {:?}", e.references));
+        }
+        if ok {
+            a.agreed += 1;
+        }
+    }
+    a
+}
+
+#[test]
+fn ts_ls_fixtures_match_tsserver() {
+    let base = common::repo().join("fixtures/ts-ls");
+    let mut dirs: Vec<_> = std::fs::read_dir(&base).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
+    dirs.sort();
+    let mut all = Vec::new();
+    let (mut compared, mut agreed) = (0, 0);
+    for dir in dirs {
+        let a = compare(&dir, 1, usize::MAX);
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        println!("tsserver parity {name}: {}/{} declarations agree", a.agreed, a.compared);
+        for x in &a.cross_project_extras {
+            println!("  explained: {x}");
+        }
+        compared += a.compared;
+        agreed += a.agreed;
+        all.extend(a.differences.into_iter().map(|d| format!("{name}: {d}")));
+    }
+    println!("tsserver parity (fixtures): {agreed}/{compared} declarations agree");
+    assert!(compared > 0);
+    assert!(all.is_empty(), "{}", all.join("\n"));
+}
