@@ -10,7 +10,9 @@
   const LIB_DIR = "/__tsq__/lib";
 
   /** The inferred project's options: what tsserver uses for loose files,
-   *  with JS allowed. */
+   *  with JS allowed. No `lib`: the target's default libs, DOM included, as
+   *  in tsserver (without DOM, `performance.now()` and the like stop
+   *  resolving, and call edges through them vanish). */
   const INFERRED_OPTIONS = {
     allowJs: true,
     allowNonTsExtensions: true,
@@ -23,7 +25,6 @@
     skipLibCheck: true,
     strict: true,
     noEmit: true,
-    lib: ["lib.esnext.d.ts"],
   };
 
   const fsHost = {
@@ -86,17 +87,21 @@
       return this.program().getSourceFiles().filter((sf) => isUserFile(sf.fileName));
     }
 
-    /** Modules that the given files import and tsc could not resolve. */
-    unresolvedImports(files) {
+    /** Modules this project's files import and tsc could not resolve;
+     *  computed once per program. */
+    unresolvedImports() {
       const program = this.program();
+      if (this.unresolvedFor === program) return this.unresolved;
       const out = [];
-      for (const sf of files) {
+      for (const sf of this.userFiles()) {
         for (const spec of sf.imports || []) {
           const mode = program.getModeForUsageLocation(sf, spec);
           const r = program.getResolvedModule(sf, spec.text, mode);
           if (!r || !r.resolvedModule) out.push(`${rel(sf.fileName)}: cannot resolve '${spec.text}'`);
         }
       }
+      this.unresolvedFor = program;
+      this.unresolved = out;
       return out;
     }
   }

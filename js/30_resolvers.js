@@ -75,8 +75,12 @@
         if (workspace.projectOf(sf.fileName) !== project) continue;
         const visit = (node) => {
           if (DECLARATION_KINDS.has(node.kind) && nameText(node) === target) {
+            // `Parent > name` finds name anywhere within Parent: the given
+            // parents are a subsequence of the declaration's containers.
             const chain = containers(node);
-            const ok = parents.length <= chain.length && parents.every((p, i) => chain[chain.length - parents.length + i] === p);
+            let at = 0;
+            for (const c of chain) if (at < parents.length && c === parents[at]) at++;
+            const ok = at === parents.length;
             const key = sf.fileName + ":" + node.pos;
             if (ok && !seen.has(key)) {
               seen.add(key);
@@ -504,7 +508,7 @@
       if (m) meta.members = m;
       matches.push(meta);
       for (const p of scope.holders(sf.fileName)) {
-        for (const u of p.unresolvedImports(p.userFiles())) if (!partial.includes(u)) partial.push(u);
+        for (const u of p.unresolvedImports()) if (!partial.includes(u)) partial.push(u);
       }
     }
     const d = workspace.describe();

@@ -132,3 +132,29 @@ fn ts_ls_fixtures_match_tsserver() {
     assert!(compared > 0);
     assert!(all.is_empty(), "{}", all.join("\n"));
 }
+
+/// A deterministic sample (every 8th function, method and class, at most
+/// 60) of rxjs and zod: the agreement rate is printed; the target is 100%.
+#[test]
+fn corpus_sample_matches_tsserver() {
+    let Some(corpora) = common::corpora(&["rxjs", "zod"]) else {
+        println!("tsserver parity (corpus): skipped, ../shared/corpus.sh unavailable");
+        return;
+    };
+    let mut all = Vec::new();
+    for (name, dir) in corpora {
+        let a = compare(&dir, 8, 60);
+        println!(
+            "tsserver parity ({name}): {}/{} sampled declarations agree ({:.1}%)",
+            a.agreed,
+            a.compared,
+            100.0 * a.agreed as f64 / a.compared.max(1) as f64
+        );
+        for d in &a.differences {
+            println!("  difference: {d}");
+        }
+        assert!(a.compared >= 50, "{name}: at least 50 symbols sampled");
+        all.extend(a.differences.into_iter().map(|d| format!("{name}: {d}")));
+    }
+    assert!(all.is_empty(), "{}", all.join("\n"));
+}
