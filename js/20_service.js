@@ -201,9 +201,19 @@
       if (!workspace) throw new Error("inspect before load");
       return { kind: "inspected", result: globalThis.tsqInspect(workspace, req) };
     },
+    analyze(req) {
+      if (!workspace) throw new Error("analyze before load");
+      const run = globalThis.tsqAnalyses[req.analysis];
+      if (!run) throw new Error(`unknown analysis '${req.analysis}' (known: ${Object.keys(globalThis.tsqAnalyses).sort().join(", ")})`);
+      return { kind: "analyzed", result: run(workspace, req) };
+    },
   };
 
   globalThis.tsqIsUserFile = isUserFile;
+  /** Extended analyses register here: name -> (workspace, request) -> JSON. */
+  globalThis.tsqAnalyses = {
+    "project-structure": (ws) => ws.describe(),
+  };
   globalThis.tsqRel = rel;
   /** Entry point Rust calls for service requests. */
   globalThis.tsqService = () => {

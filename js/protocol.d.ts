@@ -71,11 +71,13 @@ export interface RawDiagnostic {
 
 export type ServiceRequest =
   | { method: "load"; root: string; configs: string[]; sourceFiles: string[] }
-  | { method: "inspect"; file: string | null; names: string[]; callDepth: number };
+  | { method: "inspect"; file: string | null; names: string[]; callDepth: number }
+  | { method: "analyze"; analysis: string; file: string | null; names: string[] | null; typeDepth: number };
 
 export type ServiceResponse =
   | { kind: "loaded"; workspace: WorkspaceInfo }
   | { kind: "inspected"; result: InspectResult }
+  | { kind: "analyzed"; result: unknown /* per analysis, see Analyses below */ }
   | { kind: "failed"; message: string };
 
 export interface WorkspaceInfo {
@@ -124,6 +126,20 @@ export interface SymbolMetadata {
   references: References;
   typeHierarchy?: TypeHierarchy;
   members?: MemberInfo[];
+  typeFlows?: TypeFlow;
+}
+
+export interface TypeFlow {
+  symbol: SymbolRef;
+  parameters: TypeFlowEntry[];
+  returnType?: TypeFlowEntry;
+  referencedTypes: SymbolRef[];
+}
+
+export interface TypeFlowEntry {
+  name: string;
+  type?: string;
+  resolvedTypes: SymbolRef[];
 }
 
 export interface CallEntry extends SymbolRef {

@@ -22,6 +22,33 @@ impl Default for InspectConfig {
     }
 }
 
+/// Options of the extended analyses.
+#[derive(Debug, Clone)]
+pub struct AnalyzeConfig {
+    /// How deep advanced-types expands nested type structure.
+    pub type_depth: i32,
+}
+
+impl Default for AnalyzeConfig {
+    fn default() -> Self {
+        AnalyzeConfig { type_depth: 1 }
+    }
+}
+
+/// The extended analyses (blueprint phase 3), by CLI name.
+pub const ANALYSES: &[&str] = &[
+    "alias-graph",
+    "ambients",
+    "project-structure",
+    "type-guards",
+    "callbacks",
+    "guard-callbacks",
+    "advanced-types",
+    "enum-members",
+    "unicode-identifiers",
+    "side-effects",
+];
+
 /// A workspace loaded into the Language Service, kept warm.
 pub struct Workspace {
     root: PathBuf,
@@ -66,6 +93,21 @@ impl Workspace {
 
     pub fn skipped(&self) -> &[Skipped] {
         &self.skipped
+    }
+
+    /// Runs an extended analysis (`ANALYSES`) over the workspace, or over
+    /// the declarations `query` names.
+    pub fn analyze(&self, analysis: &str, query: Option<&SymbolQuery>, config: &AnalyzeConfig) -> Result<serde_json::Value, TsError> {
+        let request = ServiceRequest::Analyze {
+            analysis: analysis.to_string(),
+            file: query.and_then(|q| q.file.clone()),
+            names: query.map(|q| q.names.clone()),
+            type_depth: config.type_depth,
+        };
+        match self.service.call(request)? {
+            ServiceResponse::Analyzed { result } => Ok(result),
+            other => Err(TsError::Protocol(format!("expected `analyzed`, got {other:?}"))),
+        }
     }
 
     pub fn inspect(&self, query: &SymbolQuery, config: &InspectConfig) -> Result<InspectResult, TsError> {

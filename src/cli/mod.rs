@@ -1,6 +1,7 @@
 //! Command-line front end: flags in, `engine` calls, `output` out.
 
 mod bench;
+mod analyze;
 mod chunks;
 mod inspect;
 mod output;
@@ -76,6 +77,19 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// An extended analysis: alias-graph, ambients, project-structure,
+    /// type-guards, callbacks, guard-callbacks, advanced-types,
+    /// enum-members, unicode-identifiers, side-effects.
+    Analyze {
+        analysis: String,
+        /// Limit to the declarations a symbol query names.
+        query: Option<String>,
+        #[arg(long)]
+        root: Option<PathBuf>,
+        /// Nesting depth for advanced-types.
+        #[arg(long, default_value_t = 1)]
+        type_depth: i32,
+    },
     /// Benchmarks.
     Bench {
         #[command(subcommand)]
@@ -108,6 +122,9 @@ pub fn run() -> anyhow::Result<ExitStatus> {
         Command::Symbols { files, json } => symbols::run(&files, json),
         Command::Chunks { paths, json, root, check } => chunks::run(&paths, chunks::ChunksArgs { json, root, check }),
         Command::Inspect { query, root, call_depth, json } => inspect::run(&query, inspect::InspectArgs { root, call_depth, json }),
+        Command::Analyze { analysis, query, root, type_depth } => {
+            analyze::run(&analysis, query.as_deref(), analyze::AnalyzeArgs { root, type_depth })
+        }
         Command::Bench { what: BenchCommand::Parse { dirs, runs, workers, no_node } } => {
             bench::run(&dirs, bench::BenchArgs { runs, workers, node: !no_node })
         }

@@ -66,6 +66,10 @@ pub enum ServiceRequest {
     /// symbol), in files whose path ends with `file` when given.
     #[serde(rename_all = "camelCase")]
     Inspect { file: Option<String>, names: Vec<String>, call_depth: i32 },
+    /// Runs one of the extended analyses (`js/40_*.js`) over the workspace,
+    /// or over the declarations `names` points at when given.
+    #[serde(rename_all = "camelCase")]
+    Analyze { analysis: String, file: Option<String>, names: Option<Vec<String>>, type_depth: i32 },
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -73,6 +77,9 @@ pub enum ServiceRequest {
 pub enum ServiceResponse {
     Loaded { workspace: WorkspaceInfo },
     Inspected { result: InspectResult },
+    /// An extended analysis's answer: its shape is declared per analysis
+    /// in `js/protocol.d.ts` and passed through as JSON.
+    Analyzed { result: serde_json::Value },
     Failed { message: String },
 }
 
@@ -143,6 +150,29 @@ pub struct SymbolMetadata {
     pub type_hierarchy: Option<TypeHierarchy>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub members: Option<Vec<MemberInfo>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub type_flows: Option<TypeFlow>,
+}
+
+/// Where a callable's parameter and return types come from.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct TypeFlow {
+    pub symbol: SymbolRef,
+    pub parameters: Vec<TypeFlowEntry>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub return_type: Option<TypeFlowEntry>,
+    pub referenced_types: Vec<SymbolRef>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct TypeFlowEntry {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "type")]
+    pub type_text: Option<String>,
+    pub resolved_types: Vec<SymbolRef>,
 }
 
 /// One edge of a call tree, with the calls past it.
