@@ -70,7 +70,9 @@
     const seen = new Set();
     const out = [];
     for (const project of workspace.projects) {
-      for (const sf of project.userFiles()) {
+      // Workspace files, declaration files included (not libs or node_modules).
+      for (const sf of project.program().getSourceFiles()) {
+        if (sf.fileName.includes("/node_modules/") || sf.fileName.startsWith("/__tsq__/")) continue;
         if (req.file && !(sf.fileName === req.file || sf.fileName.endsWith("/" + req.file.replace(/^\.?\//, "")))) continue;
         if (workspace.projectOf(sf.fileName) !== project) continue;
         const visit = (node) => {
