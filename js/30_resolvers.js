@@ -424,22 +424,20 @@
     return out;
   }
 
-  function callHierarchy(scope, project, sf, node, maxDepth) {
+  /** The call tree of one direction ("out" or "in") from a declaration. */
+  function callHierarchy(scope, sf, node, maxDepth, direction) {
     const callable = node.kind === SK.FunctionDeclaration || node.kind === SK.MethodDeclaration || node.kind === SK.Constructor ||
       node.kind === SK.GetAccessor || node.kind === SK.SetAccessor ||
       (node.kind === SK.VariableDeclaration && node.initializer && (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer))) ||
       node.kind === SK.ClassDeclaration;
-    if (!callable) return { outgoing: [], incoming: [] };
+    if (!callable) return [];
     const pos = node.kind === SK.Constructor ? node.getStart(sf) : node.name.getStart(sf);
-    let items = project.service.prepareCallHierarchy(sf.fileName, pos);
-    if (!items) return { outgoing: [], incoming: [] };
+    const owner = scope.owner(sf.fileName);
+    let items = owner && owner.service.prepareCallHierarchy(sf.fileName, pos);
+    if (!items) return [];
     if (!Array.isArray(items)) items = [items];
-    const item = items[0];
-    const root = [callTargetKey(item)];
-    return {
-      outgoing: calls(scope, item, "out", 1, maxDepth, root),
-      incoming: calls(scope, item, "in", 1, maxDepth, root),
-    };
+    if (!items.length) return [];
+    return calls(scope, items[0], direction, 1, maxDepth, [callTargetKey(items[0])]);
   }
 
   // ---- references ------------------------------------------------------------------
@@ -596,21 +594,22 @@
     for (const { project, sf, node } of decls) {
       const checker = project.program().getTypeChecker();
       projectsUsed.add(rel(project.name));
-      const calls = callHierarchy(scope, project, sf, node, req.callDepth);
+      const want = (r) => !req.resolvers || req.resolvers.includes(r);
+      const depth = req.callDepth;
       const meta = {
         symbol: symbolRef(sf, node),
         project: rel(project.name),
-        signature: signature(checker, node),
+        signature: want("signature") ? signature(checker, node) : "",
         modifiers: modifiers(node),
-        outgoingCalls: calls.outgoing,
-        incomingCallers: calls.incoming,
-        references: references(scope, sf, node),
+        outgoingCalls: want("outgoingCalls") ? callHierarchy(scope, sf, node, depth, "out") : [],
+        incomingCallers: want("incomingCallers") ? callHierarchy(scope, sf, node, depth, "in") : [],
+        references: want("references") ? references(scope, sf, node) : { totalCount: 0, fileCount: 0, files: [] },
       };
-      const th = typeHierarchy(workspace, project, node);
+      const th = want("typeHierarchy") && typeHierarchy(workspace, project, node);
       if (th) meta.typeHierarchy = th;
-      const m = members(checker, node);
+      const m = want("members") && members(checker, node);
       if (m) meta.members = m;
-      const tf = typeFlows(checker, sf, node);
+      const tf = want("typeFlows") && typeFlows(checker, sf, node);
       if (tf) meta.typeFlows = tf;
       matches.push(meta);
       for (const p of scope.holders(sf.fileName)) {

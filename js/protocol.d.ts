@@ -71,7 +71,7 @@ export interface RawDiagnostic {
 
 export type ServiceRequest =
   | { method: "load"; root: string; configs: string[]; sourceFiles: string[] }
-  | { method: "inspect"; file: string | null; names: string[]; callDepth: number }
+  | { method: "inspect"; file: string | null; names: string[]; callDepth: number; resolvers: string[] | null }
   | { method: "analyze"; analysis: string; file: string | null; names: string[] | null; typeDepth: number };
 
 export type ServiceResponse =

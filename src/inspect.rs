@@ -10,17 +10,23 @@ use crate::ts::host::WorkspaceFs;
 use crate::ts::protocol::{InspectResult, ServiceRequest, ServiceResponse, WorkspaceInfo};
 use crate::ts::{Service, TsError, TS_LIBS};
 
-/// How deep call trees go: 1, N, or -1 for all (cycles are cut).
+/// What `inspect` computes.
 #[derive(Debug, Clone)]
 pub struct InspectConfig {
+    /// How deep call trees go: 1, N, or -1 for all (cycles are cut).
     pub call_depth: i32,
+    /// Only these resolvers (`RESOLVERS`); all when `None`.
+    pub resolvers: Option<Vec<String>>,
 }
 
 impl Default for InspectConfig {
     fn default() -> Self {
-        InspectConfig { call_depth: 1 }
+        InspectConfig { call_depth: 1, resolvers: None }
     }
 }
+
+/// The resolvers `inspect` runs, by name.
+pub const RESOLVERS: &[&str] = &["signature", "members", "typeHierarchy", "outgoingCalls", "incomingCallers", "references", "typeFlows"];
 
 /// Options of the extended analyses.
 #[derive(Debug, Clone)]
@@ -110,8 +116,23 @@ impl Workspace {
         }
     }
 
+    /// Builds (or brings up to date) every project's program and checker;
+    /// returns how many source files the programs hold.
+    pub fn build_programs(&self) -> Result<u64, TsError> {
+        let request = ServiceRequest::Analyze { analysis: "program-build".into(), file: None, names: None, type_depth: 0 };
+        match self.service.call(request)? {
+            ServiceResponse::Analyzed { result } => Ok(result.get("files").and_then(|f| f.as_u64()).unwrap_or(0)),
+            other => Err(TsError::Protocol(format!("expected `analyzed`, got {other:?}"))),
+        }
+    }
+
     pub fn inspect(&self, query: &SymbolQuery, config: &InspectConfig) -> Result<InspectResult, TsError> {
-        let request = ServiceRequest::Inspect { file: query.file.clone(), names: query.names.clone(), call_depth: config.call_depth };
+        let request = ServiceRequest::Inspect {
+            file: query.file.clone(),
+            names: query.names.clone(),
+            call_depth: config.call_depth,
+            resolvers: config.resolvers.clone(),
+        };
         match self.service.call(request)? {
             ServiceResponse::Inspected { result } => Ok(result),
             other => Err(TsError::Protocol(format!("expected `inspected`, got {other:?}"))),

@@ -63,7 +63,7 @@ pub fn compare(root: &Path, every_nth: usize, limit: usize) -> Agreement {
     for e in entries {
         a.compared += 1;
         let query = SymbolQuery { file: Some(e.file.clone()), names: e.names.clone() };
-        let result = ws.inspect(&query, &InspectConfig { call_depth: 1 }).expect("inspect");
+        let result = ws.inspect(&query, &InspectConfig { call_depth: 1, resolvers: None }).expect("inspect");
         let found: Option<&SymbolMetadata> =
             result.matches.iter().find(|m| m.symbol.line == Some(e.line) && m.symbol.file_path.as_deref() == Some(e.file.as_str()));
         let Some(m) = found else {

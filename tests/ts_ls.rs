@@ -45,7 +45,7 @@ fn run_case(dir: &Path, failures: &mut Vec<String>) -> usize {
             let (query_text, options) = line.split_once('|').unwrap_or((line, ""));
             let call_depth = options.trim().strip_prefix("callDepth=").map(|d| d.parse().expect("callDepth")).unwrap_or(1);
             let query = SymbolQuery::parse(query_text).expect("valid query");
-            let result = ws.inspect(&query, &InspectConfig { call_depth }).expect("inspect");
+            let result = ws.inspect(&query, &InspectConfig { call_depth, resolvers: None }).expect("inspect");
             if result.matches.is_empty() {
                 failures.push(format!("{}: `{line}` matched nothing", dir.display()));
             }

@@ -43,7 +43,7 @@ pub fn run(query: &str, args: InspectArgs) -> anyhow::Result<ExitStatus> {
     };
     let workspace = Workspace::open(&root).with_context(|| format!("loading the projects under {}", root.display()))?;
     output::skipped(workspace.skipped());
-    let result = workspace.inspect(&query, &InspectConfig { call_depth: args.call_depth }).context("inspecting")?;
+    let result = workspace.inspect(&query, &InspectConfig { call_depth: args.call_depth, resolvers: None }).context("inspecting")?;
     let mut out = std::io::stdout().lock();
     if args.json {
         output::json(&mut out, &InspectJson { query: query.to_string(), workspace: workspace.info(), result: &result })?;

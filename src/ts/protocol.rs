@@ -65,7 +65,16 @@ pub enum ServiceRequest {
     /// Resolves the declarations `names` points at (containers, then the
     /// symbol), in files whose path ends with `file` when given.
     #[serde(rename_all = "camelCase")]
-    Inspect { file: Option<String>, names: Vec<String>, call_depth: i32 },
+    Inspect {
+        file: Option<String>,
+        names: Vec<String>,
+        call_depth: i32,
+        /// Only these resolvers (signature, members, typeHierarchy,
+        /// outgoingCalls, incomingCallers, references, typeFlows); all when
+        /// absent.
+        #[serde(default)]
+        resolvers: Option<Vec<String>>,
+    },
     /// Runs one of the extended analyses (`js/40_*.js`) over the workspace,
     /// or over the declarations `names` points at when given.
     #[serde(rename_all = "camelCase")]
