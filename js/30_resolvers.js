@@ -63,36 +63,69 @@
 
   /** Declarations matching `names` (last one is the symbol, earlier ones
    *  its containers) in files whose path ends with `file` (if given). */
+  /** Name -> declarations of one project's own workspace files
+   *  (declaration files included; libs and node_modules not). Built once
+   *  per program, so a warm query does not walk every file. */
+  function declarationIndex(workspace, project) {
+    const program = project.program();
+    if (project.declIndexFor === program) return project.declIndex;
+    const index = new Map();
+    for (const sf of program.getSourceFiles()) {
+      if (sf.fileName.includes("/node_modules/") || sf.fileName.startsWith("/__tsq__/")) continue;
+      if (workspace.projectOf(sf.fileName) !== project) continue;
+      const visit = (node) => {
+        if (DECLARATION_KINDS.has(node.kind)) {
+          const name = nameText(node);
+          if (!index.has(name)) index.set(name, []);
+          index.get(name).push({ sf, node });
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(sf);
+    }
+    project.declIndexFor = program;
+    project.declIndex = index;
+    return index;
+  }
+
   function findDeclarations(workspace, req) {
     const want = req.names;
     const target = want[want.length - 1];
     const parents = want.slice(0, -1);
-    const seen = new Set();
+    const file = req.file && req.file.replace(/^\.?\//, "");
     const out = [];
     for (const project of workspace.projects) {
-      // Workspace files, declaration files included (not libs or node_modules).
-      for (const sf of project.program().getSourceFiles()) {
-        if (sf.fileName.includes("/node_modules/") || sf.fileName.startsWith("/__tsq__/")) continue;
-        if (req.file && !(sf.fileName === req.file || sf.fileName.endsWith("/" + req.file.replace(/^\.?\//, "")))) continue;
-        if (workspace.projectOf(sf.fileName) !== project) continue;
-        const visit = (node) => {
-          if (DECLARATION_KINDS.has(node.kind) && nameText(node) === target) {
-            // `Parent > name` finds name anywhere within Parent: the given
-            // parents are a subsequence of the declaration's containers.
-            const chain = containers(node);
-            let at = 0;
-            for (const c of chain) if (at < parents.length && c === parents[at]) at++;
-            const ok = at === parents.length;
-            const key = sf.fileName + ":" + node.pos;
-            if (ok && !seen.has(key)) {
-              seen.add(key);
-              out.push({ project, sf, node });
-            }
-          }
-          ts.forEachChild(node, visit);
-        };
-        visit(sf);
+      for (const { sf, node } of declarationIndex(workspace, project).get(target) || []) {
+        if (file && !(sf.fileName === req.file || sf.fileName.endsWith("/" + file))) continue;
+        // `Parent > name` finds name anywhere within Parent: the given
+        // parents are a subsequence of the declaration's containers.
+        const chain = containers(node);
+        let at = 0;
+        for (const c of chain) if (at < parents.length && c === parents[at]) at++;
+        if (at === parents.length) out.push({ project, sf, node });
       }
+    }
+    return out;
+  }
+
+  /** Every `everyNth` function, method and class with a body, in file
+   *  order: the benchmark's deterministic sample. */
+  function symbolSample(workspace, everyNth, limit) {
+    const out = [];
+    let i = 0;
+    const files = [];
+    for (const p of workspace.projects) for (const sf of p.userFiles()) if (workspace.projectOf(sf.fileName) === p) files.push(sf);
+    files.sort((a, b) => a.fileName.localeCompare(b.fileName));
+    for (const sf of files) {
+      const visit = (n) => {
+        const callable = (n.kind === SK.FunctionDeclaration || n.kind === SK.MethodDeclaration || n.kind === SK.ClassDeclaration) && n.name &&
+          (n.kind === SK.ClassDeclaration || n.body);
+        if (callable && out.length < limit && i++ % everyNth === 0) {
+          out.push({ file: sf.fileName, relFile: rel(sf.fileName), pos: n.name.getStart(sf), line: line(sf, n.name.getStart(sf)), names: containers(n).concat(nameText(n)) });
+        }
+        ts.forEachChild(n, visit);
+      };
+      visit(sf);
     }
     return out;
   }
@@ -583,6 +616,7 @@
   }
 
   /** Helpers the extended analyses (js/40_*.js) share. */
+  globalThis.tsqAnalyses["symbol-sample"] = (ws, req) => symbolSample(ws, Math.max(1, req.typeDepth), 1000);
   globalThis.tsqLs = { line, nameText, kindOf, symbolRef, findDeclarations, scopeOf, isUserFile, rel, modifiers, signature };
 
   globalThis.tsqInspect = (workspace, req) => {

@@ -28,6 +28,24 @@ impl Default for InspectConfig {
 /// The resolvers `inspect` runs, by name.
 pub const RESOLVERS: &[&str] = &["signature", "members", "typeHierarchy", "outgoingCalls", "incomingCallers", "references", "typeFlows"];
 
+/// A sampled declaration: absolute file, UTF-16 offset of its name, and
+/// the names a query needs.
+#[derive(Debug, Clone, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SampledSymbol {
+    pub file: String,
+    pub rel_file: String,
+    pub pos: u32,
+    pub line: u32,
+    pub names: Vec<String>,
+}
+
+impl SampledSymbol {
+    pub fn query(&self) -> SymbolQuery {
+        SymbolQuery { file: Some(self.rel_file.clone()), names: self.names.clone() }
+    }
+}
+
 /// Options of the extended analyses.
 #[derive(Debug, Clone)]
 pub struct AnalyzeConfig {
@@ -122,6 +140,17 @@ impl Workspace {
         let request = ServiceRequest::Analyze { analysis: "program-build".into(), file: None, names: None, type_depth: 0 };
         match self.service.call(request)? {
             ServiceResponse::Analyzed { result } => Ok(result.get("files").and_then(|f| f.as_u64()).unwrap_or(0)),
+            other => Err(TsError::Protocol(format!("expected `analyzed`, got {other:?}"))),
+        }
+    }
+
+    /// A deterministic sample of functions, methods and classes: every
+    /// `every_nth` in file order (the internal `symbol-sample` analysis,
+    /// which reads the stride from `typeDepth`).
+    pub fn symbol_sample(&self, every_nth: i32) -> Result<Vec<SampledSymbol>, TsError> {
+        let request = ServiceRequest::Analyze { analysis: "symbol-sample".into(), file: None, names: None, type_depth: every_nth };
+        match self.service.call(request)? {
+            ServiceResponse::Analyzed { result } => serde_json::from_value(result).map_err(|e| TsError::Protocol(e.to_string())),
             other => Err(TsError::Protocol(format!("expected `analyzed`, got {other:?}"))),
         }
     }

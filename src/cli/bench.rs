@@ -116,7 +116,7 @@ pub fn run(dirs: &[PathBuf], args: BenchArgs) -> anyhow::Result<ExitStatus> {
     Ok(ExitStatus::Success)
 }
 
-fn backend() -> &'static str {
+pub fn backend() -> &'static str {
     if cfg!(feature = "v8") {
         "V8"
     } else {
@@ -147,7 +147,7 @@ fn run_node(files: &[PathBuf], runs: usize) -> anyhow::Result<NodeResult> {
 }
 
 /// Peak resident set size of this process, from /proc (Linux).
-fn peak_rss_kb() -> Option<u64> {
+pub fn peak_rss_kb() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     line.split_whitespace().nth(1)?.parse().ok()

@@ -1,6 +1,7 @@
 //! Command-line front end: flags in, `engine` calls, `output` out.
 
 mod bench;
+mod bench_ls;
 mod analyze;
 mod chunks;
 mod inspect;
@@ -114,6 +115,17 @@ enum BenchCommand {
         #[arg(long)]
         no_node: bool,
     },
+    /// Language Service figures (program build, warm query p50/p95 per
+    /// resolver, incremental update, peak RSS) beside Node running the same
+    /// Language Service calls. Works on a temp copy of the directory.
+    Ls {
+        dir: PathBuf,
+        /// About how many symbols to query per resolver.
+        #[arg(long, default_value_t = 50)]
+        queries: usize,
+        #[arg(long)]
+        no_node: bool,
+    },
 }
 
 pub fn run() -> anyhow::Result<ExitStatus> {
@@ -127,6 +139,9 @@ pub fn run() -> anyhow::Result<ExitStatus> {
         }
         Command::Bench { what: BenchCommand::Parse { dirs, runs, workers, no_node } } => {
             bench::run(&dirs, bench::BenchArgs { runs, workers, node: !no_node })
+        }
+        Command::Bench { what: BenchCommand::Ls { dir, queries, no_node } } => {
+            bench_ls::run(&dir, bench_ls::BenchLsArgs { queries, node: !no_node })
         }
     }
 }
