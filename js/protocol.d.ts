@@ -176,3 +176,125 @@ export interface DirEntries {
   files: string[];
   directories: string[];
 }
+
+// ---- Analyses: the `analyzed` result of each extended analysis ----
+// (`tsq analyze <name>`; js/4N_*.js). "project-structure" answers a
+// WorkspaceInfo; "program-build" and "symbol-sample" are internal.
+
+// ---- "ambients" ----
+export interface AmbientMember {
+  name: string;
+  /** function | variable | interface | type | class | enum | namespace */
+  kind: string;
+  line: number;
+  signature: string;
+  /** only for namespaces: their own declarations, recursively */
+  members?: AmbientMember[];
+}
+export interface AmbientBlock { filePath: string; line: number; members: AmbientMember[] }
+export interface AmbientModuleBlock {
+  moduleName: string; filePath: string; line: number;
+  /** `declare module` inside a module file (augmentation), vs an ambient module in a script */
+  isAugmentation: boolean;
+  members: AmbientMember[];
+}
+export interface AmbientDeclaration extends AmbientMember { filePath: string; inDeclarationFile: boolean }
+export interface AmbientsResult {
+  globalBlocks: AmbientBlock[];
+  moduleBlocks: AmbientModuleBlock[];
+  ambientDeclarations: AmbientDeclaration[];
+}
+
+// ---- "side-effects": SideEffectAnalysis[], sorted by filePath ----
+export interface SideEffect {
+  kind: "sideEffectImport" | "topLevelCall" | "iife" | "globalAssignment" | "topLevelAwait";
+  text: string;
+  line: number;
+  targetName?: string;
+  isConditional: boolean;
+}
+export interface SideEffectAnalysis { filePath: string; effects: SideEffect[] }
+
+// ---- "enum-members": EnumInfo[], sorted by filePath, line ----
+export interface EnumMemberInfo {
+  name: string;
+  /** initializer source text, or the auto-increment number as text; null if unknown */
+  value: string | null;
+  isComputed: boolean;
+  line: number;
+}
+export interface EnumInfo { symbol: SymbolRef; isConst: boolean; isDeclare: boolean; members: EnumMemberInfo[] }
+
+// ---- "unicode-identifiers": UnicodeFileReport[], sorted by filePath ----
+export interface UnicodeIdentifier {
+  name: string;
+  kind: string;
+  line: number;
+  /** file | function:X | class:X | interface:X | enum:X | namespace:X | type:X | global */
+  scope: string;
+  scripts: string[];
+  isMixedScript: boolean;
+  hasZeroWidth: boolean;
+  hasBidiOverride: boolean;
+  normalized: string;
+  isNormalized: boolean;
+  codePoints: string[];
+  confusableWith: string[];
+  severity: "info" | "warning" | "critical";
+  reasons: string[];
+}
+export interface ConfusablePair {
+  first: { name: string; line: number; scope: string };
+  second: { name: string; line: number; scope: string };
+  skeleton: string;
+  reason: string;
+}
+export interface UnicodeFileReport {
+  filePath: string;
+  identifiers: UnicodeIdentifier[];
+  confusablePairs: ConfusablePair[];
+  bidiControls: { line: number; column: number; codePoint: string }[];
+}
+
+// ---- "alias-graph": AliasGraph[] ----
+export interface AliasGraph {
+  /** The declaration every alias finally resolves to. */
+  canonical: SymbolRef;
+  aliases: AliasEntry[];
+}
+export type AliasKind =
+  | "import-rename" | "type-only-import" | "default-import" | "default-as-named" | "export-rename"
+  | "type-only-export" | "re-export" | "wildcard-re-export" | "namespace-import" | "namespace-re-export"
+  | "namespace-alias" | "default-export" | "export-assignment" | "require-import";
+export interface AliasEntry {
+  name: string;
+  filePath: string;
+  line: number;
+  kind: AliasKind;
+  originalName: string;
+  /** Names from the declaration to this alias, one per hop. */
+  chain: string[];
+}
+
+// ---- "advanced-types": AdvancedTypeAnalysis[] ----
+export interface AdvancedTypeAnalysis {
+  symbol: SymbolRef;
+  typeText: string;
+  typeParameters: { name: string; constraint?: string; default?: string }[];
+  structure: AdvancedTypeEntry;
+}
+export type AdvancedTypeKind = "conditional" | "mapped" | "template-literal" | "utility" | "union" |
+  "intersection" | "indexed-access" | "keyof" | "typeof" | "infer" | "simple";
+export interface AdvancedTypeEntry {
+  role?: string;
+  kind: AdvancedTypeKind;
+  text: string;
+  conditional?: { checkType: string; extendsType: string; trueType: string; falseType: string; inferTypes: string[] };
+  mapped?: { keyName: string; constraint: string; valueType: string;
+    readonlyModifier?: "+readonly" | "-readonly"; optionalModifier?: "+?" | "-?"; nameType?: string };
+  templateLiteral?: { templateText: string; head: string; spans: { type: string; literal: string }[] };
+  utility?: { name: string; typeArguments: string[] };
+  indexedAccess?: { objectType: string; indexType: string };
+  /** Present only when depth < typeDepth and the node has nested types. */
+  children?: AdvancedTypeEntry[];
+}

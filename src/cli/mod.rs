@@ -87,8 +87,8 @@ enum Command {
         query: Option<String>,
         #[arg(long)]
         root: Option<PathBuf>,
-        /// Nesting depth for advanced-types.
-        #[arg(long, default_value_t = 1)]
+        /// Nesting depth for advanced-types (-1: no limit).
+        #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
         type_depth: i32,
     },
     /// Benchmarks.
