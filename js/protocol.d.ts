@@ -298,3 +298,59 @@ export interface AdvancedTypeEntry {
   /** Present only when depth < typeDepth and the node has nested types. */
   children?: AdvancedTypeEntry[];
 }
+
+// ---- "type-guards": TypeGuardAnalysis[] ----
+export type TypeGuardKind = "user-defined" | "assertion" | "typeof" | "instanceof" | "in-operator" |
+  "discriminant" | "nullish" | "equality" | "array-isarray" | "early-return" | "exhaustive" | "compound";
+export interface TypeGuardAnalysis { symbol: SymbolRef; guards: TypeGuardEntry[] }
+export interface TypeGuardEntry {
+  kind: TypeGuardKind;
+  line: number;
+  guardText: string;
+  narrowedName: string;
+  narrowedTo?: string;
+  property?: string;
+  components?: TypeGuardKind[];
+  isReturnTypeGuard?: true;
+  inferred?: true;
+}
+
+// ---- "callbacks": CallbackAnalysis[] ----
+export type CalleeKind = "array-method" | "promise" | "user" | "library" | "unknown";
+export interface CallbackAnalysis {
+  symbol: SymbolRef;
+  usedAsCallbackIn: CallbackUsage[];
+  callbackParameters: CallbackParameter[];
+  returnsFunction: boolean;
+  returnFunctionType?: string;
+}
+export interface CallbackUsage {
+  callbackName: string;
+  calledBy: string;
+  calleeKind: CalleeKind;
+  filePath: string; line: number;
+  parameterIndex: number;
+  boundWithBind?: true;
+}
+export interface CallbackParameter { name: string; parameterIndex: number; type: string; isRest?: true }
+
+// ---- "guard-callbacks": GuardCallbackAnalysis[] ----
+export interface GuardCallbackAnalysis {
+  symbol: SymbolRef;
+  predicate?: { kind: "is" | "asserts"; parameterName: string; type?: string; inferred?: true };
+  guardCallbackSites: GuardCallbackSite[];
+  guardHofParameters: GuardHofParameter[];
+}
+export interface GuardCallbackSite {
+  guardName: string; calledBy: string; calleeKind: CalleeKind;
+  filePath: string; line: number; parameterIndex: number; boundWithBind?: true;
+  predicateKind: "is" | "asserts";
+  predicateType?: string;
+  inputType?: string;
+  narrowedOutputType?: string;
+  acceptsPredicate: boolean;
+}
+export interface GuardHofParameter {
+  name: string; parameterIndex: number; type: string;
+  hasTypePredicate: boolean; predicateKind?: "is" | "asserts"; predicateType?: string; isRest?: true;
+}
