@@ -40,6 +40,18 @@
     },
   };
 
+  // Script versions, asked of Rust once per file per request: the Language
+  // Service re-checks every version on each API call.
+  let requestEpoch = 0;
+  const versions = new Map();
+  function scriptVersion(fileName) {
+    const v = versions.get(fileName);
+    if (v && v.epoch === requestEpoch) return v.version;
+    const version = ops.op_tsq_fs_version(fileName);
+    versions.set(fileName, { epoch: requestEpoch, version });
+    return version;
+  }
+
   function isUserFile(fileName) {
     return !fileName.endsWith(".d.ts") && !fileName.endsWith(".d.mts") && !fileName.endsWith(".d.cts") &&
       !fileName.includes("/node_modules/") && !fileName.startsWith(LIB_DIR);
@@ -65,7 +77,7 @@
         getCompilationSettings: () => this.options,
         getScriptFileNames: () => this.fileNames,
         getProjectReferences: () => this.projectReferences,
-        getScriptVersion: (f) => ops.op_tsq_fs_version(f),
+        getScriptVersion: scriptVersion,
         getScriptSnapshot: (f) => {
           const text = ops.op_tsq_fs_read(f);
           return text === null || text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
@@ -229,6 +241,7 @@
   /** Entry point Rust calls for service requests. */
   globalThis.tsqService = () => {
     const req = ops.op_tsq_service_request();
+    requestEpoch++;
     let res;
     try {
       res = handlers[req.method](req);

@@ -381,29 +381,30 @@
     };
   }
 
-  /** The declaration whose name starts at `pos`. */
+  /** The declaration whose name (or `constructor` keyword) starts at `pos`:
+   *  the token there, then up through its parents. */
   function findNodeAt(sf, pos) {
-    let found = null;
-    const visit = (n) => {
-      if (found || pos < n.pos || pos >= n.end) return;
-      if ((DECLARATION_KINDS.has(n.kind) || n.kind === SK.ClassExpression || n.kind === SK.ArrowFunction || n.kind === SK.FunctionExpression)) {
-        const nameNode = n.kind === SK.Constructor ? n : n.name;
-        const start = nameNode ? (n.kind === SK.Constructor ? n.getStart(sf) : nameNode.getStart(sf)) : -1;
-        if (start === pos || (n.kind === SK.Constructor && n.getStart(sf) <= pos && pos < n.body?.pos)) {
-          found = n;
-          return;
-        }
-      }
-      ts.forEachChild(n, visit);
-    };
-    visit(sf);
-    return found;
+    let n = ts.getTokenAtPosition(sf, pos);
+    for (; n && n.kind !== SK.SourceFile; n = n.parent) {
+      const isDecl = DECLARATION_KINDS.has(n.kind) || n.kind === SK.ClassExpression || n.kind === SK.ArrowFunction || n.kind === SK.FunctionExpression;
+      if (!isDecl) continue;
+      if (n.kind === SK.Constructor ? n.getStart(sf) === pos : n.name && n.name.getStart(sf) === pos) return n;
+    }
+    return null;
   }
 
   /** Raw call-hierarchy edges of `item`. Outgoing calls come from the
    *  owning project; incoming callers from every project that holds the
    *  file (a caller may live in a project that references this one). */
   function rawCalls(scope, item, direction) {
+    const memoKey = direction + ":" + callTargetKey(item);
+    if (scope.calls.has(memoKey)) return scope.calls.get(memoKey);
+    const result = rawCallsUncached(scope, item, direction);
+    scope.calls.set(memoKey, result);
+    return result;
+  }
+
+  function rawCallsUncached(scope, item, direction) {
     if (direction === "out") {
       const owner = scope.owner(item.file);
       return owner ? owner.service.provideCallHierarchyOutgoingCalls(item.file, item.selectionSpan.start) : [];
@@ -446,14 +447,22 @@
         entry[childKey] = [];
       } else if (maxDepth !== -1 && depth >= maxDepth) {
         entry[childKey] = [];
-        const more = rawCalls(scope, other, direction).some((c) => isUserFile((direction === "out" ? c.to : c.from).file));
+        // More calls past the limit: user code not already on this path
+        // (a call back into the path would only show as a cycle).
+        const onPath = path.concat(key);
+        const more = rawCalls(scope, other, direction).some((c) => {
+          const next = direction === "out" ? c.to : c.from;
+          return isUserFile(next.file) && !onPath.includes(callTargetKey(next));
+        });
         if (more) entry.depthLimited = true;
       } else {
         entry[childKey] = calls(scope, other, direction, depth + 1, maxDepth, path.concat(key));
       }
       out.push(entry);
     }
-    out.sort((a, b) => a.filePath.localeCompare(b.filePath) || a.line - b.line || a.name.localeCompare(b.name));
+    // Outgoing calls in call order (first call site); callers by location.
+    if (direction === "out") out.sort((a, b) => a.callSites[0] - b.callSites[0] || a.name.localeCompare(b.name));
+    else out.sort((a, b) => a.filePath.localeCompare(b.filePath) || a.line - b.line || a.name.localeCompare(b.name));
     return out;
   }
 
@@ -605,7 +614,14 @@
 
   /** Which projects hold which files, for cross-project answers. */
   function scopeOf(workspace) {
+    // Call-hierarchy answers are memoized while every program stays the same.
+    const programs = workspace.projects.map((p) => p.program());
+    const memo = workspace.callMemo;
+    if (!memo || memo.programs.length !== programs.length || memo.programs.some((p, i) => p !== programs[i])) {
+      workspace.callMemo = { programs, calls: new Map() };
+    }
     return {
+      calls: workspace.callMemo.calls,
       owner: (file) => workspace.projectOf(file) || workspace.projects.find((p) => p.program().getSourceFile(file)) || null,
       holders: (file) => workspace.projects.filter((p) => p.program().getSourceFile(file)),
       sourceFile(file) {
@@ -650,15 +666,14 @@
         for (const u of p.unresolvedImports()) if (!partial.includes(u)) partial.push(u);
       }
     }
-    const d = workspace.describe();
     return {
       matches,
       coverage: {
-        projectsLoaded: d.projects.map((p) => p.name),
+        projectsLoaded: workspace.projects.map((p) => rel(p.name)),
         projectsUsed: [...projectsUsed],
-        filesOutsideProjects: d.filesOutsideProjects,
+        filesOutsideProjects: workspace.outside.length,
         partial,
-        configErrors: d.configErrors,
+        configErrors: workspace.configErrors.map((e) => e.split(workspace.root + "/").join("")),
       },
     };
   };

@@ -103,7 +103,8 @@ export interface InspectResult {
 export interface Coverage {
   projectsLoaded: string[];
   projectsUsed: string[];
-  filesOutsideProjects: string[];
+  /** How many workspace files no tsconfig covers. */
+  filesOutsideProjects: number;
   partial: string[];
   configErrors: string[];
 }

@@ -118,8 +118,8 @@ fn write_calls(out: &mut dyn Write, calls: &[CallEntry], depth: usize, outgoing:
 
 fn write_coverage(out: &mut dyn Write, c: &Coverage) -> std::io::Result<()> {
     writeln!(out, "coverage: projects loaded: {}", c.projects_loaded.join(", "))?;
-    if !c.files_outside_projects.is_empty() {
-        writeln!(out, "  {} workspace files are outside every tsconfig (served by the inferred project)", c.files_outside_projects.len())?;
+    if c.files_outside_projects > 0 {
+        writeln!(out, "  {} workspace files are outside every tsconfig (served by the inferred project)", c.files_outside_projects)?;
     }
     for p in &c.partial {
         writeln!(out, "  partial: {p}")?;

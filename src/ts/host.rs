@@ -23,13 +23,23 @@ pub struct WorkspaceFs {
     libs: HashMap<&'static str, &'static str>,
     read: ReadConfig,
     /// Script versions: content hashes, recomputed when mtime or size change.
-    versions: HashMap<PathBuf, (Option<SystemTime>, u64, String)>,
+    versions: HashMap<PathBuf, Version>,
+    /// Bumped per service request: within one request a file is stat'ed
+    /// once, however often the Language Service asks for its version.
+    epoch: u64,
+}
+
+struct Version {
+    mtime: Option<SystemTime>,
+    len: u64,
+    hash: String,
+    checked_in: u64,
 }
 
 impl WorkspaceFs {
     pub fn new(root: &Path, libs: &[(&'static str, &'static str)]) -> WorkspaceFs {
         let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-        WorkspaceFs { root, libs: libs.iter().copied().collect(), read: ReadConfig::default(), versions: HashMap::new() }
+        WorkspaceFs { root, libs: libs.iter().copied().collect(), read: ReadConfig::default(), versions: HashMap::new(), epoch: 0 }
     }
 
     pub fn root(&self) -> &Path {
@@ -102,24 +112,36 @@ impl WorkspaceFs {
         out
     }
 
+    /// Starts a new request: versions are checked against the disk again.
+    pub fn next_epoch(&mut self) {
+        self.epoch += 1;
+    }
+
     /// A content hash; stable while the file's bytes are.
     pub fn version(&mut self, path: &str) -> String {
         if self.lib(path).is_some() {
             return "lib".to_string();
         }
         let Some(p) = self.inside(path) else { return "missing".to_string() };
+        if let Some(v) = self.versions.get(&p) {
+            if v.checked_in == self.epoch {
+                return v.hash.clone();
+            }
+        }
         let Ok(meta) = std::fs::metadata(&p) else { return "missing".to_string() };
         let mtime = meta.modified().ok();
-        if let Some((m, len, v)) = self.versions.get(&p) {
-            if *m == mtime && *len == meta.len() {
-                return v.clone();
+        let epoch = self.epoch;
+        if let Some(v) = self.versions.get_mut(&p) {
+            if v.mtime == mtime && v.len == meta.len() {
+                v.checked_in = epoch;
+                return v.hash.clone();
             }
         }
         let hash = match std::fs::read(&p) {
             Ok(bytes) => Sha256::digest(&bytes).iter().take(12).map(|b| format!("{b:02x}")).collect(),
             Err(_) => "missing".to_string(),
         };
-        self.versions.insert(p, (mtime, meta.len(), hash.clone()));
+        self.versions.insert(p, Version { mtime, len: meta.len(), hash: hash.clone(), checked_in: epoch });
         hash
     }
 
@@ -156,6 +178,8 @@ mod tests {
         let v1 = fs.version(&a);
         assert_eq!(v1, fs.version(&a));
         std::fs::write(dir.join("src/a.ts"), "export const a = 22;\n").unwrap();
+        assert_eq!(v1, fs.version(&a), "within one request the version holds");
+        fs.next_epoch();
         assert_ne!(v1, fs.version(&a));
     }
 }

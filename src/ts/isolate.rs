@@ -214,7 +214,13 @@ impl Engine {
 
     /// Runs one Language Service request.
     pub fn service(&mut self, request: ServiceRequest) -> Result<ServiceResponse, TsError> {
-        self.state.borrow_mut().borrow_mut::<ServiceSlot>().request = Some(request);
+        {
+            let mut state = self.state.borrow_mut();
+            if let Some(fs) = state.borrow_mut::<HostFs>().0.as_mut() {
+                fs.next_epoch();
+            }
+            state.borrow_mut::<ServiceSlot>().request = Some(request);
+        }
         let result = self.runtime.execute_script("tsq:service", "tsqService()");
         let response = {
             let mut state = self.state.borrow_mut();

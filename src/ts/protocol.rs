@@ -127,7 +127,9 @@ pub struct InspectResult {
 pub struct Coverage {
     pub projects_loaded: Vec<String>,
     pub projects_used: Vec<String>,
-    pub files_outside_projects: Vec<String>,
+    /// How many workspace files no tsconfig covers (the inferred project
+    /// serves them; `project-structure` lists them).
+    pub files_outside_projects: u32,
     /// Why an answer may be incomplete (an unresolved import, say).
     pub partial: Vec<String>,
     pub config_errors: Vec<String>,
