@@ -146,3 +146,34 @@ fn check_flag_reports_rules_on_clean_files_as_passing() {
     assert!(v["files"].as_array().unwrap().len() >= 20);
     assert!(v["files"].as_array().unwrap().iter().all(|f| f["violations"].as_array().unwrap().is_empty()));
 }
+
+#[test]
+fn inspect_json_works_on_a_monorepo_with_paths_and_a_solution_config() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/ts-ls/multi-project");
+    let o = tsq(&dir, &["inspect", "--json", "symbol = packages/core/src/math.ts > add"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["workspace"]["solutions"], serde_json::json!(["tsconfig.json"]));
+    let m = &v["matches"][0];
+    assert_eq!(m["signature"], "add(a: number, b: number): number");
+    assert_eq!(m["project"], "packages/core/tsconfig.json");
+    // The caller in packages/app reaches `add` through the `@acme/core` paths alias.
+    let callers: Vec<&str> = m["incomingCallers"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
+    assert!(callers.contains(&"checkout"), "{callers:?}");
+    assert_eq!(m["references"]["fileCount"], 4);
+    assert_eq!(v["coverage"]["filesOutsideProjects"], 1);
+    assert!(v["coverage"]["partial"].as_array().unwrap().iter().any(|p| p.as_str().unwrap().contains("not-installed")));
+}
+
+#[test]
+fn inspect_reports_bad_queries_and_misses() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/ts-ls/call-chain");
+    let bad = tsq(&dir, &["inspect", "symbol = A >> b"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("empty segment"), "{}", stderr(&bad));
+    let none = tsq(&dir, &["inspect", "symbol = doesNotExist"]);
+    assert_eq!(none.status.code(), Some(1));
+    assert!(stderr(&none).contains("no declaration matches"), "{}", stderr(&none));
+    let unknown = tsq(&dir, &["analyze", "no-such-analysis"]);
+    assert_eq!(unknown.status.code(), Some(2));
+}
