@@ -8,11 +8,6 @@
 ((globalThis) => {
   const SK = ts.SyntaxKind;
 
-  const SCRIPT_KINDS = {
-    ".ts": ts.ScriptKind.TS, ".mts": ts.ScriptKind.TS, ".cts": ts.ScriptKind.TS,
-    ".tsx": ts.ScriptKind.TSX, ".jsx": ts.ScriptKind.JSX,
-    ".js": ts.ScriptKind.JS, ".mjs": ts.ScriptKind.JS, ".cjs": ts.ScriptKind.JS,
-  };
 
   const MODIFIER_NAMES = {
     [SK.ExportKeyword]: "export", [SK.DefaultKeyword]: "default",
@@ -25,7 +20,8 @@
   };
 
   const REACT_CLASS_BASES = new Set(["Component", "PureComponent", "React.Component", "React.PureComponent"]);
-  const REACT_WRAPPERS = new Set(["forwardRef", "memo", "React.forwardRef", "React.memo"]);
+  const { skipParens, unwrapFunction, isReactWrapper, hasReactFcType, isRequireCall, importBindings, bindingNames, isPascal, calleeLabel } =
+    globalThis.tsqAst;
 
   /** State for one file. */
   class Walker {
@@ -627,139 +623,5 @@
     }
   }
 
-  // ---- free helpers ---------------------------------------------------------
-
-  function skipParens(e) {
-    while (e && (e.kind === SK.ParenthesizedExpression || e.kind === SK.AsExpression || e.kind === SK.SatisfiesExpression || e.kind === SK.TypeAssertionExpression)) e = e.expression;
-    return e;
-  }
-
-  /** The function an initializer stands for: `() => {}`, `function () {}`,
-   *  or one wrapped in forwardRef/memo. */
-  function unwrapFunction(init) {
-    const e = skipParens(init);
-    if (!e) return null;
-    if (e.kind === SK.ArrowFunction || e.kind === SK.FunctionExpression) return e;
-    if (e.kind === SK.CallExpression && isReactWrapper(e) && e.arguments.length) {
-      const inner = unwrapFunction(e.arguments[0]);
-      if (inner) return inner;
-    }
-    return null;
-  }
-
-  function isReactWrapper(call) {
-    if (call.kind !== SK.CallExpression) return false;
-    const callee = call.expression;
-    const t = callee.kind === SK.Identifier ? ts.idText(callee)
-      : callee.kind === SK.PropertyAccessExpression && callee.expression.kind === SK.Identifier ? ts.idText(callee.expression) + "." + ts.idText(callee.name) : "";
-    return REACT_WRAPPERS.has(t);
-  }
-
-  function hasReactFcType(decl) {
-    const t = decl.type;
-    if (!t || t.kind !== SK.TypeReference) return false;
-    const n = t.typeName;
-    const s = n.kind === SK.Identifier ? ts.idText(n) : ts.idText(n.right);
-    return s === "FC" || s === "FunctionComponent" || s === "SFC" || s === "VFC";
-  }
-
-  function isRequireCall(e) {
-    e = skipParens(e);
-    return e.kind === SK.CallExpression && e.expression.kind === SK.Identifier && ts.idText(e.expression) === "require" &&
-      e.arguments.length === 1 && ts.isStringLiteralLike(e.arguments[0]);
-  }
-
-  function importBindings(clause) {
-    const out = [];
-    if (!clause) return out;
-    if (clause.name) out.push(ts.idText(clause.name));
-    const nb = clause.namedBindings;
-    if (nb) {
-      if (nb.kind === SK.NamespaceImport) out.push(ts.idText(nb.name));
-      else for (const el of nb.elements) out.push(ts.idText(el.name));
-    }
-    return out;
-  }
-
-  function bindingNames(name, out) {
-    if (name.kind === SK.Identifier) out.push(ts.idText(name));
-    else for (const el of name.elements) if (el.kind !== SK.OmittedExpression) bindingNames(el.name, out);
-    return out;
-  }
-
-  function isPascal(name) {
-    const c = name.charCodeAt(0);
-    return c >= 65 && c <= 90;
-  }
-
-  function calleeLabel(expr, sf) {
-    const e = skipParens(expr);
-    if (e.kind === SK.FunctionExpression || e.kind === SK.ArrowFunction) return "IIFE";
-    let t = e.getText(sf).replace(/\s+/g, "");
-    if (t.length > 40) t = "…" + t.slice(-39);
-    return t;
-  }
-
-  // ---- entry point ------------------------------------------------------------
-
-  function extensionOf(fileName) {
-    const m = /\.[cm]?[jt]sx?$/.exec(fileName);
-    return m ? m[0] : ".ts";
-  }
-
-  /** Parses one file. Never throws: failures become `error`. */
-  function parseFile(fileName, text) {
-    let sf;
-    try {
-      sf = ts.createSourceFile(fileName, text, {
-        languageVersion: ts.ScriptTarget.Latest,
-        jsDocParsingMode: ts.JSDocParsingMode.ParseNone,
-      }, false, SCRIPT_KINDS[extensionOf(fileName)] ?? ts.ScriptKind.TS);
-    } catch (e) {
-      return { nodes: [], comments: [], diagnostics: [], error: describeError(e, "tsc parser") };
-    }
-    const diagnostics = sf.parseDiagnostics.map((d) => ({
-      start: d.start ?? 0,
-      length: d.length ?? 0,
-      message: ts.flattenDiagnosticMessageText(d.messageText, "\n"),
-    }));
-    try {
-      const w = new Walker(sf);
-      const nodes = flatten(w.roots(sf));
-      return { nodes, comments: w.comments, diagnostics, error: null };
-    } catch (e) {
-      return { nodes: [], comments: [], diagnostics, error: describeError(e, "tsq symbol walk") };
-    }
-  }
-
-  /** Pre-order, iteratively: each node gets its parent's index and loses
-   *  its `children` array. */
-  function flatten(roots) {
-    const out = [];
-    const stack = [];
-    for (let i = roots.length - 1; i >= 0; i--) stack.push([roots[i], -1]);
-    while (stack.length) {
-      const [node, parent] = stack.pop();
-      const index = out.length;
-      const children = node.children;
-      delete node.children;
-      node.parent = parent;
-      out.push(node);
-      for (let i = children.length - 1; i >= 0; i--) stack.push([children[i], index]);
-    }
-    return out;
-  }
-
-  function describeError(e, stage) {
-    if (e instanceof RangeError) return `${stage}: JS stack overflow (nesting too deep): ${e.message}`;
-    return `${stage}: ${e && e.stack ? e.stack : String(e)}`;
-  }
-
-  globalThis.tsqParseFile = parseFile;
-  /** Entry point Rust calls: one request in, one response out, via ops. */
-  globalThis.tsqParse = () => {
-    const ops = Deno.core.ops;
-    const req = ops.op_tsq_parse_request();
-    ops.op_tsq_parse_respond(parseFile(req.fileName, req.text));
-  };
+  globalThis.tsqWalker = Walker;
 })(globalThis);

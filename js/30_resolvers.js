@@ -1,7 +1,8 @@
-// tsq resolvers (blueprint phase 3): finds the declarations a symbol query
-// names and answers signature, members, type hierarchy, call hierarchy and
-// references from the Language Service and the checker. Every edge is what
-// tsc reports; tsq only filters (definition, .d.ts, node_modules) and shapes.
+// tsq resolvers (blueprint phase 3), part 1: finds the declarations a
+// symbol query names and answers signature, modifiers, members and type
+// hierarchy from the checker. Call trees and references are in 31_calls.js,
+// type flows in 32_type_flows.js, the inspect entry point in 39_inspect.js.
+// Every edge is what tsc reports; tsq only filters and shapes.
 "use strict";
 
 ((globalThis) => {
@@ -88,15 +89,19 @@
     return index;
   }
 
+  /** Whether `fileName` is the query's file: the same path or a tail of it. */
+  function fileMatches(fileName, file) {
+    return fileName === file || fileName.endsWith("/" + file.replace(/^\.?\//, ""));
+  }
+
   function findDeclarations(workspace, req) {
     const want = req.names;
     const target = want[want.length - 1];
     const parents = want.slice(0, -1);
-    const file = req.file && req.file.replace(/^\.?\//, "");
     const out = [];
     for (const project of workspace.projects) {
       for (const { sf, node } of declarationIndex(workspace, project).get(target) || []) {
-        if (file && !(sf.fileName === req.file || sf.fileName.endsWith("/" + file))) continue;
+        if (req.file && !fileMatches(sf.fileName, req.file)) continue;
         // `Parent > name` finds name anywhere within Parent: the given
         // parents are a subsequence of the declaration's containers.
         const chain = containers(node);
@@ -352,265 +357,7 @@
     return out;
   }
 
-  // ---- call hierarchy ----------------------------------------------------------------
-
-  function callTargetKey(item) {
-    return `${item.file}:${item.name}:${item.selectionSpan.start}`;
-  }
-
-  /** Maps a call-hierarchy item to a SymbolRef; `new Foo()` (a class item)
-   *  becomes Foo's explicit constructor when it has one. */
-  function itemRef(sf, item) {
-    let node = sf ? findNodeAt(sf, item.selectionSpan.start) : null;
-    if (node && (node.kind === SK.ClassDeclaration || node.kind === SK.ClassExpression)) {
-      const ctor = node.members.find((m) => m.kind === SK.Constructor && m.body);
-      if (ctor) node = ctor;
-    }
-    if (node) {
-      const ref = symbolRef(sf, node);
-      if (node.kind === SK.Constructor) ref.name = `${nameText(node.parent)}.constructor`;
-      return ref;
-    }
-    // A file's top level calls too: tsc names that item after the file.
-    const topLevel = item.kind === ts.ScriptElementKind.scriptElement || item.kind === ts.ScriptElementKind.moduleElement;
-    return {
-      name: topLevel ? rel(item.file) : item.name,
-      kind: topLevel ? "module" : item.kind,
-      filePath: rel(item.file),
-      line: sf ? line(sf, item.selectionSpan.start) : null,
-    };
-  }
-
-  /** The declaration whose name (or `constructor` keyword) starts at `pos`:
-   *  the token there, then up through its parents. */
-  function findNodeAt(sf, pos) {
-    let n = ts.getTokenAtPosition(sf, pos);
-    for (; n && n.kind !== SK.SourceFile; n = n.parent) {
-      const isDecl = DECLARATION_KINDS.has(n.kind) || n.kind === SK.ClassExpression || n.kind === SK.ArrowFunction || n.kind === SK.FunctionExpression;
-      if (!isDecl) continue;
-      if (n.kind === SK.Constructor ? n.getStart(sf) === pos : n.name && n.name.getStart(sf) === pos) return n;
-    }
-    return null;
-  }
-
-  /** Raw call-hierarchy edges of `item`. Outgoing calls come from the
-   *  owning project; incoming callers from every project that holds the
-   *  file (a caller may live in a project that references this one). */
-  function rawCalls(scope, item, direction) {
-    const memoKey = direction + ":" + callTargetKey(item);
-    if (scope.calls.has(memoKey)) return scope.calls.get(memoKey);
-    const result = rawCallsUncached(scope, item, direction);
-    scope.calls.set(memoKey, result);
-    return result;
-  }
-
-  function rawCallsUncached(scope, item, direction) {
-    if (direction === "out") {
-      const owner = scope.owner(item.file);
-      return owner ? owner.service.provideCallHierarchyOutgoingCalls(item.file, item.selectionSpan.start) : [];
-    }
-    const out = [];
-    const seen = new Set();
-    for (const p of scope.holders(item.file)) {
-      for (const c of p.service.provideCallHierarchyIncomingCalls(item.file, item.selectionSpan.start)) {
-        const key = callTargetKey(c.from) + ":" + c.fromSpans.map((r) => r.start).join(",");
-        if (!seen.has(key)) {
-          seen.add(key);
-          out.push(c);
-        }
-      }
-    }
-    return out;
-  }
-
-  function calls(scope, item, direction, depth, maxDepth, path) {
-    const raw = rawCalls(scope, item, direction);
-    const groups = new Map();
-    for (const c of raw) {
-      const other = direction === "out" ? c.to : c.from;
-      if (!isUserFile(other.file)) continue;
-      const key = callTargetKey(other);
-      if (!groups.has(key)) groups.set(key, { item: other, sites: [] });
-      // Call sites: in the caller's file (the item for outgoing, `from` for incoming).
-      const siteFile = direction === "out" ? item.file : other.file;
-      const sf = scope.sourceFile(siteFile);
-      for (const r of c.fromSpans) groups.get(key).sites.push(sf ? line(sf, r.start) : 0);
-    }
-    const out = [];
-    for (const { item: other, sites } of groups.values()) {
-      const entry = itemRef(scope.sourceFile(other.file), other);
-      entry.callSites = [...new Set(sites)].sort((a, b) => a - b);
-      const key = callTargetKey(other);
-      const childKey = direction === "out" ? "outgoingCalls" : "incomingCallers";
-      if (path.includes(key)) {
-        entry.cyclic = true;
-        entry[childKey] = [];
-      } else if (maxDepth !== -1 && depth >= maxDepth) {
-        entry[childKey] = [];
-        // More calls past the limit: user code not already on this path
-        // (a call back into the path would only show as a cycle).
-        const onPath = path.concat(key);
-        const more = rawCalls(scope, other, direction).some((c) => {
-          const next = direction === "out" ? c.to : c.from;
-          return isUserFile(next.file) && !onPath.includes(callTargetKey(next));
-        });
-        if (more) entry.depthLimited = true;
-      } else {
-        entry[childKey] = calls(scope, other, direction, depth + 1, maxDepth, path.concat(key));
-      }
-      out.push(entry);
-    }
-    // Outgoing calls in call order (first call site); callers by location.
-    if (direction === "out") out.sort((a, b) => a.callSites[0] - b.callSites[0] || a.name.localeCompare(b.name));
-    else out.sort((a, b) => a.filePath.localeCompare(b.filePath) || a.line - b.line || a.name.localeCompare(b.name));
-    return out;
-  }
-
-  /** The call tree of one direction ("out" or "in") from a declaration. */
-  function callHierarchy(scope, sf, node, maxDepth, direction) {
-    const callable = node.kind === SK.FunctionDeclaration || node.kind === SK.MethodDeclaration || node.kind === SK.Constructor ||
-      node.kind === SK.GetAccessor || node.kind === SK.SetAccessor ||
-      (node.kind === SK.VariableDeclaration && node.initializer && (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer))) ||
-      node.kind === SK.ClassDeclaration;
-    if (!callable) return [];
-    const pos = node.kind === SK.Constructor ? node.getStart(sf) : node.name.getStart(sf);
-    const owner = scope.owner(sf.fileName);
-    let items = owner && owner.service.prepareCallHierarchy(sf.fileName, pos);
-    if (!items) return [];
-    if (!Array.isArray(items)) items = [items];
-    if (!items.length) return [];
-    return calls(scope, items[0], direction, 1, maxDepth, [callTargetKey(items[0])]);
-  }
-
-  // ---- references ------------------------------------------------------------------
-
-  /** References from every project that holds the file, merged. */
-  function references(scope, sf, node) {
-    const nameNode = node.kind === SK.Constructor ? node.parent.name : node.name;
-    if (!nameNode) return { totalCount: 0, fileCount: 0, files: [] };
-    const pos = nameNode.getStart(sf);
-    const byFile = new Map();
-    const seen = new Set();
-    for (const project of scope.holders(sf.fileName)) {
-      for (const symbol of project.service.findReferences(sf.fileName, pos) || []) {
-        for (const r of symbol.references) {
-          if (r.isDefinition || !isUserFile(r.fileName)) continue;
-          const key = r.fileName + ":" + r.textSpan.start;
-          if (seen.has(key)) continue;
-          seen.add(key);
-          const rsf = scope.sourceFile(r.fileName);
-          if (!byFile.has(r.fileName)) byFile.set(r.fileName, []);
-          byFile.get(r.fileName).push(rsf ? line(rsf, r.textSpan.start) : 0);
-        }
-      }
-    }
-    const files = [...byFile.entries()]
-      .map(([filePath, lines]) => ({ filePath: rel(filePath), lines: lines.sort((a, b) => a - b) }))
-      .sort((a, b) => a.filePath.localeCompare(b.filePath));
-    const totalCount = files.reduce((n, f) => n + f.lines.length, 0);
-    return { totalCount, fileCount: files.length, files };
-  }
-
-  // ---- type flows ------------------------------------------------------------------------
-
-  const TYPE_DECLS = new Set([SK.InterfaceDeclaration, SK.ClassDeclaration, SK.TypeAliasDeclaration, SK.EnumDeclaration]);
-
-  /** The user-defined declaration a symbol stands for, through imports,
-   *  re-exports and barrels; null for built-ins and anonymous types. */
-  function userTypeDeclaration(checker, sym) {
-    if (!sym) return null;
-    if (sym.flags & ts.SymbolFlags.Alias) sym = checker.getAliasedSymbol(sym);
-    if (!sym || sym.escapedName === "__type" || sym.escapedName === "__object") return null;
-    const decl = (sym.declarations || []).find((d) => TYPE_DECLS.has(d.kind));
-    return decl && isUserFile(decl.getSourceFile().fileName) ? decl : null;
-  }
-
-  /** Hybrid traversal: the annotation's TypeNodes (which keep aliases and
-   *  enums the checker expands), then the checker's Type (unions,
-   *  intersections, generics, tuples, arrays, function types). `seen.local`
-   *  dedupes within one entry, `seen.all` across the callable. */
-  function resolvedTypes(checker, typeNode, declNode, seen) {
-    const out = [];
-    const add = addTo(out, seen);
-    const visitNode = (n) => {
-      if (n.kind === SK.TypeReference) add(userTypeDeclaration(checker, checker.getSymbolAtLocation(n.typeName)));
-      else if (n.kind === SK.ExpressionWithTypeArguments) add(userTypeDeclaration(checker, checker.getSymbolAtLocation(n.expression)));
-      else if (n.kind === SK.TypeQuery) return;
-      ts.forEachChild(n, visitNode);
-    };
-    if (typeNode) visitNode(typeNode);
-    if (declNode) out.push(...resolvedTypesOfType(checker, checker.getTypeAtLocation(declNode), seen));
-    return out;
-  }
-
-  function addTo(out, seen) {
-    return (decl) => {
-      if (!decl) return;
-      const ref = symbolRef(decl.getSourceFile(), decl);
-      const key = ref.filePath + ":" + ref.line;
-      if (seen.local.has(key)) return;
-      seen.local.add(key);
-      out.push(ref);
-      if (!seen.all.has(key)) seen.all.set(key, ref);
-    };
-  }
-
-  function typeFlows(checker, sf, node) {
-    let fn = node;
-    if (node.kind === SK.ClassDeclaration) fn = node.members.find((m) => m.kind === SK.Constructor && m.body) || null;
-    if (node.kind === SK.VariableDeclaration && node.initializer && (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer))) fn = node.initializer;
-    if (!fn || !ts.isFunctionLike(fn)) return undefined;
-    const all = new Map();
-    const parameters = fn.parameters.map((p) => {
-      const seen = { local: new Set(), all };
-      const entry = { name: p.name.getText(), resolvedTypes: resolvedTypes(checker, p.type, p, seen) };
-      if (p.type) entry.type = p.type.getText();
-      return entry;
-    });
-    const flow = { symbol: symbolRef(sf, node), parameters, referencedTypes: [] };
-    if (fn.kind !== SK.Constructor && fn.type && fn.type.kind !== SK.VoidKeyword) {
-      const sig = checker.getSignatureFromDeclaration(fn);
-      const seen = { local: new Set(), all };
-      const types = resolvedTypes(checker, fn.type, null, seen);
-      // The checker's view of the return type, for what the annotation hides.
-      if (sig) types.push(...resolvedTypesOfType(checker, checker.getReturnTypeOfSignature(sig), seen));
-      flow.returnType = { name: "return", type: fn.type.getText(), resolvedTypes: types };
-    }
-    flow.referencedTypes = [...all.values()].sort((a, b) => a.filePath.localeCompare(b.filePath) || a.line - b.line);
-    return flow;
-  }
-
-  /** The Type half of the traversal. */
-  function resolvedTypesOfType(checker, type, seen) {
-    const out = [];
-    const add = addTo(out, seen);
-    const visited = new Set();
-    const visit = (t, depth) => {
-      if (!t || visited.has(t) || depth > 8) return;
-      visited.add(t);
-      if (t.aliasSymbol) {
-        add(userTypeDeclaration(checker, t.aliasSymbol));
-        for (const a of t.aliasTypeArguments || []) visit(a, depth + 1);
-      }
-      if (t.flags & (ts.TypeFlags.Union | ts.TypeFlags.Intersection)) {
-        for (const m of t.types) visit(m, depth + 1);
-        return;
-      }
-      if (t.flags & ts.TypeFlags.EnumLiteral && t.symbol) add(userTypeDeclaration(checker, t.symbol.parent || t.symbol));
-      if (t.flags & ts.TypeFlags.Object) {
-        add(userTypeDeclaration(checker, t.symbol));
-        if (t.objectFlags & ts.ObjectFlags.Reference) for (const a of checker.getTypeArguments(t)) visit(a, depth + 1);
-        for (const sig of checker.getSignaturesOfType(t, ts.SignatureKind.Call)) {
-          for (const p of sig.parameters) visit(checker.getTypeOfSymbol(p), depth + 1);
-          visit(checker.getReturnTypeOfSignature(sig), depth + 1);
-        }
-      }
-    };
-    visit(type, 0);
-    return out;
-  }
-
-  // ---- entry --------------------------------------------------------------------------
+  // ---- scope ------------------------------------------------------------------------
 
   /** Which projects hold which files, for cross-project answers. */
   function scopeOf(workspace) {
@@ -633,48 +380,9 @@
 
   /** Helpers the extended analyses (js/40_*.js) share. */
   globalThis.tsqAnalyses["symbol-sample"] = (ws, req) => symbolSample(ws, Math.max(1, req.typeDepth), 1000);
-  globalThis.tsqLs = { line, nameText, kindOf, symbolRef, findDeclarations, scopeOf, isUserFile, rel, modifiers, signature };
-
-  globalThis.tsqInspect = (workspace, req) => {
-    const scope = scopeOf(workspace);
-    const matches = [];
-    const projectsUsed = new Set();
-    const partial = [];
-    const decls = findDeclarations(workspace, req);
-    for (const { project, sf, node } of decls) {
-      const checker = project.program().getTypeChecker();
-      projectsUsed.add(rel(project.name));
-      const want = (r) => !req.resolvers || req.resolvers.includes(r);
-      const depth = req.callDepth;
-      const meta = {
-        symbol: symbolRef(sf, node),
-        project: rel(project.name),
-        signature: want("signature") ? signature(checker, node) : "",
-        modifiers: modifiers(node),
-        outgoingCalls: want("outgoingCalls") ? callHierarchy(scope, sf, node, depth, "out") : [],
-        incomingCallers: want("incomingCallers") ? callHierarchy(scope, sf, node, depth, "in") : [],
-        references: want("references") ? references(scope, sf, node) : { totalCount: 0, fileCount: 0, files: [] },
-      };
-      const th = want("typeHierarchy") && typeHierarchy(workspace, project, node);
-      if (th) meta.typeHierarchy = th;
-      const m = want("members") && members(checker, node);
-      if (m) meta.members = m;
-      const tf = want("typeFlows") && typeFlows(checker, sf, node);
-      if (tf) meta.typeFlows = tf;
-      matches.push(meta);
-      for (const p of scope.holders(sf.fileName)) {
-        for (const u of p.unresolvedImports()) if (!partial.includes(u)) partial.push(u);
-      }
-    }
-    return {
-      matches,
-      coverage: {
-        projectsLoaded: workspace.projects.map((p) => rel(p.name)),
-        projectsUsed: [...projectsUsed],
-        filesOutsideProjects: workspace.outside.length,
-        partial,
-        configErrors: workspace.configErrors.map((e) => e.split(workspace.root + "/").join("")),
-      },
-    };
+  /** Helpers the other resolver files and the extended analyses share. */
+  globalThis.tsqLs = {
+    line, nameText, kindOf, symbolRef, findDeclarations, fileMatches, scopeOf, isUserFile, rel, modifiers, signature,
+    members, typeHierarchy, DECLARATION_KINDS,
   };
 })(globalThis);

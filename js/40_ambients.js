@@ -15,9 +15,7 @@
   const SK = ts.SyntaxKind;
   const L = () => globalThis.tsqLs;
 
-  function fileMatches(fileName, file) {
-    return fileName === file || fileName.endsWith("/" + file.replace(/^\.?\//, ""));
-  }
+  const fileMatches = (fileName, file) => globalThis.tsqLs.fileMatches(fileName, file);
 
   function isDeclarationFile(sf) {
     return sf.isDeclarationFile || /\.d\.[cm]?ts$/.test(sf.fileName);

@@ -21,9 +21,7 @@
   const MAX_TEXT = 200;
   const GLOBAL_OBJECTS = new Set(["globalThis", "window", "global", "self"]);
 
-  function fileMatches(fileName, file) {
-    return fileName === file || fileName.endsWith("/" + file.replace(/^\.?\//, ""));
-  }
+  const fileMatches = (fileName, file) => globalThis.tsqLs.fileMatches(fileName, file);
 
   function clip(text) {
     text = text.replace(/;\s*$/, "");

@@ -27,9 +27,7 @@
   const SK = ts.SyntaxKind;
   const L = () => globalThis.tsqLs;
 
-  function fileMatches(fileName, file) {
-    return fileName === file || fileName.endsWith("/" + file.replace(/^\.?\//, ""));
-  }
+  const fileMatches = (fileName, file) => globalThis.tsqLs.fileMatches(fileName, file);
 
   const ZERO_WIDTH = new Set([0x200b, 0x200c, 0x200d, 0x2060, 0xfeff]);
   const BIDI = new Set([0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069]);

@@ -277,9 +277,7 @@
     return { canonical: g.canonical, aliases };
   }
 
-  function fileMatches(fileName, file) {
-    return fileName === file || fileName.endsWith("/" + file.replace(/^\.?\//, ""));
-  }
+  const fileMatches = (fileName, file) => globalThis.tsqLs.fileMatches(fileName, file);
 
   /** Does `alias` answer the query `names` (`[Parent >] name`)? An alias
    *  `Ns.Member` answers `Member`, `Ns` and `Ns > Member`. */

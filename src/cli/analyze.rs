@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 
-use tsq::inspect::{AnalyzeConfig, Workspace, ANALYSES};
+use tsq::inspect::{AnalyzeConfig, ANALYSES};
 use tsq::query::SymbolQuery;
 
 use super::output;
@@ -28,12 +28,7 @@ pub fn run(analysis: &str, query: Option<&str>, args: AnalyzeArgs) -> anyhow::Re
             return Ok(ExitStatus::Error);
         }
     };
-    let root = match args.root {
-        Some(r) => r,
-        None => std::env::current_dir()?,
-    };
-    let workspace = Workspace::open(&root).with_context(|| format!("loading the projects under {}", root.display()))?;
-    output::skipped(workspace.skipped());
+    let workspace = super::open_workspace(args.root)?;
     let result = workspace.analyze(analysis, query.as_ref(), &AnalyzeConfig { type_depth: args.type_depth }).context("analyzing")?;
     let mut out = std::io::stdout().lock();
     output::json(&mut out, &result)?;

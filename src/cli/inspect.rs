@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use serde::Serialize;
 
-use tsq::inspect::{InspectConfig, Workspace};
+use tsq::inspect::InspectConfig;
 use tsq::query::SymbolQuery;
 use tsq::ts::protocol::{CallEntry, Coverage, InspectResult, SymbolMetadata, WorkspaceInfo};
 
@@ -37,12 +37,7 @@ pub fn run(query: &str, args: InspectArgs) -> anyhow::Result<ExitStatus> {
             return Ok(ExitStatus::Error);
         }
     };
-    let root = match args.root {
-        Some(r) => r,
-        None => std::env::current_dir()?,
-    };
-    let workspace = Workspace::open(&root).with_context(|| format!("loading the projects under {}", root.display()))?;
-    output::skipped(workspace.skipped());
+    let workspace = super::open_workspace(args.root)?;
     let result = workspace.inspect(&query, &InspectConfig { call_depth: args.call_depth, resolvers: None }).context("inspecting")?;
     let mut out = std::io::stdout().lock();
     if args.json {

@@ -128,6 +128,19 @@ enum BenchCommand {
     },
 }
 
+/// Opens the workspace at `root` (default: the current directory) and
+/// reports the files its walk skipped.
+fn open_workspace(root: Option<PathBuf>) -> anyhow::Result<tsq::inspect::Workspace> {
+    use anyhow::Context;
+    let root = match root {
+        Some(r) => r,
+        None => std::env::current_dir()?,
+    };
+    let workspace = tsq::inspect::Workspace::open(&root).with_context(|| format!("loading the projects under {}", root.display()))?;
+    output::skipped(workspace.skipped());
+    Ok(workspace)
+}
+
 pub fn run() -> anyhow::Result<ExitStatus> {
     let cli = Cli::parse();
     match cli.command {
