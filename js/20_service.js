@@ -213,6 +213,10 @@
       if (!workspace) throw new Error("inspect before load");
       return { kind: "inspected", result: globalThis.tsqInspect(workspace, req) };
     },
+    lookup(req) {
+      if (!workspace) throw new Error("lookup before load");
+      return { kind: "lookedUp", result: globalThis.tsqLookup(workspace, req) };
+    },
     analyze(req) {
       if (!workspace) throw new Error("analyze before load");
       const run = globalThis.tsqAnalyses[req.analysis];

@@ -382,7 +382,7 @@
   globalThis.tsqAnalyses["symbol-sample"] = (ws, req) => symbolSample(ws, Math.max(1, req.typeDepth), 1000);
   /** Helpers the other resolver files and the extended analyses share. */
   globalThis.tsqLs = {
-    line, nameText, kindOf, symbolRef, findDeclarations, fileMatches, scopeOf, isUserFile, rel, modifiers, signature,
+    line, nameText, kindOf, symbolRef, findDeclarations, fileMatches, scopeOf, isUserFile, rel, modifiers, signature, containers,
     members, typeHierarchy, DECLARATION_KINDS,
   };
 })(globalThis);

@@ -72,11 +72,13 @@ export interface RawDiagnostic {
 export type ServiceRequest =
   | { method: "load"; root: string; configs: string[]; sourceFiles: string[] }
   | { method: "inspect"; file: string | null; names: string[]; callDepth: number; resolvers: string[] | null }
+  | { method: "lookup"; file: string | null; names: string[] }
   | { method: "analyze"; analysis: string; file: string | null; names: string[] | null; typeDepth: number };
 
 export type ServiceResponse =
   | { kind: "loaded"; workspace: WorkspaceInfo }
   | { kind: "inspected"; result: InspectResult }
+  | { kind: "lookedUp"; result: LookupResult }
   | { kind: "analyzed"; result: unknown /* per analysis, see Analyses below */ }
   | { kind: "failed"; message: string };
 
@@ -128,6 +130,12 @@ export interface SymbolMetadata {
   typeHierarchy?: TypeHierarchy;
   members?: MemberInfo[];
   typeFlows?: TypeFlow;
+}
+
+export interface LookupResult {
+  matches: { symbol: SymbolRef; qualifiedName: string; startLine: number; endLine: number; project: string }[];
+  snapshots: { filePath: string; text: string }[];
+  hints: string[];
 }
 
 export interface TypeFlow {

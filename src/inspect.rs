@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use crate::query::SymbolQuery;
 use crate::source::{self, Skipped};
 use crate::ts::host::WorkspaceFs;
-use crate::ts::protocol::{InspectResult, ServiceRequest, ServiceResponse, WorkspaceInfo};
+use crate::ts::protocol::{InspectResult, LookupResult, ServiceRequest, ServiceResponse, WorkspaceInfo};
 use crate::ts::{Service, TsError, TS_LIBS};
 
 /// What `inspect` computes.
@@ -152,6 +152,16 @@ impl Workspace {
         match self.service.call(request)? {
             ServiceResponse::Analyzed { result } => serde_json::from_value(result).map_err(|e| TsError::Protocol(e.to_string())),
             other => Err(TsError::Protocol(format!("expected `analyzed`, got {other:?}"))),
+        }
+    }
+
+    /// Exact declarations for `query`, their files' smart snapshots, or
+    /// hints when nothing matches.
+    pub fn lookup(&self, query: &SymbolQuery) -> Result<LookupResult, TsError> {
+        let request = ServiceRequest::Lookup { file: query.file.clone(), names: query.names.clone() };
+        match self.service.call(request)? {
+            ServiceResponse::LookedUp { result } => Ok(result),
+            other => Err(TsError::Protocol(format!("expected `lookedUp`, got {other:?}"))),
         }
     }
 

@@ -3,7 +3,9 @@
 
 pub mod chunk;
 pub mod engine;
+pub mod graph;
 pub mod inspect;
+pub mod lookup;
 pub mod parse;
 pub mod query;
 pub mod source;

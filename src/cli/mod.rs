@@ -5,6 +5,7 @@ mod bench_ls;
 mod analyze;
 mod chunks;
 mod inspect;
+mod lookup;
 mod output;
 mod symbols;
 
@@ -78,6 +79,21 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// A `symbol =` lookup: the connection graph and smart snapshots of the
+    /// matching declarations, within a token budget (blueprint phases 4-6).
+    Lookup {
+        /// `symbol = [file >] [Parent >] name`.
+        query: String,
+        #[arg(long)]
+        root: Option<PathBuf>,
+        #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+        call_depth: i32,
+        /// `maxTokenBudget`.
+        #[arg(long, default_value_t = 8000)]
+        budget: usize,
+        #[arg(long)]
+        json: bool,
+    },
     /// An extended analysis: alias-graph, ambients, project-structure,
     /// type-guards, callbacks, guard-callbacks, advanced-types,
     /// enum-members, unicode-identifiers, side-effects.
@@ -147,6 +163,9 @@ pub fn run() -> anyhow::Result<ExitStatus> {
         Command::Symbols { files, json } => symbols::run(&files, json),
         Command::Chunks { paths, json, root, check } => chunks::run(&paths, chunks::ChunksArgs { json, root, check }),
         Command::Inspect { query, root, call_depth, json } => inspect::run(&query, inspect::InspectArgs { root, call_depth, json }),
+        Command::Lookup { query, root, call_depth, budget, json } => {
+            lookup::run(&query, lookup::LookupArgs { root, call_depth, budget, json })
+        }
         Command::Analyze { analysis, query, root, type_depth } => {
             analyze::run(&analysis, query.as_deref(), analyze::AnalyzeArgs { root, type_depth })
         }

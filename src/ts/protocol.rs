@@ -75,6 +75,10 @@ pub enum ServiceRequest {
         #[serde(default)]
         resolvers: Option<Vec<String>>,
     },
+    /// Resolves a `symbol =` query exactly (with hints when nothing
+    /// matches) and builds the smart snapshot of each matched file.
+    #[serde(rename_all = "camelCase")]
+    Lookup { file: Option<String>, names: Vec<String> },
     /// Runs one of the extended analyses (`js/40_*.js`) over the workspace,
     /// or over the declarations `names` points at when given.
     #[serde(rename_all = "camelCase")]
@@ -86,6 +90,8 @@ pub enum ServiceRequest {
 pub enum ServiceResponse {
     Loaded { workspace: WorkspaceInfo },
     Inspected { result: InspectResult },
+    #[serde(rename_all = "camelCase")]
+    LookedUp { result: LookupResult },
     /// An extended analysis's answer: its shape is declared per analysis
     /// in `js/protocol.d.ts` and passed through as JSON.
     Analyzed { result: serde_json::Value },
@@ -163,6 +169,36 @@ pub struct SymbolMetadata {
     pub members: Option<Vec<MemberInfo>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub type_flows: Option<TypeFlow>,
+}
+
+/// A lookup's declarations, their files' smart snapshots, or hints.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct LookupResult {
+    pub matches: Vec<LookupMatch>,
+    pub snapshots: Vec<Snapshot>,
+    /// Why nothing matched: case and path near-misses, missing parents.
+    pub hints: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct LookupMatch {
+    pub symbol: SymbolRef,
+    /// `Class.method`: containers and name.
+    pub qualified_name: String,
+    pub start_line: u32,
+    pub end_line: u32,
+    pub project: String,
+}
+
+/// One file's smart structural snapshot: `// path`, then the targets and
+/// only the same-file declarations they reference.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Snapshot {
+    pub file_path: String,
+    pub text: String,
 }
 
 /// Where a callable's parameter and return types come from.

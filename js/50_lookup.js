@@ -1,0 +1,181 @@
+// tsq lookup (blueprint phases 4 and 6): resolves a `symbol =` query to
+// its declarations, with hints when nothing matches, and builds the smart
+// structural snapshot of each file: the targets expanded, plus only the
+// same-file declarations they reference as the checker resolves them
+// (imports, root constants and types, class properties, the class line).
+"use strict";
+
+((globalThis) => {
+  const SK = ts.SyntaxKind;
+  const L = globalThis.tsqLs;
+
+  /** Every declaration name in the workspace, for hints. */
+  function allDeclarations(workspace) {
+    const out = [];
+    for (const p of workspace.projects) {
+      for (const sf of p.userFiles()) {
+        if (workspace.projectOf(sf.fileName) !== p) continue;
+        const visit = (n) => {
+          if (L.DECLARATION_KINDS.has(n.kind) && n.name) out.push({ sf, node: n, name: L.nameText(n) });
+          ts.forEachChild(n, visit);
+        };
+        visit(sf);
+      }
+    }
+    return out;
+  }
+
+  function userFileNames(workspace) {
+    const out = [];
+    for (const p of workspace.projects) for (const sf of p.userFiles()) if (workspace.projectOf(sf.fileName) === p) out.push(L.rel(sf.fileName));
+    return out.sort();
+  }
+
+  /** Why a query matched nothing, as the blueprint's hints. */
+  function hints(workspace, req) {
+    const out = [];
+    const files = userFileNames(workspace);
+    const name = req.names[req.names.length - 1];
+    if (req.file && !files.some((f) => f === req.file.replace(/^\.?\//, ""))) {
+      const base = req.file.split("/").pop().toLowerCase();
+      const similar = files.filter((f) => f.toLowerCase().endsWith(req.file.toLowerCase()) || f.split("/").pop().toLowerCase() === base);
+      out.push(similar.length
+        ? `No file "${req.file}" found. Similar paths: ${similar.slice(0, 5).join(", ")}`
+        : `No file "${req.file}" found.`);
+      return out;
+    }
+    const decls = allDeclarations(workspace);
+    const parents = req.names.slice(0, -1);
+    if (parents.length) {
+      const parent = parents[parents.length - 1];
+      const parentDecls = decls.filter((d) => d.name === parent);
+      if (!parentDecls.length) out.push(`No symbol "${parent}" found (the parent of "${name}").`);
+      else {
+        const loc = parentDecls.map((d) => `${L.rel(d.sf.fileName)}:${L.line(d.sf, d.node.name.getStart(d.sf))}`).slice(0, 3).join(", ");
+        out.push(`"${parent}" (${loc}) has no member "${name}".`);
+      }
+    }
+    const lower = name.toLowerCase();
+    const near = decls.filter((d) => d.name !== name && d.name.toLowerCase() === lower);
+    if (near.length) {
+      const d = near[0];
+      out.push(`No symbol "${name}" found. Did you mean "${d.name}" (${L.rel(d.sf.fileName)}:${L.line(d.sf, d.node.name.getStart(d.sf))})?`);
+    } else if (!parents.length) {
+      out.push(`No symbol "${name}" found.`);
+    }
+    return out;
+  }
+
+  /** The node whose text a snapshot shows for a declaration: a variable's
+   *  whole statement, an import's whole declaration. */
+  function unitOf(decl) {
+    let n = decl;
+    if (n.kind === SK.VariableDeclaration) n = n.parent.parent;
+    for (let p = n; p; p = p.parent) {
+      if (p.kind === SK.ImportDeclaration || p.kind === SK.ImportEqualsDeclaration) return p;
+    }
+    if (n.kind === SK.BindingElement) {
+      let p = n;
+      while (p && p.kind !== SK.VariableStatement) p = p.parent;
+      return p || null;
+    }
+    return n;
+  }
+
+  function isContext(unit, sf) {
+    if (!unit || unit.getSourceFile() !== sf) return false;
+    switch (unit.kind) {
+      case SK.ImportDeclaration:
+      case SK.ImportEqualsDeclaration:
+        return true;
+      case SK.VariableStatement:
+      case SK.TypeAliasDeclaration:
+      case SK.InterfaceDeclaration:
+      case SK.EnumDeclaration:
+        return unit.parent && (unit.parent.kind === SK.SourceFile || unit.parent.kind === SK.ModuleBlock);
+      case SK.PropertyDeclaration:
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /** Start of the node's first line (so indentation is kept), JSDoc included. */
+  function lineStart(sf, node) {
+    const jsDoc = ts.getJSDocCommentRanges ? ts.getJSDocCommentRanges(node, sf.text) : null;
+    let pos = node.getStart(sf);
+    if (jsDoc && jsDoc.length) pos = Math.min(pos, jsDoc[jsDoc.length - 1].pos);
+    return sf.getLineStarts()[sf.getLineAndCharacterOfPosition(pos).line];
+  }
+
+  /** The smart snapshot of one file for its target declarations. */
+  function snapshot(project, sf, targets) {
+    const checker = project.program().getTypeChecker();
+    const text = sf.text;
+    const inTarget = (n) => targets.some((t) => n.pos >= t.pos && n.end <= t.end);
+    const context = new Set();
+    const classes = new Map();
+    for (const t of targets) {
+      const cls = t.parent && (t.parent.kind === SK.ClassDeclaration || t.parent.kind === SK.InterfaceDeclaration) ? t.parent : null;
+      if (cls) classes.set(cls, (classes.get(cls) || []).concat(t));
+      const visit = (n) => {
+        if (n.kind === SK.Identifier || n.kind === SK.PrivateIdentifier) {
+          let sym = checker.getSymbolAtLocation(n);
+          const decls = (sym && sym.declarations) || [];
+          for (const d of decls) {
+            const unit = unitOf(d);
+            if (unit && !inTarget(unit) && isContext(unit, sf)) context.add(unit);
+          }
+        }
+        ts.forEachChild(n, visit);
+      };
+      visit(t);
+    }
+    // Pieces in source order; class members go inside their class wrapper.
+    const pieces = [];
+    const memberOf = (n) => (n.parent && classes.has(n.parent) ? n.parent : null);
+    for (const u of context) if (!memberOf(u)) pieces.push({ pos: u.pos, text: text.slice(lineStart(sf, u), u.end) });
+    for (const t of targets) if (!memberOf(t)) pieces.push({ pos: t.pos, text: text.slice(lineStart(sf, t), t.end) });
+    for (const [cls, members] of classes) {
+      const open = text.lastIndexOf("{", cls.members.pos);
+      const header = text.slice(lineStart(sf, cls), open + 1);
+      const inner = [...context].filter((u) => u.parent === cls).concat(members).sort((a, b) => a.pos - b.pos);
+      const body = inner.map((m) => text.slice(lineStart(sf, m), m.end)).join("\n\n");
+      const closeLine = text.slice(sf.getLineStarts()[sf.getLineAndCharacterOfPosition(cls.end - 1).line], cls.end);
+      pieces.push({ pos: cls.pos, text: `${header}\n${body}\n${closeLine}` });
+    }
+    pieces.sort((a, b) => a.pos - b.pos);
+    // Imports sit together; other pieces are separated by a blank line.
+    let out = `// ${L.rel(sf.fileName)}\n\n`;
+    let prevImport = null;
+    for (const p of pieces) {
+      const isImport = /^\s*import\b/.test(p.text);
+      if (prevImport !== null) out += prevImport && isImport ? "\n" : "\n\n";
+      out += p.text.replace(/^\n+/, "");
+      prevImport = isImport;
+    }
+    return out + "\n";
+  }
+
+  globalThis.tsqLookup = (workspace, req) => {
+    const found = L.findDeclarations(workspace, req);
+    if (!found.length) return { matches: [], snapshots: [], hints: hints(workspace, req) };
+    const matches = found.map(({ project, sf, node }) => {
+      const start = lineStart(sf, node);
+      return {
+        symbol: L.symbolRef(sf, node),
+        qualifiedName: L.containers(node).concat(L.nameText(node)).join("."),
+        startLine: L.line(sf, start),
+        endLine: L.line(sf, node.end - 1),
+        project: L.rel(project.name),
+      };
+    });
+    const byFile = new Map();
+    for (const f of found) {
+      if (!byFile.has(f.sf.fileName)) byFile.set(f.sf.fileName, { project: f.project, sf: f.sf, targets: [] });
+      byFile.get(f.sf.fileName).targets.push(f.node.kind === SK.VariableDeclaration ? f.node.parent.parent : f.node);
+    }
+    const snapshots = [...byFile.values()].map((g) => ({ filePath: L.rel(g.sf.fileName), text: snapshot(g.project, g.sf, g.targets) }));
+    return { matches, snapshots, hints: [] };
+  };
+})(globalThis);

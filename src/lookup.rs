@@ -1,0 +1,212 @@
+//! Blueprint phase 6: `symbol =` lookup end to end. Resolves the query
+//! exactly (hints when nothing matches), enriches every match with its
+//! `SymbolMetadata`, renders the connection graph and the smart snapshots,
+//! and keeps the answer within a token budget.
+
+use serde::Serialize;
+
+use crate::chunk::estimate_tokens;
+use crate::graph;
+use crate::inspect::{InspectConfig, Workspace};
+use crate::query::SymbolQuery;
+use crate::ts::protocol::{LookupMatch, Snapshot, SymbolMetadata};
+use crate::ts::TsError;
+
+/// Lookup settings, built once at the edge.
+#[derive(Debug, Clone)]
+pub struct LookupConfig {
+    pub call_depth: i32,
+    /// `maxTokenBudget`: the answer never exceeds it.
+    pub max_token_budget: usize,
+}
+
+impl Default for LookupConfig {
+    fn default() -> Self {
+        LookupConfig { call_depth: 1, max_token_budget: 8000 }
+    }
+}
+
+/// One result: where it is and what tsc says about it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LookupResultItem {
+    #[serde(flatten)]
+    pub location: LookupMatch,
+    pub metadata: Option<SymbolMetadata>,
+}
+
+/// A lookup's answer: the rendered text and the data behind it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LookupAnswer {
+    pub query: String,
+    pub results: Vec<LookupResultItem>,
+    /// Results that matched but did not fit the budget.
+    pub omitted: usize,
+    pub snapshots: Vec<Snapshot>,
+    pub hints: Vec<String>,
+    /// The whole text answer: summary, graph, snapshots.
+    pub text: String,
+    /// `estimate_tokens(text)`, as the summary line says.
+    pub tokens: usize,
+    pub budget: usize,
+}
+
+/// `None` when the text is not a symbol lookup (no `symbol =` prefix).
+pub fn lookup(ws: &Workspace, text: &str, config: &LookupConfig) -> Result<Option<LookupAnswer>, LookupError> {
+    if !text.trim_start().starts_with("symbol") || !text.contains('=') {
+        return Ok(None);
+    }
+    let query = SymbolQuery::parse(text).map_err(|e| LookupError::Query(e.to_string()))?;
+    let found = ws.lookup(&query)?;
+    let metadata = if found.matches.is_empty() {
+        Vec::new()
+    } else {
+        ws.inspect(&query, &InspectConfig { call_depth: config.call_depth, resolvers: None })?.matches
+    };
+    let results: Vec<LookupResultItem> = found
+        .matches
+        .iter()
+        .map(|m| LookupResultItem {
+            location: m.clone(),
+            metadata: metadata.iter().find(|x| x.symbol.file_path == m.symbol.file_path && x.symbol.line == m.symbol.line).map(|x| {
+                // The graph names results `Class.member`.
+                let mut x = x.clone();
+                x.symbol.name = m.qualified_name.clone();
+                x
+            }),
+        })
+        .collect();
+    Ok(Some(assemble(query.to_string(), results, found.snapshots, found.hints, config.max_token_budget)))
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum LookupError {
+    #[error("{0}")]
+    Query(String),
+    #[error(transparent)]
+    Ts(#[from] TsError),
+}
+
+/// Adds results (a file's results go together, as one snapshot) while the
+/// whole answer fits the budget; never cuts one in half.
+fn assemble(query: String, results: Vec<LookupResultItem>, snapshots: Vec<Snapshot>, hints: Vec<String>, budget: usize) -> LookupAnswer {
+    let mut kept: Vec<LookupResultItem> = Vec::new();
+    let mut kept_snaps: Vec<Snapshot> = Vec::new();
+    let mut omitted = 0;
+    let mut text = render(&query, &kept, &kept_snaps, &hints, budget, 0);
+    for snap in &snapshots {
+        let group: Vec<LookupResultItem> =
+            results.iter().filter(|r| r.location.symbol.file_path.as_deref() == Some(snap.file_path.as_str())).cloned().collect();
+        let mut try_results = kept.clone();
+        try_results.extend(group.iter().cloned());
+        let mut try_snaps = kept_snaps.clone();
+        try_snaps.push(snap.clone());
+        let candidate = render(&query, &try_results, &try_snaps, &hints, budget, omitted);
+        if estimate_tokens(&candidate) <= budget {
+            kept = try_results;
+            kept_snaps = try_snaps;
+            text = candidate;
+        } else {
+            omitted += group.len();
+        }
+    }
+    if omitted > 0 {
+        text = render(&query, &kept, &kept_snaps, &hints, budget, omitted);
+        if kept.is_empty() {
+            text = too_big(&query, &results, budget);
+        }
+    }
+    let tokens = estimate_tokens(&text);
+    LookupAnswer { query, results: kept, omitted, snapshots: kept_snaps, hints, text, tokens, budget }
+}
+
+/// When not even the first result fits: where it is and its signature.
+fn too_big(query: &str, results: &[LookupResultItem], budget: usize) -> String {
+    let mut body = format!("The first result does not fit the {budget}-token budget; its location and signature:\n\n");
+    for r in results.iter().take(5) {
+        let sig = r.metadata.as_ref().map(|m| m.signature.clone()).unwrap_or_default();
+        body.push_str(&format!(
+            "{} — {}:{}-{}\n    Signature: {sig}\n",
+            r.location.symbol.name,
+            r.location.symbol.file_path.as_deref().unwrap_or("?"),
+            r.location.start_line,
+            r.location.end_line
+        ));
+    }
+    with_summary(query, results.len(), count_files(results), &body, budget)
+}
+
+fn count_files(results: &[LookupResultItem]) -> usize {
+    results.iter().filter_map(|r| r.location.symbol.file_path.clone()).collect::<std::collections::BTreeSet<_>>().len()
+}
+
+fn render(query: &str, results: &[LookupResultItem], snaps: &[Snapshot], hints: &[String], budget: usize, omitted: usize) -> String {
+    let mut body = String::new();
+    if results.is_empty() && omitted == 0 {
+        for h in hints {
+            body.push_str(h);
+            body.push('\n');
+        }
+        if hints.is_empty() {
+            body.push_str("No symbol found.\n");
+        }
+    } else {
+        let meta: Vec<SymbolMetadata> = results.iter().filter_map(|r| r.metadata.clone()).collect();
+        body.push_str(&if meta.len() == 1 { graph::render_single(&meta[0]) } else { graph::render_multi(&meta) });
+        if omitted > 0 {
+            body.push_str(&format!("\n({omitted} more results did not fit the {budget}-token budget)\n"));
+        }
+        for s in snaps {
+            body.push('\n');
+            body.push_str(&s.text);
+        }
+    }
+    with_summary(query, results.len(), count_files(results), &body, budget)
+}
+
+/// Prepends `Search: "q" | N results across M files | T/B tokens`, where T
+/// is the estimate of the whole returned text, this line included.
+fn with_summary(query: &str, n: usize, files: usize, body: &str, budget: usize) -> String {
+    let results = match n {
+        1 => "1 result".to_string(),
+        n => format!("{n} results across {files} files"),
+    };
+    let mut tokens = estimate_tokens(body);
+    loop {
+        let text = format!("Search: \"{query}\" | {results} | {}/{} tokens\n\n{body}", group(tokens), group(budget));
+        let actual = estimate_tokens(&text);
+        if actual == tokens {
+            return text;
+        }
+        tokens = actual;
+    }
+}
+
+/// 8000 -> "8,000".
+fn group(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_summary_counts_its_own_tokens() {
+        let body = "x".repeat(4000);
+        let text = with_summary("symbol = a", 1, 1, &body, 8000);
+        let claimed: usize = text.split(" | ").nth(2).unwrap().split('/').next().unwrap().replace(',', "").parse().unwrap();
+        assert_eq!(claimed, estimate_tokens(&text));
+        assert_eq!(group(8000), "8,000");
+        assert_eq!(group(999), "999");
+    }
+}
