@@ -157,14 +157,35 @@
     return out + "\n";
   }
 
+  /** Root statements of the query's file whose text (without a final
+   *  `;`) is the query's name: root expressions are lookup targets too. */
+  function rootStatements(workspace, req) {
+    if (!req.file || req.names.length !== 1) return [];
+    const out = [];
+    for (const project of workspace.projects) {
+      for (const sf of project.userFiles()) {
+        if (workspace.projectOf(sf.fileName) !== project || !L.fileMatches(sf.fileName, req.file)) continue;
+        for (const st of sf.statements) {
+          if (st.getText(sf).replace(/;\s*$/, "") === req.names[0]) out.push({ project, sf, node: st });
+        }
+      }
+    }
+    return out;
+  }
+
   globalThis.tsqLookup = (workspace, req) => {
-    const found = L.findDeclarations(workspace, req);
+    let found = L.findDeclarations(workspace, req);
+    if (!found.length) found = rootStatements(workspace, req);
     if (!found.length) return { matches: [], snapshots: [], hints: hints(workspace, req) };
     const matches = found.map(({ project, sf, node }) => {
       const start = lineStart(sf, node);
+      const isStatement = !L.DECLARATION_KINDS.has(node.kind);
+      const symbol = isStatement
+        ? { name: req.names[0], kind: "expression", filePath: L.rel(sf.fileName), line: L.line(sf, node.getStart(sf)) }
+        : L.symbolRef(sf, node);
       return {
-        symbol: L.symbolRef(sf, node),
-        qualifiedName: L.containers(node).concat(L.nameText(node)).join("."),
+        symbol,
+        qualifiedName: isStatement ? req.names[0] : L.containers(node).concat(L.nameText(node)).join("."),
         startLine: L.line(sf, start),
         endLine: L.line(sf, node.end - 1),
         project: L.rel(project.name),

@@ -18,12 +18,29 @@ pub struct LookupConfig {
     pub call_depth: i32,
     /// `maxTokenBudget`: the answer never exceeds it.
     pub max_token_budget: usize,
+    /// Only results in these files, directories or globs (relative to the
+    /// root); all when empty.
+    pub paths: Vec<String>,
 }
 
 impl Default for LookupConfig {
     fn default() -> Self {
-        LookupConfig { call_depth: 1, max_token_budget: 8000 }
+        LookupConfig { call_depth: 1, max_token_budget: 8000, paths: Vec::new() }
     }
+}
+
+/// Whether a workspace-relative path is inside the `--path` scope.
+pub fn in_scope(path: &str, scope: &[String]) -> bool {
+    scope.is_empty()
+        || scope.iter().any(|p| {
+            let p = p.trim_start_matches("./").trim_end_matches('/');
+            if p.contains(['*', '?', '[']) {
+                globset::Glob::new(p).map(|g| g.compile_matcher().is_match(path)).unwrap_or(false)
+                    || globset::Glob::new(&format!("**/{p}")).map(|g| g.compile_matcher().is_match(path)).unwrap_or(false)
+            } else {
+                path == p || path.starts_with(&format!("{p}/"))
+            }
+        })
 }
 
 /// One result: where it is and what tsc says about it.
@@ -58,7 +75,15 @@ pub fn lookup(ws: &Workspace, text: &str, config: &LookupConfig) -> Result<Optio
         return Ok(None);
     }
     let query = SymbolQuery::parse(text).map_err(|e| LookupError::Query(e.to_string()))?;
-    let found = ws.lookup(&query)?;
+    let mut found = ws.lookup(&query)?;
+    if !config.paths.is_empty() {
+        let before = found.matches.len();
+        found.matches.retain(|m| m.symbol.file_path.as_deref().is_some_and(|f| in_scope(f, &config.paths)));
+        found.snapshots.retain(|s| in_scope(&s.file_path, &config.paths));
+        if found.matches.is_empty() && before > 0 {
+            found.hints.push(format!("{before} matches lie outside --path {}", config.paths.join(", ")));
+        }
+    }
     let metadata = if found.matches.is_empty() {
         Vec::new()
     } else {
@@ -196,9 +221,66 @@ fn group(n: usize) -> String {
     out
 }
 
+/// Seed 002's concise, navigational form of one result.
+#[derive(Debug, Clone, Serialize)]
+pub struct ConciseResult {
+    pub file_path: String,
+    pub language: String,
+    pub start_line: u32,
+    pub end_line: u32,
+    /// `class TokenService, method validateToken`.
+    pub definitions: String,
+    /// The first 2 non-empty lines, at most 200 characters.
+    pub preview: String,
+    /// 1.0: a lookup is an exact match.
+    pub score: f64,
+}
+
+/// The concise form of an answer's results; `root` is where files live.
+pub fn concise(answer: &LookupAnswer, root: &std::path::Path) -> Vec<ConciseResult> {
+    answer
+        .results
+        .iter()
+        .map(|r| {
+            let file = r.location.symbol.file_path.clone().unwrap_or_default();
+            let text = std::fs::read_to_string(root.join(&file)).unwrap_or_default();
+            let lines: Vec<&str> = text.lines().skip(r.location.start_line.saturating_sub(1) as usize).take((r.location.end_line + 1 - r.location.start_line) as usize).collect();
+            let mut preview = lines.iter().filter(|l| !l.trim().is_empty()).take(2).cloned().collect::<Vec<_>>().join("\n");
+            if preview.chars().count() > 200 {
+                preview = preview.chars().take(197).collect::<String>() + "...";
+            }
+            let mut definitions = vec![format!("{} {}", r.location.symbol.kind, r.location.qualified_name)];
+            if let Some(members) = r.metadata.as_ref().and_then(|m| m.members.as_ref()) {
+                definitions.extend(members.iter().filter(|m| !m.name.is_empty()).map(|m| format!("{} {}", m.kind, m.name)));
+            }
+            let language = if file.ends_with(".js") || file.ends_with(".jsx") || file.ends_with(".mjs") || file.ends_with(".cjs") { "javascript" } else { "typescript" };
+            ConciseResult {
+                file_path: file,
+                language: language.into(),
+                start_line: r.location.start_line,
+                end_line: r.location.end_line,
+                definitions: definitions.join(", "),
+                preview,
+                score: 1.0,
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn path_scopes_take_files_dirs_and_globs() {
+        let scope = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        assert!(in_scope("src/auth/a.ts", &[]));
+        assert!(in_scope("src/auth/a.ts", &scope(&["src/auth/"])));
+        assert!(in_scope("src/auth/a.ts", &scope(&["src/auth/a.ts"])));
+        assert!(!in_scope("src/authx/a.ts", &scope(&["src/auth"])));
+        assert!(in_scope("src/auth/a.ts", &scope(&["*.ts"])));
+        assert!(!in_scope("src/auth/a.js", &scope(&["src/**/*.ts"])));
+    }
 
     #[test]
     fn the_summary_counts_its_own_tokens() {

@@ -13,14 +13,24 @@ use super::ExitStatus;
 
 pub struct LookupArgs {
     pub root: Option<PathBuf>,
+    pub paths: Vec<String>,
     pub call_depth: i32,
     pub budget: usize,
-    pub json: bool,
+    pub format: LookupFormat,
+}
+
+/// `text`: connection graph then snapshots; `json`: the data; `concise`:
+/// seed 002's navigational list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LookupFormat {
+    Text,
+    Json,
+    Concise,
 }
 
 pub fn run(query: &str, args: LookupArgs) -> anyhow::Result<ExitStatus> {
     let workspace = super::open_workspace(args.root)?;
-    let config = LookupConfig { call_depth: args.call_depth, max_token_budget: args.budget };
+    let config = LookupConfig { call_depth: args.call_depth, max_token_budget: args.budget, paths: args.paths };
     let answer = match lookup(&workspace, query, &config) {
         Ok(Some(a)) => a,
         Ok(None) => {
@@ -34,10 +44,10 @@ pub fn run(query: &str, args: LookupArgs) -> anyhow::Result<ExitStatus> {
         Err(e) => return Err(e).context("looking up"),
     };
     let mut out = std::io::stdout().lock();
-    if args.json {
-        output::json(&mut out, &answer)?;
-    } else {
-        out.write_all(answer.text.as_bytes())?;
+    match args.format {
+        LookupFormat::Json => output::json(&mut out, &answer)?,
+        LookupFormat::Concise => output::json(&mut out, &tsq::lookup::concise(&answer, workspace.root()))?,
+        LookupFormat::Text => out.write_all(answer.text.as_bytes())?,
     }
     out.flush()?;
     Ok(if answer.results.is_empty() && answer.omitted == 0 { ExitStatus::NothingFound } else { ExitStatus::Success })

@@ -88,11 +88,14 @@ enum Command {
         root: Option<PathBuf>,
         #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
         call_depth: i32,
+        /// Only results in these files, directories or globs.
+        #[arg(long = "path")]
+        paths: Vec<String>,
         /// `maxTokenBudget`.
         #[arg(long, default_value_t = 8000)]
         budget: usize,
-        #[arg(long)]
-        json: bool,
+        #[arg(long, value_enum, default_value = "text")]
+        format: lookup::LookupFormat,
     },
     /// An extended analysis: alias-graph, ambients, project-structure,
     /// type-guards, callbacks, guard-callbacks, advanced-types,
@@ -163,8 +166,8 @@ pub fn run() -> anyhow::Result<ExitStatus> {
         Command::Symbols { files, json } => symbols::run(&files, json),
         Command::Chunks { paths, json, root, check } => chunks::run(&paths, chunks::ChunksArgs { json, root, check }),
         Command::Inspect { query, root, call_depth, json } => inspect::run(&query, inspect::InspectArgs { root, call_depth, json }),
-        Command::Lookup { query, root, call_depth, budget, json } => {
-            lookup::run(&query, lookup::LookupArgs { root, call_depth, budget, json })
+        Command::Lookup { query, root, paths, call_depth, budget, format } => {
+            lookup::run(&query, lookup::LookupArgs { root, paths, call_depth, budget, format })
         }
         Command::Analyze { analysis, query, root, type_depth } => {
             analyze::run(&analysis, query.as_deref(), analyze::AnalyzeArgs { root, type_depth })
