@@ -115,21 +115,29 @@
     const inTarget = (n) => targets.some((t) => n.pos >= t.pos && n.end <= t.end);
     const context = new Set();
     const classes = new Map();
-    for (const t of targets) {
-      const cls = t.parent && (t.parent.kind === SK.ClassDeclaration || t.parent.kind === SK.InterfaceDeclaration) ? t.parent : null;
-      if (cls) classes.set(cls, (classes.get(cls) || []).concat(t));
+    // Declarations the targets reference, and what those reference in
+    // turn (a property's type, a constant's initializer): a worklist.
+    const work = targets.slice();
+    while (work.length) {
+      const t = work.pop();
       const visit = (n) => {
         if (n.kind === SK.Identifier || n.kind === SK.PrivateIdentifier) {
-          let sym = checker.getSymbolAtLocation(n);
-          const decls = (sym && sym.declarations) || [];
-          for (const d of decls) {
+          const sym = checker.getSymbolAtLocation(n);
+          for (const d of (sym && sym.declarations) || []) {
             const unit = unitOf(d);
-            if (unit && !inTarget(unit) && isContext(unit, sf)) context.add(unit);
+            if (unit && !inTarget(unit) && isContext(unit, sf) && !context.has(unit)) {
+              context.add(unit);
+              work.push(unit);
+            }
           }
         }
         ts.forEachChild(n, visit);
       };
       visit(t);
+    }
+    for (const t of targets) {
+      const cls = t.parent && (t.parent.kind === SK.ClassDeclaration || t.parent.kind === SK.InterfaceDeclaration) ? t.parent : null;
+      if (cls) classes.set(cls, (classes.get(cls) || []).concat(t));
     }
     // Pieces in source order; class members go inside their class wrapper.
     const pieces = [];
@@ -173,19 +181,37 @@
     return out;
   }
 
+  /** Exact matches of one query: a file, when given, is an exact
+   *  workspace-relative path (partial paths only produce hints). */
+  function resolve(workspace, q) {
+    let found = L.findDeclarations(workspace, q);
+    if (!found.length) found = rootStatements(workspace, q);
+    if (q.file) {
+      const want = q.file.replace(/^\.?\//, "");
+      found = found.filter((f) => L.rel(f.sf.fileName) === want);
+    }
+    return found;
+  }
+
   globalThis.tsqLookup = (workspace, req) => {
-    let found = L.findDeclarations(workspace, req);
-    if (!found.length) found = rootStatements(workspace, req);
-    if (!found.length) return { matches: [], snapshots: [], hints: hints(workspace, req) };
+    const found = [];
+    const hintList = [];
+    for (const q of req.targets) {
+      const r = resolve(workspace, q);
+      if (!r.length) hintList.push(...hints(workspace, q));
+      for (const f of r) if (!found.some((x) => x.node === f.node)) found.push(f);
+    }
+    if (!found.length) return { matches: [], snapshots: [], hints: hintList };
     const matches = found.map(({ project, sf, node }) => {
       const start = lineStart(sf, node);
       const isStatement = !L.DECLARATION_KINDS.has(node.kind);
+      const label = node.getText(sf).replace(/;\s*$/, "");
       const symbol = isStatement
-        ? { name: req.names[0], kind: "expression", filePath: L.rel(sf.fileName), line: L.line(sf, node.getStart(sf)) }
+        ? { name: label, kind: "expression", filePath: L.rel(sf.fileName), line: L.line(sf, node.getStart(sf)) }
         : L.symbolRef(sf, node);
       return {
         symbol,
-        qualifiedName: isStatement ? req.names[0] : L.containers(node).concat(L.nameText(node)).join("."),
+        qualifiedName: isStatement ? label : L.containers(node).concat(L.nameText(node)).join("."),
         startLine: L.line(sf, start),
         endLine: L.line(sf, node.end - 1),
         project: L.rel(project.name),
@@ -197,6 +223,6 @@
       byFile.get(f.sf.fileName).targets.push(f.node.kind === SK.VariableDeclaration ? f.node.parent.parent : f.node);
     }
     const snapshots = [...byFile.values()].map((g) => ({ filePath: L.rel(g.sf.fileName), text: snapshot(g.project, g.sf, g.targets) }));
-    return { matches, snapshots, hints: [] };
+    return { matches, snapshots, hints: hintList };
   };
 })(globalThis);

@@ -72,7 +72,7 @@ export interface RawDiagnostic {
 export type ServiceRequest =
   | { method: "load"; root: string; configs: string[]; sourceFiles: string[] }
   | { method: "inspect"; file: string | null; names: string[]; callDepth: number; resolvers: string[] | null }
-  | { method: "lookup"; file: string | null; names: string[] }
+  | { method: "lookup"; targets: { file: string | null; names: string[] }[] }
   | { method: "analyze"; analysis: string; file: string | null; names: string[] | null; typeDepth: number };
 
 export type ServiceResponse =

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use crate::query::SymbolQuery;
 use crate::source::{self, Skipped};
 use crate::ts::host::WorkspaceFs;
-use crate::ts::protocol::{InspectResult, LookupResult, ServiceRequest, ServiceResponse, WorkspaceInfo};
+use crate::ts::protocol::{InspectResult, LookupResult, LookupTarget, ServiceRequest, ServiceResponse, WorkspaceInfo};
 use crate::ts::{Service, TsError, TS_LIBS};
 
 /// What `inspect` computes.
@@ -157,8 +157,10 @@ impl Workspace {
 
     /// Exact declarations for `query`, their files' smart snapshots, or
     /// hints when nothing matches.
-    pub fn lookup(&self, query: &SymbolQuery) -> Result<LookupResult, TsError> {
-        let request = ServiceRequest::Lookup { file: query.file.clone(), names: query.names.clone() };
+    /// Several queries' targets share snapshots when they share a file.
+    pub fn lookup(&self, queries: &[SymbolQuery]) -> Result<LookupResult, TsError> {
+        let targets = queries.iter().map(|q| LookupTarget { file: q.file.clone(), names: q.names.clone() }).collect();
+        let request = ServiceRequest::Lookup { targets };
         match self.service.call(request)? {
             ServiceResponse::LookedUp { result } => Ok(result),
             other => Err(TsError::Protocol(format!("expected `lookedUp`, got {other:?}"))),

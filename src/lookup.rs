@@ -75,7 +75,7 @@ pub fn lookup(ws: &Workspace, text: &str, config: &LookupConfig) -> Result<Optio
         return Ok(None);
     }
     let query = SymbolQuery::parse(text).map_err(|e| LookupError::Query(e.to_string()))?;
-    let mut found = ws.lookup(&query)?;
+    let mut found = ws.lookup(std::slice::from_ref(&query))?;
     if !config.paths.is_empty() {
         let before = found.matches.len();
         found.matches.retain(|m| m.symbol.file_path.as_deref().is_some_and(|f| in_scope(f, &config.paths)));
@@ -178,7 +178,12 @@ fn render(query: &str, results: &[LookupResultItem], snaps: &[Snapshot], hints: 
         }
     } else {
         let meta: Vec<SymbolMetadata> = results.iter().filter_map(|r| r.metadata.clone()).collect();
-        body.push_str(&if meta.len() == 1 { graph::render_single(&meta[0]) } else { graph::render_multi(&meta) });
+        body.push_str(&match meta.len() {
+            // Root expressions have no Language Service metadata.
+            0 => results.iter().map(|r| format!("{} — {}:{}-{}\n", r.location.qualified_name, r.location.symbol.file_path.as_deref().unwrap_or("?"), r.location.start_line, r.location.end_line)).collect(),
+            1 => graph::render_single(&meta[0]),
+            _ => graph::render_multi(&meta),
+        });
         if omitted > 0 {
             body.push_str(&format!("\n({omitted} more results did not fit the {budget}-token budget)\n"));
         }

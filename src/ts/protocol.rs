@@ -78,7 +78,7 @@ pub enum ServiceRequest {
     /// Resolves a `symbol =` query exactly (with hints when nothing
     /// matches) and builds the smart snapshot of each matched file.
     #[serde(rename_all = "camelCase")]
-    Lookup { file: Option<String>, names: Vec<String> },
+    Lookup { targets: Vec<LookupTarget> },
     /// Runs one of the extended analyses (`js/40_*.js`) over the workspace,
     /// or over the declarations `names` points at when given.
     #[serde(rename_all = "camelCase")]
@@ -169,6 +169,14 @@ pub struct SymbolMetadata {
     pub members: Option<Vec<MemberInfo>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub type_flows: Option<TypeFlow>,
+}
+
+/// One `symbol =` query: an exact file (when given) and the names.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct LookupTarget {
+    pub file: Option<String>,
+    pub names: Vec<String>,
 }
 
 /// A lookup's declarations, their files' smart snapshots, or hints.
