@@ -134,6 +134,11 @@ pub fn render_multi(results: &[SymbolMetadata]) -> String {
             patterns.push(format!("Shared type: {t} — used by {}/{} results", by.len(), results.len()));
         }
     }
+    for (i, m) in results.iter().enumerate() {
+        for d in diamonds(m) {
+            patterns.push(format!("Diamond: [{}] {} → {} → {}", i + 1, display_name(m), d.via.join(", "), d.target));
+        }
+    }
     if !patterns.is_empty() {
         out.push_str("\nPatterns:\n");
         for p in patterns {
@@ -173,4 +178,74 @@ fn tree(out: &mut String, calls: &[CallEntry], depth: usize, index: &BTreeMap<St
             tree(out, next, depth + 1, index, shared);
         }
     }
+}
+
+/// A symbol a result reaches through two or more of its direct callees.
+pub struct Diamond {
+    pub via: Vec<String>,
+    pub target: String,
+}
+
+/// The diamonds under one result's outgoing call tree, at any depth.
+pub fn diamonds(m: &SymbolMetadata) -> Vec<Diamond> {
+    let mut reached: BTreeMap<String, (String, BTreeSet<String>)> = BTreeMap::new();
+    fn walk(calls: &[CallEntry], via: &str, reached: &mut BTreeMap<String, (String, BTreeSet<String>)>) {
+        for c in calls {
+            let e = reached.entry(entry_key(c)).or_insert_with(|| (format!("{} ({})", c.name, file_name(&c.file_path)), BTreeSet::new()));
+            e.1.insert(via.to_string());
+            if let Some(next) = &c.outgoing_calls {
+                walk(next, via, reached);
+            }
+        }
+    }
+    for direct in &m.outgoing_calls {
+        if let Some(next) = &direct.outgoing_calls {
+            walk(next, &direct.name, &mut reached);
+        }
+    }
+    reached
+        .into_values()
+        .filter(|(_, via)| via.len() >= 2)
+        .map(|(target, via)| Diamond { via: via.into_iter().collect(), target })
+        .collect()
+}
+
+/// The graph as data: every call edge under the results, by name and file.
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GraphData {
+    pub edges: Vec<GraphEdge>,
+    /// Non-result symbols that two or more results call (◆).
+    pub shared: Vec<String>,
+}
+
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct GraphEdge {
+    pub from: String,
+    pub to: String,
+    pub cyclic: bool,
+}
+
+pub fn graph_data(results: &[SymbolMetadata]) -> GraphData {
+    let mut edges = Vec::new();
+    fn walk(from: &str, calls: &[CallEntry], edges: &mut Vec<GraphEdge>) {
+        for c in calls {
+            let to = format!("{} ({})", c.name, c.file_path.as_deref().unwrap_or("?"));
+            edges.push(GraphEdge { from: from.to_string(), to: to.clone(), cyclic: c.cyclic == Some(true) });
+            if let Some(next) = &c.outgoing_calls {
+                walk(&to, next, edges);
+            }
+        }
+    }
+    let mut callers: BTreeMap<String, BTreeSet<usize>> = BTreeMap::new();
+    let result_keys: BTreeSet<String> = results.iter().map(|m| ref_key(&m.symbol)).collect();
+    for (i, m) in results.iter().enumerate() {
+        let from = format!("{} ({})", m.symbol.name, m.symbol.file_path.as_deref().unwrap_or("?"));
+        walk(&from, &m.outgoing_calls, &mut edges);
+        for c in &m.outgoing_calls {
+            callers.entry(entry_key(c)).or_default().insert(i);
+        }
+    }
+    let shared = callers.into_iter().filter(|(k, by)| by.len() >= 2 && !result_keys.contains(k)).map(|(k, _)| k).collect();
+    GraphData { edges, shared }
 }

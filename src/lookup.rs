@@ -49,6 +49,8 @@ pub fn in_scope(path: &str, scope: &[String]) -> bool {
 pub struct LookupResultItem {
     #[serde(flatten)]
     pub location: LookupMatch,
+    /// 1.0: a lookup is an exact match (search results will rank).
+    pub score: f64,
     pub metadata: Option<SymbolMetadata>,
 }
 
@@ -61,6 +63,8 @@ pub struct LookupAnswer {
     /// Results that matched but did not fit the budget.
     pub omitted: usize,
     pub snapshots: Vec<Snapshot>,
+    /// The connection graph as data.
+    pub graph: graph::GraphData,
     pub hints: Vec<String>,
     /// The whole text answer: summary, graph, snapshots.
     pub text: String,
@@ -94,6 +98,7 @@ pub fn lookup(ws: &Workspace, text: &str, config: &LookupConfig) -> Result<Optio
         .iter()
         .map(|m| LookupResultItem {
             location: m.clone(),
+            score: 1.0,
             metadata: metadata.iter().find(|x| x.symbol.file_path == m.symbol.file_path && x.symbol.line == m.symbol.line).map(|x| {
                 // The graph names results `Class.member`.
                 let mut x = x.clone();
@@ -143,7 +148,8 @@ fn assemble(query: String, results: Vec<LookupResultItem>, snapshots: Vec<Snapsh
         }
     }
     let tokens = estimate_tokens(&text);
-    LookupAnswer { query, results: kept, omitted, snapshots: kept_snaps, hints, text, tokens, budget }
+    let graph = graph::graph_data(&kept.iter().filter_map(|r| r.metadata.clone()).collect::<Vec<_>>());
+    LookupAnswer { query, results: kept, omitted, snapshots: kept_snaps, graph, hints, text, tokens, budget }
 }
 
 /// When not even the first result fits: where it is and its signature.

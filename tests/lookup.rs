@@ -69,7 +69,7 @@ fn snapshots_match_goldens_and_reparse() {
 fn graphs_match_goldens() {
     let dir = common::repo().join("fixtures/graph");
     let mut failures = Vec::new();
-    for case in ["single-result", "multi-result", "no-connections", "shared-type"] {
+    for case in ["single-result", "multi-result", "no-connections", "shared-type", "diamond"] {
         let input: Vec<SymbolMetadata> = serde_json::from_str(&std::fs::read_to_string(dir.join(format!("{case}.json"))).unwrap()).unwrap();
         let text = if input.len() == 1 { graph::render_single(&input[0]) } else { graph::render_multi(&input) };
         golden(&dir.join(format!("{case}.txt")), &text, &mut failures);
@@ -79,6 +79,7 @@ fn graphs_match_goldens() {
             "no-connections" => assert_eq!((stars, diamonds), (0, 0), "{text}"),
             "multi-result" => assert!(stars > 0, "results calling results are starred:\n{text}"),
             "shared-type" => assert!(text.contains("Shared type: User"), "{text}"),
+            "diamond" => assert!(text.contains("Diamond: [1] handleRequest → authenticate, logRequest → processOrder"), "{text}"),
             _ => {}
         }
     }

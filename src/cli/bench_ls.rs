@@ -176,3 +176,52 @@ fn run_node(root: &Path, req: &serde_json::Value, files: Vec<String>) -> anyhow:
     }
     serde_json::from_slice(&output.stdout).context("reading node's result")
 }
+
+/// `tsq bench lookup <dir>`: the cold-process latency of `tsq lookup`
+/// (the binary run start to finish, median of `runs`), the latency of a
+/// lookup in a warm engine (p50/p95 over the sample), and the output size
+/// of `text` against `concise`.
+pub fn run_lookup(dir: &Path, queries: usize, runs: usize) -> anyhow::Result<ExitStatus> {
+    if !dir.is_dir() {
+        bail!("{}: no such directory", dir.display());
+    }
+    let ws = Workspace::open(dir).context("loading the workspace")?;
+    let all = ws.symbol_sample(1)?;
+    if all.is_empty() {
+        bail!("no functions, methods or classes under {}", dir.display());
+    }
+    let stride = (all.len() / queries.max(1)).max(1) as i32;
+    let sample = ws.symbol_sample(stride)?;
+    let config = tsq::lookup::LookupConfig::default();
+    let (mut warm, mut text_tokens, mut concise_tokens) = (Vec::new(), Vec::new(), Vec::new());
+    // The first lookup builds the programs; it is not a warm figure.
+    let _ = tsq::lookup::lookup(&ws, &sample[0].query().to_string(), &config)?;
+    for s in &sample {
+        let q = s.query().to_string();
+        let t = Instant::now();
+        let answer = tsq::lookup::lookup(&ws, &q, &config)?.expect("a symbol query");
+        warm.push(t.elapsed().as_secs_f64() * 1000.0);
+        text_tokens.push(answer.tokens as f64);
+        let concise = serde_json::to_string_pretty(&tsq::lookup::concise(&answer, ws.root()))?;
+        concise_tokens.push(tsq::chunk::estimate_tokens(&concise) as f64);
+    }
+    let exe = std::env::current_exe()?;
+    let mut cold = Vec::new();
+    for s in sample.iter().take(runs.max(1)) {
+        let t = Instant::now();
+        let status = Command::new(&exe).arg("lookup").arg(s.query().to_string()).arg("--root").arg(dir).output()?;
+        cold.push(t.elapsed().as_secs_f64() * 1000.0);
+        if !status.status.success() {
+            eprintln!("  cold run of `{}` exited {:?}", s.query(), status.status.code());
+        }
+    }
+    let sum = |v: &[f64]| v.iter().sum::<f64>();
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "tsq bench lookup — {} symbols sampled of {}", sample.len(), all.len())?;
+    writeln!(out, "{:<40} {:>10.0} ms   ({} runs, median)", "cold process `tsq lookup`", percentile(&cold, 0.5), cold.len())?;
+    writeln!(out, "{:<40} {:>10.1} ms   p95 {:.1} ms", "warm lookup p50", percentile(&warm, 0.5), percentile(&warm, 0.95))?;
+    writeln!(out, "{:<40} {:>10.0} tokens (median)", "text output", percentile(&text_tokens, 0.5))?;
+    writeln!(out, "{:<40} {:>10.0} tokens (median)", "concise output", percentile(&concise_tokens, 0.5))?;
+    writeln!(out, "{:<40} {:>10.1}%", "concise saves (total over the sample)", 100.0 * (1.0 - sum(&concise_tokens) / sum(&text_tokens)))?;
+    Ok(ExitStatus::Success)
+}

@@ -137,6 +137,16 @@ enum BenchCommand {
     /// Language Service figures (program build, warm query p50/p95 per
     /// resolver, incremental update, peak RSS) beside Node running the same
     /// Language Service calls. Works on a temp copy of the directory.
+    /// `tsq lookup` figures: cold process latency, warm lookup p50/p95,
+    /// text against concise output size.
+    Lookup {
+        dir: PathBuf,
+        #[arg(long, default_value_t = 50)]
+        queries: usize,
+        /// Cold process runs.
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+    },
     Ls {
         dir: PathBuf,
         /// About how many symbols to query per resolver.
@@ -175,6 +185,7 @@ pub fn run() -> anyhow::Result<ExitStatus> {
         Command::Bench { what: BenchCommand::Parse { dirs, runs, workers, no_node } } => {
             bench::run(&dirs, bench::BenchArgs { runs, workers, node: !no_node })
         }
+        Command::Bench { what: BenchCommand::Lookup { dir, queries, runs } } => bench_ls::run_lookup(&dir, queries, runs),
         Command::Bench { what: BenchCommand::Ls { dir, queries, no_node } } => {
             bench_ls::run(&dir, bench_ls::BenchLsArgs { queries, node: !no_node })
         }
