@@ -57,6 +57,19 @@ fn types_line(m: &SymbolMetadata) -> Option<String> {
 }
 
 fn details(out: &mut String, m: &SymbolMetadata, indent: &str) {
+    details_head(out, m, indent);
+    details_types(out, m, indent);
+}
+
+fn details_types(out: &mut String, m: &SymbolMetadata, indent: &str) {
+    if let Some(t) = types_line(m) {
+        let _ = writeln!(out, "{indent}{t}");
+    }
+}
+
+/// Kind line, signature, heritage and members: what precedes the calls in
+/// the single-result form.
+fn details_head(out: &mut String, m: &SymbolMetadata, indent: &str) {
     let _ = writeln!(out, "{indent}{}", kind_line(m));
     let _ = writeln!(out, "{indent}Signature: {}", m.signature);
     if let Some(th) = &m.type_hierarchy {
@@ -74,16 +87,13 @@ fn details(out: &mut String, m: &SymbolMetadata, indent: &str) {
             let _ = writeln!(out, "{indent}Members: {}", names.join(", "));
         }
     }
-    if let Some(t) = types_line(m) {
-        let _ = writeln!(out, "{indent}{t}");
-    }
 }
 
 /// The one-result compact form (without the summary line).
 pub fn render_single(m: &SymbolMetadata) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{} — {}", display_name(m), m.symbol.file_path.as_deref().unwrap_or("?"));
-    details(&mut out, m, "    ");
+    details_head(&mut out, m, "    ");
     let loc = |c: &CallEntry| format!("{} ({})", c.name, c.file_path.as_deref().unwrap_or("?"));
     if !m.outgoing_calls.is_empty() {
         let _ = writeln!(out, "    Calls: {}", m.outgoing_calls.iter().map(loc).collect::<Vec<_>>().join(", "));
@@ -91,6 +101,7 @@ pub fn render_single(m: &SymbolMetadata) -> String {
     if !m.incoming_callers.is_empty() {
         let _ = writeln!(out, "    Called by: {}", m.incoming_callers.iter().map(loc).collect::<Vec<_>>().join(", "));
     }
+    details_types(&mut out, m, "    ");
     out
 }
 
