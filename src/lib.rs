@@ -6,6 +6,7 @@ pub mod engine;
 pub mod graph;
 pub mod inspect;
 pub mod lookup;
+pub mod mcp;
 pub mod parse;
 pub mod query;
 pub mod source;

@@ -7,6 +7,7 @@ mod chunks;
 mod inspect;
 mod lookup;
 mod output;
+mod serve;
 mod symbols;
 
 use std::path::PathBuf;
@@ -97,6 +98,12 @@ enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: lookup::LookupFormat,
     },
+    /// Serve MCP over stdio: the `codebase_search` tool.
+    Serve {
+        /// Workspace root (default: the current directory).
+        #[arg(long)]
+        root: Option<PathBuf>,
+    },
     /// An extended analysis: alias-graph, ambients, project-structure,
     /// type-guards, callbacks, guard-callbacks, advanced-types,
     /// enum-members, unicode-identifiers, side-effects.
@@ -179,6 +186,7 @@ pub fn run() -> anyhow::Result<ExitStatus> {
         Command::Lookup { query, root, paths, call_depth, budget, format } => {
             lookup::run(&query, lookup::LookupArgs { root, paths, call_depth, budget, format })
         }
+        Command::Serve { root } => serve::run(root),
         Command::Analyze { analysis, query, root, type_depth } => {
             analyze::run(&analysis, query.as_deref(), analyze::AnalyzeArgs { root, type_depth })
         }

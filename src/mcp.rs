@@ -1,0 +1,190 @@
+//! The MCP server (blueprint phase 6.5): the `codebase_search` tool over
+//! stdio with rmcp. It keeps one warm workspace, loaded on the first call;
+//! engine work runs on blocking threads, off the async runtime. Every
+//! problem with a call is a tool error (`isError: true`), never a protocol
+//! error, and stdout carries only protocol messages.
+
+use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{Annotations, CallToolResult, ContentBlock, Role, ServerCapabilities, ServerConfig, TextContent};
+use rmcp::{schemars, tool, tool_handler, tool_router, ServerHandler};
+use serde::Deserialize;
+use tokio::sync::OnceCell;
+
+use crate::inspect::Workspace;
+use crate::lookup::{concise, lookup, LookupConfig, LookupError};
+
+/// The longest query accepted, in bytes.
+pub const MAX_QUERY_BYTES: usize = 4096;
+/// The most `path` entries accepted.
+pub const MAX_PATHS: usize = 64;
+
+/// How results come back.
+#[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum SearchFormat {
+    /// The connection graph, then one smart snapshot per file.
+    Full,
+    /// For each result: file_path, language, start_line, end_line,
+    /// definitions, preview (first 2 non-empty lines) and score.
+    Concise,
+}
+
+/// Arguments of `codebase_search`.
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchArgs {
+    /// What to find. Use the symbol form: `symbol = name`, `symbol = Parent > name`
+    /// or `symbol = path/to/file.ts > Parent > name` (exact, case-sensitive; `>`
+    /// separates containers). Natural-language search is not available yet.
+    pub query: String,
+    /// Only search these files, directories or globs, relative to the workspace
+    /// root (e.g. ["src/auth/"], ["*.ts"]).
+    #[serde(default)]
+    pub path: Option<Vec<String>>,
+    /// Languages to search; TypeScript and JavaScript only for now.
+    #[serde(default)]
+    pub languages: Option<Vec<String>>,
+    /// How many hops of callers and callees to show: 1 (default), N, or -1 for all.
+    #[serde(default)]
+    pub call_depth: Option<i32>,
+    /// Depth of type structure to expand (reserved; default 1).
+    #[serde(default)]
+    pub type_depth: Option<i32>,
+    /// Upper bound on the answer's size in tokens (chars/4); default 8000.
+    #[serde(default)]
+    pub max_token_budget: Option<usize>,
+    /// "full" (default) or "concise".
+    #[serde(default)]
+    pub format: Option<SearchFormat>,
+}
+
+#[derive(Clone)]
+pub struct TsqServer {
+    root: PathBuf,
+    workspace: Arc<OnceCell<Arc<Workspace>>>,
+    tool_router: ToolRouter<Self>,
+}
+
+fn tool_error(message: impl Into<String>) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(message.into())])
+}
+
+/// Resolves a `path` argument inside `root`: canonical, symlinks resolved,
+/// contained by path components; `Err` is the tool error to send.
+pub fn scoped_path(root: &Path, arg: &str) -> Result<String, String> {
+    if arg.contains('\0') {
+        return Err(format!("path {arg:?} contains a NUL byte"));
+    }
+    if arg.contains(['*', '?', '[']) {
+        // A glob is matched against workspace-relative paths; it reads nothing.
+        if Path::new(arg).is_absolute() || Path::new(arg).components().any(|c| c == Component::ParentDir) {
+            return Err(format!("path {arg:?} leaves the workspace {}", root.display()));
+        }
+        return Ok(arg.to_string());
+    }
+    let joined = root.join(arg);
+    let real = joined.canonicalize().map_err(|_| format!("File not found: {arg} (workspace root: {})", root.display()))?;
+    let rel = real.strip_prefix(root).map_err(|_| format!("path {arg:?} leaves the workspace {}", root.display()))?;
+    Ok(rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/"))
+}
+
+#[tool_router]
+impl TsqServer {
+    pub fn new(root: &Path) -> std::io::Result<TsqServer> {
+        Ok(TsqServer { root: root.canonicalize()?, workspace: Arc::new(OnceCell::new()), tool_router: Self::tool_router() })
+    }
+
+    /// The warm workspace, loaded on first use on a blocking thread.
+    async fn workspace(&self) -> Result<Arc<Workspace>, String> {
+        let root = self.root.clone();
+        self.workspace
+            .get_or_try_init(|| async move {
+                tokio::task::spawn_blocking(move || Workspace::open(&root).map(Arc::new).map_err(|e| e.to_string()))
+                    .await
+                    .map_err(|e| format!("loading the workspace failed: {e}"))?
+            })
+            .await
+            .cloned()
+    }
+
+    #[tool(
+        name = "codebase_search",
+        description = "Find TypeScript/JavaScript symbols by name and get exactly the code that matters: a connection graph (signature, callers, callees, types, hierarchy) and a smart snapshot of each file with the symbol complete and only the same-file imports, constants and properties it uses. Query form: `symbol = name`, `symbol = Parent > name`, `symbol = path/file.ts > Parent > name`.",
+        annotations(title = "Codebase search", read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn codebase_search(&self, Parameters(args): Parameters<SearchArgs>) -> CallToolResult {
+        match self.search(args).await {
+            Ok(result) => result,
+            Err(message) => tool_error(message),
+        }
+    }
+
+    async fn search(&self, args: SearchArgs) -> Result<CallToolResult, String> {
+        let query = args.query.trim().to_string();
+        if query.is_empty() {
+            return Err("Empty query: pass `symbol = name`, `symbol = Parent > name` or `symbol = path/file.ts > Parent > name`.".into());
+        }
+        if query.len() > MAX_QUERY_BYTES {
+            return Err(format!("Query too long: {} bytes, the limit is {MAX_QUERY_BYTES}.", query.len()));
+        }
+        if !query.starts_with("symbol") || !query.contains('=') {
+            return Err(format!(
+                "Natural-language search is not implemented yet; only symbol lookup is. Use `symbol = name`, `symbol = Parent > name` or `symbol = path/file.ts > Parent > name` (got {query:?})."
+            ));
+        }
+        if let Some(langs) = &args.languages {
+            if let Some(other) = langs.iter().find(|l| !matches!(l.to_ascii_lowercase().as_str(), "typescript" | "javascript" | "ts" | "js")) {
+                return Err(format!("Unsupported language {other:?}: tsq reads TypeScript and JavaScript."));
+            }
+        }
+        let paths = args.path.unwrap_or_default();
+        if paths.len() > MAX_PATHS {
+            return Err(format!("Too many paths: {}, the limit is {MAX_PATHS}.", paths.len()));
+        }
+        let scoped: Vec<String> = paths.iter().map(|p| scoped_path(&self.root, p)).collect::<Result<_, _>>()?;
+        let workspace = self.workspace().await?;
+        let config = LookupConfig {
+            call_depth: args.call_depth.unwrap_or(1).clamp(-1, 16),
+            max_token_budget: args.max_token_budget.unwrap_or(8000).clamp(200, 200_000),
+            paths: scoped,
+        };
+        let format = args.format.unwrap_or(SearchFormat::Full);
+        let ws = Arc::clone(&workspace);
+        let answer = tokio::task::spawn_blocking(move || lookup(&ws, &query, &config))
+            .await
+            .map_err(|e| format!("the search failed: {e}"))?
+            .map_err(|e| match e {
+                LookupError::Query(m) => format!("Failed to parse the query: {m}"),
+                LookupError::Ts(e) => format!("The TypeScript engine failed: {e}"),
+            })?
+            .ok_or("not a symbol lookup")?;
+        if answer.results.is_empty() && answer.omitted == 0 {
+            return Err(answer.hints.join("\n"));
+        }
+        if format == SearchFormat::Concise {
+            let value = serde_json::to_value(concise(&answer, workspace.root())).map_err(|e| e.to_string())?;
+            return Ok(CallToolResult::structured(serde_json::json!({ "results": value })));
+        }
+        let assistant = |priority: f32| Annotations::default().with_audience(vec![Role::Assistant]).with_priority(priority);
+        let graph_end = answer.snapshots.first().and_then(|s| answer.text.find(&s.text)).unwrap_or(answer.text.len());
+        let mut content = vec![ContentBlock::Text(TextContent::new(answer.text[..graph_end].trim_end()).with_annotations(assistant(1.0)))];
+        for (i, s) in answer.snapshots.iter().enumerate() {
+            let priority = (0.95 - 0.05 * i as f32).max(0.1);
+            content.push(ContentBlock::Text(TextContent::new(s.text.clone()).with_annotations(assistant(priority))));
+        }
+        Ok(CallToolResult::success(content))
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for TsqServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build()).with_instructions(
+            "tsq answers questions about a TypeScript/JavaScript codebase with the real TypeScript compiler. Call codebase_search with `symbol = Name` or `symbol = Parent > name`.",
+        )
+    }
+}

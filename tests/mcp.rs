@@ -1,0 +1,124 @@
+//! The MCP server through real rmcp clients: in process over
+//! `tokio::io::duplex`, and the `tsq serve` binary over stdio.
+
+mod common;
+
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::transport::TokioChildProcess;
+use rmcp::ServiceExt;
+use serde_json::{json, Value};
+use tsq::mcp::TsqServer;
+
+fn args(v: Value) -> serde_json::Map<String, Value> {
+    v.as_object().unwrap().clone()
+}
+
+fn texts(r: &CallToolResult) -> Vec<String> {
+    r.content.iter().filter_map(|c| c.as_text().map(|t| t.text.clone())).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn codebase_search_over_an_in_process_client() -> anyhow::Result<()> {
+    let root = common::repo().join("fixtures/ts-ls/call-chain");
+    let (server_io, client_io) = tokio::io::duplex(1 << 20);
+    let server = TsqServer::new(&root)?;
+    tokio::spawn(async move {
+        if let Ok(s) = server.serve(server_io).await {
+            let _ = s.waiting().await;
+        }
+    });
+    let client = ().serve(client_io).await?;
+
+    let tools = client.list_all_tools().await?;
+    let listed = serde_json::to_value(&tools)?;
+    let golden = common::repo().join("tests/mcp_tools_list.json");
+    let pretty = serde_json::to_string_pretty(&listed)? + "\n";
+    if std::env::var_os("TSQ_BLESS").is_some() {
+        std::fs::write(&golden, &pretty)?;
+    }
+    assert_eq!(pretty, std::fs::read_to_string(&golden)?, "tools/list changed: review and re-bless");
+    let tool = &tools[0];
+    assert_eq!(tool.name, "codebase_search");
+    let ann = tool.annotations.as_ref().unwrap();
+    assert_eq!((ann.read_only_hint, ann.destructive_hint, ann.idempotent_hint, ann.open_world_hint), (Some(true), Some(false), Some(true), Some(false)));
+
+    // A lookup: the graph first, then one snapshot per file.
+    let r = client
+        .call_tool(CallToolRequestParams::new("codebase_search").with_arguments(args(json!({ "query": "symbol = UserService > register" }))))
+        .await?;
+    assert_ne!(r.is_error, Some(true));
+    let t = texts(&r);
+    assert!(t[0].starts_with("Search: \"symbol = UserService > register\" | 1 result |"), "{}", t[0]);
+    assert!(t[1].starts_with("// service.ts\n"), "{}", t[1]);
+    let v = serde_json::to_value(&r)?;
+    assert_eq!(v["content"][0]["annotations"]["priority"], 1.0);
+    assert_eq!(v["content"][0]["annotations"]["audience"], json!(["assistant"]));
+
+    // Concise: structured content.
+    let r = client
+        .call_tool(CallToolRequestParams::new("codebase_search").with_arguments(args(json!({ "query": "symbol = normalize", "format": "concise" }))))
+        .await?;
+    let sc = r.structured_content.clone().expect("structured content");
+    assert_eq!(sc["results"][0]["file_path"], "helper.ts");
+
+    // Tool errors, not protocol errors.
+    for (a, expect) in [
+        (json!({ "query": "" }), "Empty query"),
+        (json!({ "query": "how does validation work" }), "Natural-language search is not implemented yet"),
+        (json!({ "query": "symbol = Normalize" }), "Did you mean \"normalize\" (helper.ts:1)?"),
+        (json!({ "query": "symbol = normalize", "path": ["../../.."] }), "leaves the workspace"),
+        (json!({ "query": "symbol = normalize", "path": ["/etc/passwd"] }), ""),
+        (json!({ "query": "symbol = normalize", "path": ["nope.ts"] }), "File not found: nope.ts"),
+        (json!({ "query": "symbol = normalize", "path": ["a\u{0}b"] }), "NUL byte"),
+        (json!({ "query": "x".repeat(5000) }), "Query too long"),
+        (json!({ "query": 42 }), ""),
+    ] {
+        let r = client.call_tool(CallToolRequestParams::new("codebase_search").with_arguments(args(a.clone()))).await;
+        match r {
+            Ok(r) => {
+                assert_eq!(r.is_error, Some(true), "{a}: {:?}", texts(&r));
+                assert!(texts(&r).join("\n").contains(expect), "{a}: {:?}", texts(&r));
+            }
+            // A malformed argument may be refused by rmcp's parameter parsing;
+            // the session must stay usable (checked below).
+            Err(e) => assert!(a["query"].is_number(), "{a}: {e}"),
+        }
+    }
+
+    // 20 concurrent calls, all answered correctly.
+    let mut calls = Vec::new();
+    for name in ["normalize", "isBlank", "validateEmail", "formatName"].iter().cycle().take(20) {
+        let c = client.clone();
+        calls.push(tokio::spawn(async move {
+            let r = c.call_tool(CallToolRequestParams::new("codebase_search").with_arguments(args(json!({ "query": format!("symbol = {name}") })))).await?;
+            anyhow::Ok((name.to_string(), texts(&r)[0].clone()))
+        }));
+    }
+    for c in calls {
+        let (name, text) = c.await??;
+        assert!(text.contains(&format!("{name} — ")), "{name}: {text}");
+    }
+    client.cancel().await?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_tsq_serve_binary_over_stdio() -> anyhow::Result<()> {
+    let root = common::repo().join("fixtures/ts-ls/multi-project");
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_tsq"));
+    cmd.arg("serve").arg("--root").arg(&root);
+    let client = ().serve(TokioChildProcess::new(cmd)?).await?;
+    let tools = client.list_all_tools().await?;
+    assert_eq!(tools.len(), 1);
+    let r = client
+        .call_tool(CallToolRequestParams::new("codebase_search").with_arguments(args(json!({ "query": "symbol = add", "callDepth": 2 }))))
+        .await?;
+    let t = texts(&r);
+    assert!(t[0].contains("Called by: checkout (packages/app/src/main.ts)"), "{}", t[0]);
+    let r = client
+        .call_tool(CallToolRequestParams::new("codebase_search").with_arguments(args(json!({ "query": "symbol = add", "path": ["packages/app"] }))))
+        .await?;
+    assert_eq!(r.is_error, Some(true));
+    client.cancel().await?;
+    Ok(())
+}
