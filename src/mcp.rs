@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{Annotations, CallToolResult, ContentBlock, Role, ServerCapabilities, ServerConfig, TextContent};
+use rmcp::model::{Annotations, CallToolResult, ContentBlock, Implementation, Role, ServerCapabilities, ServerConfig, TextContent};
 use rmcp::{schemars, tool, tool_handler, tool_router, ServerHandler};
 use serde::Deserialize;
 use tokio::sync::OnceCell;
@@ -183,7 +183,9 @@ impl TsqServer {
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for TsqServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build()).with_instructions(
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("tsq", env!("CARGO_PKG_VERSION")))
+            .with_instructions(
             "tsq answers questions about a TypeScript/JavaScript codebase with the real TypeScript compiler. Call codebase_search with `symbol = Name` or `symbol = Parent > name`.",
         )
     }

@@ -122,3 +122,49 @@ async fn the_tsq_serve_binary_over_stdio() -> anyhow::Result<()> {
     client.cancel().await?;
     Ok(())
 }
+
+#[test]
+fn garbage_bom_and_wrong_shapes_do_not_kill_the_server() {
+    use std::io::{BufRead, BufReader, Write};
+    let root = common::repo().join("fixtures/ts-ls/call-chain");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tsq"))
+        .arg("serve")
+        .arg("--root")
+        .arg(&root)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let lines = [
+        "\u{feff}garbage that is not JSON".to_string(),
+        r#"{"foo": 1}"#.to_string(),
+        "[1, 2, 3]".to_string(),
+        r#"{"jsonrpc":"2.0","id":"x","method":"no/such/method"}"#.to_string(),
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#.to_string(),
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.to_string(),
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"codebase_search","arguments":{"query":"symbol = normalize"}}}"#.to_string(),
+    ];
+    for l in &lines {
+        writeln!(stdin, "{l}").unwrap();
+    }
+    stdin.flush().unwrap();
+    let mut answered = false;
+    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+        let line = line.unwrap();
+        // Stdout carries only JSON-RPC messages.
+        let v: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("non-protocol line on stdout: {line:?}: {e}"));
+        assert_eq!(v["jsonrpc"], "2.0", "{line}");
+        if v["id"] == 2 {
+            assert!(v["result"]["content"][0]["text"].as_str().unwrap().contains("normalize — helper.ts"), "{line}");
+            answered = true;
+            break;
+        }
+    }
+    assert!(answered, "the valid request after the garbage was answered");
+    drop(stdin);
+    // Stdin EOF ends the server.
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+}
