@@ -1,0 +1,43 @@
+//! The official MCP Inspector CLI (`@modelcontextprotocol/inspector`,
+//! `--cli` mode, from npm) driving `tsq serve` for tools/list and
+//! tools/call. `.ci/run` installs it and sets `TSQ_MCP_INSPECTOR` to its
+//! `mcp-inspector` binary; without that variable the test says so and
+//! checks nothing else.
+
+mod common;
+
+use std::process::Command;
+
+use serde_json::Value;
+
+fn inspector(args: &[&str]) -> Value {
+    let bin = std::env::var("TSQ_MCP_INSPECTOR").unwrap();
+    let root = common::repo().join("fixtures/ts-ls/call-chain");
+    let out = Command::new(bin)
+        .arg("--cli")
+        .arg(env!("CARGO_BIN_EXE_tsq"))
+        .args(["serve", "--root"])
+        .arg(&root)
+        .args(args)
+        .output()
+        .expect("the inspector runs");
+    assert!(out.status.success(), "inspector failed: {}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let json = &stdout[stdout.find('{').expect("JSON on stdout")..];
+    serde_json::from_str(json).expect("inspector JSON")
+}
+
+#[test]
+fn the_mcp_inspector_cli_lists_and_calls_the_tool() {
+    if std::env::var_os("TSQ_MCP_INSPECTOR").is_none() {
+        println!("mcp inspector: TSQ_MCP_INSPECTOR not set (.ci/run installs it); not run");
+        return;
+    }
+    let list = inspector(&["--method", "tools/list"]);
+    assert_eq!(list["tools"][0]["name"], "codebase_search");
+    let call = inspector(&["--method", "tools/call", "--tool-name", "codebase_search", "--tool-arg", "query=symbol = normalize"]);
+    let text = call["content"][0]["text"].as_str().unwrap();
+    assert!(text.starts_with("Search: \"symbol = normalize\" | 1 result |"), "{text}");
+    assert!(call["content"][1]["text"].as_str().unwrap().starts_with("// helper.ts\n"));
+    println!("mcp inspector: tools/list and tools/call ok");
+}
