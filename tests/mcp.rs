@@ -168,3 +168,39 @@ fn garbage_bom_and_wrong_shapes_do_not_kill_the_server() {
     let status = child.wait().unwrap();
     assert!(status.success(), "{status:?}");
 }
+
+#[test]
+fn the_stateless_era_discover_then_call() {
+    use std::io::{BufRead, BufReader, Write};
+    let root = common::repo().join("fixtures/ts-ls/call-chain");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tsq"))
+        .args(["serve", "--root"])
+        .arg(&root)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+    writeln!(stdin, r#"{{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{{{meta}}}}}"#).unwrap();
+    writeln!(stdin, r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"codebase_search","arguments":{{"query":"symbol = isBlank"}},{meta}}}}}"#).unwrap();
+    stdin.flush().unwrap();
+    let mut seen = Vec::new();
+    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+        let v: Value = serde_json::from_str(&line.unwrap()).unwrap();
+        if v["id"] == 1 {
+            assert!(v["result"]["supportedVersions"].as_array().unwrap().iter().any(|x| x == "2026-07-28"), "{v}");
+        }
+        if v["id"] == 2 {
+            assert!(v["result"]["content"][0]["text"].as_str().unwrap().contains("isBlank — helper.ts"), "{v}");
+        }
+        seen.push(v["id"].clone());
+        if seen.len() == 2 {
+            break;
+        }
+    }
+    assert_eq!(seen, [json!(1), json!(2)]);
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+}
