@@ -9,8 +9,11 @@ use std::sync::Arc;
 
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{Annotations, CallToolResult, ContentBlock, Implementation, Role, ServerCapabilities, ServerConfig, TextContent};
-use rmcp::{schemars, tool, tool_handler, tool_router, ServerHandler};
+use rmcp::model::{
+    Annotations, CallToolResult, ContentBlock, Implementation, ProgressNotificationParam, Role, ServerCapabilities, ServerConfig, TextContent,
+};
+use rmcp::service::RequestContext;
+use rmcp::{schemars, tool, tool_handler, tool_router, RoleServer, ServerHandler};
 use serde::Deserialize;
 use tokio::sync::OnceCell;
 
@@ -62,11 +65,46 @@ pub struct SearchArgs {
     pub format: Option<SearchFormat>,
 }
 
+/// Where the workspace comes from.
+#[derive(Debug, Clone)]
+pub enum RootChoice {
+    /// `--root`: always this directory.
+    Given(PathBuf),
+    /// The client's first valid root, else this directory (the current one).
+    FromClientOr(PathBuf),
+}
+
 #[derive(Clone)]
 pub struct TsqServer {
-    root: PathBuf,
+    choice: RootChoice,
     workspace: Arc<OnceCell<Arc<Workspace>>>,
     tool_router: ToolRouter<Self>,
+}
+
+/// A client root (`file://` URI) as a directory, if it is one.
+fn root_dir(uri: &str) -> Option<PathBuf> {
+    let path = uri.strip_prefix("file://")?;
+    let decoded = percent_decode(path);
+    let p = PathBuf::from(decoded).canonicalize().ok()?;
+    p.is_dir().then_some(p)
+}
+
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            if let Ok(b) = u8::from_str_radix(&s[i + 1..i + 3], 16) {
+                out.push(b);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 fn tool_error(message: impl Into<String>) -> CallToolResult {
@@ -94,21 +132,58 @@ pub fn scoped_path(root: &Path, arg: &str) -> Result<String, String> {
 
 #[tool_router]
 impl TsqServer {
+    /// A server on `root` (as `--root` gives it).
     pub fn new(root: &Path) -> std::io::Result<TsqServer> {
-        Ok(TsqServer { root: root.canonicalize()?, workspace: Arc::new(OnceCell::new()), tool_router: Self::tool_router() })
+        Ok(TsqServer::with_root(RootChoice::Given(root.canonicalize()?)))
     }
 
-    /// The warm workspace, loaded on first use on a blocking thread.
-    async fn workspace(&self) -> Result<Arc<Workspace>, String> {
-        let root = self.root.clone();
-        self.workspace
+    pub fn with_root(choice: RootChoice) -> TsqServer {
+        TsqServer { choice, workspace: Arc::new(OnceCell::new()), tool_router: Self::tool_router() }
+    }
+
+    /// The warm workspace, loaded on first use on a blocking thread, with
+    /// progress notifications when the client asked for them.
+    async fn workspace(&self, ctx: &RequestContext<RoleServer>) -> Result<Arc<Workspace>, String> {
+        if let Some(ws) = self.workspace.get() {
+            return Ok(Arc::clone(ws));
+        }
+        let root = match &self.choice {
+            RootChoice::Given(root) => root.clone(),
+            RootChoice::FromClientOr(fallback) => {
+                let supports_roots = ctx.peer.peer_info().is_some_and(|i| i.capabilities.roots.is_some());
+                // Roots are deprecated by SEP-2577 but still what clients send.
+                #[allow(deprecated)]
+                let from_client = if supports_roots {
+                    ctx.peer.list_roots().await.ok().and_then(|r| r.roots.iter().find_map(|root| root_dir(&root.uri)))
+                } else {
+                    None
+                };
+                from_client.unwrap_or_else(|| fallback.clone())
+            }
+        };
+        let token = ctx.meta.get_progress_token();
+        if let Some(t) = &token {
+            let mut p = ProgressNotificationParam::new(t.clone(), 0.0);
+            p.total = Some(1.0);
+            p.message = Some(format!("loading the TypeScript projects under {}", root.display()));
+            let _ = ctx.peer.notify_progress(p).await;
+        }
+        let ws = self
+            .workspace
             .get_or_try_init(|| async move {
                 tokio::task::spawn_blocking(move || Workspace::open(&root).map(Arc::new).map_err(|e| e.to_string()))
                     .await
                     .map_err(|e| format!("loading the workspace failed: {e}"))?
             })
             .await
-            .cloned()
+            .cloned()?;
+        if let Some(t) = token {
+            let mut p = ProgressNotificationParam::new(t, 1.0);
+            p.total = Some(1.0);
+            p.message = Some("projects loaded".into());
+            let _ = ctx.peer.notify_progress(p).await;
+        }
+        Ok(ws)
     }
 
     #[tool(
@@ -116,14 +191,19 @@ impl TsqServer {
         description = "Find TypeScript/JavaScript symbols by name and get exactly the code that matters: a connection graph (signature, callers, callees, types, hierarchy) and a smart snapshot of each file with the symbol complete and only the same-file imports, constants and properties it uses. Query form: `symbol = name`, `symbol = Parent > name`, `symbol = path/file.ts > Parent > name`.",
         annotations(title = "Codebase search", read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn codebase_search(&self, Parameters(args): Parameters<SearchArgs>) -> CallToolResult {
-        match self.search(args).await {
-            Ok(result) => result,
-            Err(message) => tool_error(message),
+    async fn codebase_search(&self, Parameters(args): Parameters<SearchArgs>, ctx: RequestContext<RoleServer>) -> CallToolResult {
+        let cancelled = ctx.ct.clone();
+        tokio::select! {
+            result = self.search(args, &ctx) => match result {
+                Ok(result) => result,
+                Err(message) => tool_error(message),
+            },
+            // The engine work finishes on its thread; its answer is dropped.
+            _ = cancelled.cancelled() => tool_error("cancelled"),
         }
     }
 
-    async fn search(&self, args: SearchArgs) -> Result<CallToolResult, String> {
+    async fn search(&self, args: SearchArgs, ctx: &RequestContext<RoleServer>) -> Result<CallToolResult, String> {
         let query = args.query.trim().to_string();
         if query.is_empty() {
             return Err("Empty query: pass `symbol = name`, `symbol = Parent > name` or `symbol = path/file.ts > Parent > name`.".into());
@@ -145,8 +225,8 @@ impl TsqServer {
         if paths.len() > MAX_PATHS {
             return Err(format!("Too many paths: {}, the limit is {MAX_PATHS}.", paths.len()));
         }
-        let scoped: Vec<String> = paths.iter().map(|p| scoped_path(&self.root, p)).collect::<Result<_, _>>()?;
-        let workspace = self.workspace().await?;
+        let workspace = self.workspace(ctx).await?;
+        let scoped: Vec<String> = paths.iter().map(|p| scoped_path(workspace.root(), p)).collect::<Result<_, _>>()?;
         let config = LookupConfig {
             call_depth: args.call_depth.unwrap_or(1).clamp(-1, 16),
             max_token_budget: args.max_token_budget.unwrap_or(8000).clamp(200, 200_000),

@@ -204,3 +204,72 @@ fn the_stateless_era_discover_then_call() {
     drop(stdin);
     assert!(child.wait().unwrap().success());
 }
+
+#[allow(deprecated)] // Roots are deprecated by SEP-2577; clients still send them.
+mod roots_and_progress {
+    use std::sync::{Arc, Mutex};
+
+    use rmcp::model::{
+        CallToolRequestParams, ClientCapabilities, ClientConfig, ErrorData, Implementation, ListRootsResult, NumberOrString,
+        ProgressNotificationParam, ProgressToken, RequestParamsMeta, Root,
+    };
+    use rmcp::service::{NotificationContext, RequestContext};
+    use rmcp::{ClientHandler, RoleClient, ServiceExt};
+    use serde_json::json;
+    use tsq::mcp::{RootChoice, TsqServer};
+
+    #[derive(Clone)]
+    struct RootsClient {
+        root: String,
+        progress: Arc<Mutex<Vec<f64>>>,
+    }
+
+    impl ClientHandler for RootsClient {
+        fn get_info(&self) -> ClientConfig {
+            ClientConfig::new(ClientCapabilities::builder().enable_roots().build(), Implementation::new("tsq-test", "1"))
+        }
+
+        #[allow(deprecated)]
+        async fn list_roots(&self, _context: RequestContext<RoleClient>) -> Result<ListRootsResult, ErrorData> {
+            Ok(ListRootsResult::new(vec![Root::new(self.root.clone())]))
+        }
+
+        async fn on_progress(&self, params: ProgressNotificationParam, _context: NotificationContext<RoleClient>) {
+            self.progress.lock().unwrap().push(params.progress);
+        }
+    }
+
+    /// Without --root, the workspace is the client's root; the first call
+    /// reports progress while the projects load.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_clients_root_and_progress_during_the_first_load() -> anyhow::Result<()> {
+        let repo = super::common::repo();
+        let wanted = repo.join("fixtures/ts-ls/call-chain").canonicalize()?;
+        let elsewhere = repo.join("fixtures/ts-ls/multi-hop").canonicalize()?;
+        let (server_io, client_io) = tokio::io::duplex(1 << 20);
+        tokio::spawn(async move {
+            if let Ok(s) = TsqServer::with_root(RootChoice::FromClientOr(elsewhere)).serve(server_io).await {
+                let _ = s.waiting().await;
+            }
+        });
+        let progress = Arc::new(Mutex::new(Vec::new()));
+        let client = RootsClient { root: format!("file://{}", wanted.display()), progress: Arc::clone(&progress) }.serve(client_io).await?;
+        let mut params = CallToolRequestParams::new("codebase_search")
+            .with_arguments(json!({ "query": "symbol = normalize" }).as_object().unwrap().clone());
+        params.set_progress_token(ProgressToken(NumberOrString::Number(7)));
+        let r = client.call_tool(params).await?;
+        let text = r.content[0].as_text().unwrap().text.clone();
+        assert!(text.contains("normalize — helper.ts"), "answered from the client's root: {text}");
+        // Notifications may arrive just after the result.
+        for _ in 0..50 {
+            if progress.lock().unwrap().len() >= 2 {
+                break;
+            }
+            tokio::task::yield_now().await;
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        assert_eq!(*progress.lock().unwrap(), vec![0.0, 1.0]);
+        client.cancel().await?;
+        Ok(())
+    }
+}

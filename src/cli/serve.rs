@@ -6,19 +6,20 @@ use std::path::PathBuf;
 use anyhow::Context;
 use rmcp::ServiceExt;
 
-use tsq::mcp::TsqServer;
+use tsq::mcp::{RootChoice, TsqServer};
 
 use super::ExitStatus;
 
 pub fn run(root: Option<PathBuf>) -> anyhow::Result<ExitStatus> {
-    let root = match root {
-        Some(r) => r,
-        None => std::env::current_dir()?,
+    let server = match &root {
+        Some(r) => TsqServer::new(r).with_context(|| format!("workspace root {}", r.display()))?,
+        // No --root: the client's roots, else the current directory.
+        None => TsqServer::with_root(RootChoice::FromClientOr(std::env::current_dir()?.canonicalize()?)),
     };
-    let server = TsqServer::new(&root).with_context(|| format!("workspace root {}", root.display()))?;
+    let root = root.map(|r| r.display().to_string()).unwrap_or_else(|| "from the client's roots, else the current directory".into());
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async move {
-        eprintln!("tsq serve: MCP over stdio, workspace {}", root.display());
+        eprintln!("tsq serve: MCP over stdio, workspace {root}");
         let service = server.serve(rmcp::transport::stdio()).await.context("starting the MCP session")?;
         service.waiting().await.context("serving")?;
         anyhow::Ok(())
