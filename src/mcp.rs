@@ -193,14 +193,23 @@ impl TsqServer {
     )]
     async fn codebase_search(&self, Parameters(args): Parameters<SearchArgs>, ctx: RequestContext<RoleServer>) -> CallToolResult {
         let cancelled = ctx.ct.clone();
-        tokio::select! {
-            result = self.search(args, &ctx) => match result {
-                Ok(result) => result,
-                Err(message) => tool_error(message),
+        let started = std::time::Instant::now();
+        let query = args.query.clone();
+        // On its own task, so that a panic is a tool error, not a lost session.
+        let this = self.clone();
+        let task = tokio::spawn(async move { this.search(args, &ctx).await });
+        let result = tokio::select! {
+            joined = task => match joined {
+                Ok(Ok(result)) => result,
+                Ok(Err(message)) => tool_error(message),
+                Err(e) if e.is_panic() => tool_error(format!("internal error: the search panicked ({e}); the server goes on")),
+                Err(e) => tool_error(format!("internal error: {e}")),
             },
             // The engine work finishes on its thread; its answer is dropped.
             _ = cancelled.cancelled() => tool_error("cancelled"),
-        }
+        };
+        tracing::info!(query = %query.chars().take(200).collect::<String>(), error = result.is_error == Some(true), ms = started.elapsed().as_millis() as u64, "codebase_search");
+        result
     }
 
     async fn search(&self, args: SearchArgs, ctx: &RequestContext<RoleServer>) -> Result<CallToolResult, String> {
