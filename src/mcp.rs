@@ -189,9 +189,16 @@ impl TsqServer {
     #[tool(
         name = "codebase_search",
         description = "Find TypeScript/JavaScript symbols by name and get exactly the code that matters: a connection graph (signature, callers, callees, types, hierarchy) and a smart snapshot of each file with the symbol complete and only the same-file imports, constants and properties it uses. Query form: `symbol = name`, `symbol = Parent > name`, `symbol = path/file.ts > Parent > name`.",
-        annotations(title = "Codebase search", read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+        annotations(title = "Codebase search", read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false),
+        input_schema = rmcp::handler::server::common::schema_for_input::<SearchArgs>().expect("SearchArgs has a JSON schema")
     )]
-    async fn codebase_search(&self, Parameters(args): Parameters<SearchArgs>, ctx: RequestContext<RoleServer>) -> CallToolResult {
+    async fn codebase_search(&self, Parameters(raw): Parameters<rmcp::model::JsonObject>, ctx: RequestContext<RoleServer>) -> CallToolResult {
+        // Arguments are checked here, not by the protocol layer: a malformed
+        // argument is a tool error the agent can read and fix.
+        let args: SearchArgs = match serde_json::from_value(serde_json::Value::Object(raw)) {
+            Ok(a) => a,
+            Err(e) => return tool_error(format!("Malformed arguments: {e}. Expected {{\"query\": \"symbol = name\", ...}}.")),
+        };
         let cancelled = ctx.ct.clone();
         let started = std::time::Instant::now();
         let query = args.query.clone();
@@ -236,6 +243,16 @@ impl TsqServer {
         }
         let workspace = self.workspace(ctx).await?;
         let scoped: Vec<String> = paths.iter().map(|p| scoped_path(workspace.root(), p)).collect::<Result<_, _>>()?;
+        for (arg, rel) in paths.iter().zip(&scoped) {
+            if rel.contains(['*', '?', '[']) {
+                continue;
+            }
+            let full = workspace.root().join(rel);
+            let has_sources = if full.is_dir() { !crate::source::walk(&full).files.is_empty() } else { crate::source::is_supported(&full) };
+            if !has_sources {
+                return Err(format!("No supported files in path {arg} (tsq reads .ts .tsx .js .jsx .mts .mjs .cts .cjs)."));
+            }
+        }
         let config = LookupConfig {
             call_depth: args.call_depth.unwrap_or(1).clamp(-1, 16),
             max_token_budget: args.max_token_budget.unwrap_or(8000).clamp(200, 200_000),

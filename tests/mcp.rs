@@ -71,18 +71,13 @@ async fn codebase_search_over_an_in_process_client() -> anyhow::Result<()> {
         (json!({ "query": "symbol = normalize", "path": ["nope.ts"] }), "File not found: nope.ts"),
         (json!({ "query": "symbol = normalize", "path": ["a\u{0}b"] }), "NUL byte"),
         (json!({ "query": "x".repeat(5000) }), "Query too long"),
-        (json!({ "query": 42 }), ""),
+        (json!({ "query": 42 }), "Malformed arguments"),
+        (json!({ "query": "symbol = normalize", "callDepth": "deep" }), "Malformed arguments"),
+        (json!({ "query": "symbol = normalize", "path": ["queries.txt"] }), "No supported files in path queries.txt"),
     ] {
-        let r = client.call_tool(CallToolRequestParams::new("codebase_search").with_arguments(args(a.clone()))).await;
-        match r {
-            Ok(r) => {
-                assert_eq!(r.is_error, Some(true), "{a}: {:?}", texts(&r));
-                assert!(texts(&r).join("\n").contains(expect), "{a}: {:?}", texts(&r));
-            }
-            // A malformed argument may be refused by rmcp's parameter parsing;
-            // the session must stay usable (checked below).
-            Err(e) => assert!(a["query"].is_number(), "{a}: {e}"),
-        }
+        let r = client.call_tool(CallToolRequestParams::new("codebase_search").with_arguments(args(a.clone()))).await?;
+        assert_eq!(r.is_error, Some(true), "{a}: {:?}", texts(&r));
+        assert!(texts(&r).join("\n").contains(expect), "{a}: {:?}", texts(&r));
     }
 
     // 20 concurrent calls, all answered correctly.
