@@ -113,13 +113,19 @@
     return out;
   }
 
+  /** Calls `fn(sf, project)` for each workspace user file once, with the
+   *  project that owns it. */
+  function eachUserFile(workspace, fn) {
+    for (const p of workspace.projects) for (const sf of p.userFiles()) if (workspace.projectOf(sf.fileName) === p) fn(sf, p);
+  }
+
   /** Every `everyNth` function, method and class with a body, in file
    *  order: the benchmark's deterministic sample. */
   function symbolSample(workspace, everyNth, limit) {
     const out = [];
     let i = 0;
     const files = [];
-    for (const p of workspace.projects) for (const sf of p.userFiles()) if (workspace.projectOf(sf.fileName) === p) files.push(sf);
+    eachUserFile(workspace, (sf) => files.push(sf));
     files.sort((a, b) => a.fileName.localeCompare(b.fileName));
     for (const sf of files) {
       const visit = (n) => {
@@ -382,7 +388,7 @@
   globalThis.tsqAnalyses["symbol-sample"] = (ws, req) => symbolSample(ws, Math.max(1, req.typeDepth), 1000);
   /** Helpers the other resolver files and the extended analyses share. */
   globalThis.tsqLs = {
-    line, nameText, kindOf, symbolRef, findDeclarations, fileMatches, scopeOf, isUserFile, rel, modifiers, signature, containers,
+    line, nameText, kindOf, symbolRef, findDeclarations, fileMatches, eachUserFile, scopeOf, isUserFile, rel, modifiers, signature, containers,
     members, typeHierarchy, DECLARATION_KINDS,
   };
 })(globalThis);

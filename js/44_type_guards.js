@@ -654,21 +654,18 @@
         out.push(analysisOf(project.program().getTypeChecker(), sf, node, fn));
       }
     } else {
-      for (const p of workspace.projects) {
+      L.eachUserFile(workspace, (sf, p) => {
         const checker = p.program().getTypeChecker();
-        for (const sf of p.userFiles()) {
-          if (workspace.projectOf(sf.fileName) !== p) continue;
-          const visit = (node) => {
-            const decl = namedFunction(node);
-            if (decl) {
-              const a = analysisOf(checker, sf, decl, node);
-              if (a.guards.length) out.push(a);
-            }
-            ts.forEachChild(node, visit);
-          };
-          visit(sf);
-        }
-      }
+        const visit = (node) => {
+          const decl = namedFunction(node);
+          if (decl) {
+            const a = analysisOf(checker, sf, decl, node);
+            if (a.guards.length) out.push(a);
+          }
+          ts.forEachChild(node, visit);
+        };
+        visit(sf);
+      });
     }
     out.sort((a, b) => a.symbol.filePath.localeCompare(b.symbol.filePath) || a.symbol.line - b.symbol.line);
     return out;

@@ -180,18 +180,15 @@
         out.push(aliasInfo(project.program().getTypeChecker(), sf, node, depth));
       }
     } else {
-      for (const p of workspace.projects) {
+      ls.eachUserFile(workspace, (sf, p) => {
         const checker = p.program().getTypeChecker();
-        for (const sf of p.userFiles()) {
-          if (workspace.projectOf(sf.fileName) !== p) continue;
-          const visit = (node) => {
-            if (node.kind === SK.TypeAliasDeclaration) out.push(aliasInfo(checker, sf, node, depth));
-            // Type nodes hold no declarations: no need to walk them.
-            if (!ts.isTypeNode(node)) ts.forEachChild(node, visit);
-          };
-          visit(sf);
-        }
-      }
+        const visit = (node) => {
+          if (node.kind === SK.TypeAliasDeclaration) out.push(aliasInfo(checker, sf, node, depth));
+          // Type nodes hold no declarations: no need to walk them.
+          if (!ts.isTypeNode(node)) ts.forEachChild(node, visit);
+        };
+        visit(sf);
+      });
     }
     out.sort((a, b) => a.symbol.filePath.localeCompare(b.symbol.filePath) || a.symbol.line - b.symbol.line ||
       a.symbol.name.localeCompare(b.symbol.name));

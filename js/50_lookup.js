@@ -12,22 +12,19 @@
   /** Every declaration name in the workspace, for hints. */
   function allDeclarations(workspace) {
     const out = [];
-    for (const p of workspace.projects) {
-      for (const sf of p.userFiles()) {
-        if (workspace.projectOf(sf.fileName) !== p) continue;
-        const visit = (n) => {
-          if (L.DECLARATION_KINDS.has(n.kind) && n.name) out.push({ sf, node: n, name: L.nameText(n) });
-          ts.forEachChild(n, visit);
-        };
-        visit(sf);
-      }
-    }
+    L.eachUserFile(workspace, (sf) => {
+      const visit = (n) => {
+        if (L.DECLARATION_KINDS.has(n.kind) && n.name) out.push({ sf, node: n, name: L.nameText(n) });
+        ts.forEachChild(n, visit);
+      };
+      visit(sf);
+    });
     return out;
   }
 
   function userFileNames(workspace) {
     const out = [];
-    for (const p of workspace.projects) for (const sf of p.userFiles()) if (workspace.projectOf(sf.fileName) === p) out.push(L.rel(sf.fileName));
+    L.eachUserFile(workspace, (sf) => out.push(L.rel(sf.fileName)));
     return out.sort();
   }
 

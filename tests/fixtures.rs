@@ -90,28 +90,7 @@ fn chunker_expected(chunks: &[CodeChunk]) -> Value {
 
 /// Compares against a sidecar, or writes it under TSQ_BLESS=1.
 fn check(path: &Path, actual: &Value, failures: &mut Vec<String>) {
-    let bless = std::env::var_os("TSQ_BLESS").is_some();
-    let pretty = serde_json::to_string_pretty(actual).unwrap() + "\n";
-    if bless {
-        std::fs::write(path, pretty).unwrap();
-        return;
-    }
-    let Ok(text) = std::fs::read_to_string(path) else {
-        failures.push(format!("{}: missing sidecar", path.display()));
-        return;
-    };
-    let expected: Value = serde_json::from_str(&text).unwrap();
-    if &expected != actual {
-        let (e, a) = (serde_json::to_string_pretty(&expected).unwrap(), pretty);
-        let first = e.lines().zip(a.lines()).position(|(x, y)| x != y).unwrap_or(0);
-        failures.push(format!(
-            "{}: differs from tsq's output at line {}:\n  expected: {}\n  actual:   {}",
-            path.display(),
-            first + 1,
-            e.lines().nth(first).unwrap_or(""),
-            a.lines().nth(first).unwrap_or("")
-        ));
-    }
+    common::golden(path, &(serde_json::to_string_pretty(actual).unwrap() + "\n"), failures);
 }
 
 #[test]

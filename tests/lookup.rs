@@ -6,7 +6,6 @@
 
 mod common;
 
-use std::path::Path;
 
 use serde_json::{Map, Value};
 use tsq::chunk::estimate_tokens;
@@ -16,26 +15,7 @@ use tsq::lookup::{lookup, LookupConfig};
 use tsq::query::SymbolQuery;
 use tsq::ts::protocol::SymbolMetadata;
 
-fn golden(path: &Path, actual: &str, failures: &mut Vec<String>) {
-    if std::env::var_os("TSQ_BLESS").is_some() {
-        std::fs::write(path, actual).unwrap();
-        return;
-    }
-    match std::fs::read_to_string(path) {
-        Ok(expected) if expected == actual => {}
-        Ok(expected) => {
-            let at = expected.lines().zip(actual.lines()).position(|(a, b)| a != b).unwrap_or(0);
-            failures.push(format!(
-                "{}: differs at line {}\n  expected: {}\n  actual:   {}",
-                path.display(),
-                at + 1,
-                expected.lines().nth(at).unwrap_or(""),
-                actual.lines().nth(at).unwrap_or("")
-            ));
-        }
-        Err(_) => failures.push(format!("{}: missing golden", path.display())),
-    }
-}
+use common::golden;
 
 #[test]
 fn snapshots_match_goldens_and_reparse() {

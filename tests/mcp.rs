@@ -118,19 +118,23 @@ async fn the_tsq_serve_binary_over_stdio() -> anyhow::Result<()> {
     Ok(())
 }
 
-#[test]
-fn garbage_bom_and_wrong_shapes_do_not_kill_the_server() {
-    use std::io::{BufRead, BufReader, Write};
-    let root = common::repo().join("fixtures/ts-ls/call-chain");
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tsq"))
-        .arg("serve")
-        .arg("--root")
-        .arg(&root)
+/// `tsq serve` with raw piped stdin and stdout, for hand-written lines.
+fn serve_raw(root: &std::path::Path) -> std::process::Child {
+    std::process::Command::new(env!("CARGO_BIN_EXE_tsq"))
+        .args(["serve", "--root"])
+        .arg(root)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
         .spawn()
-        .unwrap();
+        .unwrap()
+}
+
+#[test]
+fn garbage_bom_and_wrong_shapes_do_not_kill_the_server() {
+    use std::io::{BufRead, BufReader, Write};
+    let root = common::repo().join("fixtures/ts-ls/call-chain");
+    let mut child = serve_raw(&root);
     let mut stdin = child.stdin.take().unwrap();
     let lines = [
         "\u{feff}garbage that is not JSON".to_string(),
@@ -168,14 +172,7 @@ fn garbage_bom_and_wrong_shapes_do_not_kill_the_server() {
 fn the_stateless_era_discover_then_call() {
     use std::io::{BufRead, BufReader, Write};
     let root = common::repo().join("fixtures/ts-ls/call-chain");
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tsq"))
-        .args(["serve", "--root"])
-        .arg(&root)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = serve_raw(&root);
     let mut stdin = child.stdin.take().unwrap();
     let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
     writeln!(stdin, r#"{{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{{{meta}}}}}"#).unwrap();

@@ -14,26 +14,7 @@ use tsq::inspect::{AnalyzeConfig, InspectConfig, Workspace};
 use tsq::query::SymbolQuery;
 
 fn check(path: &Path, actual: &Value, failures: &mut Vec<String>) {
-    let pretty = serde_json::to_string_pretty(actual).unwrap() + "\n";
-    if std::env::var_os("TSQ_BLESS").is_some() {
-        std::fs::write(path, pretty).unwrap();
-        return;
-    }
-    let expected: Value = match std::fs::read_to_string(path) {
-        Ok(t) => serde_json::from_str(&t).unwrap(),
-        Err(_) => return failures.push(format!("{}: missing sidecar", path.display())),
-    };
-    if &expected != actual {
-        let e = serde_json::to_string_pretty(&expected).unwrap();
-        let at = e.lines().zip(pretty.lines()).position(|(x, y)| x != y).unwrap_or(0);
-        failures.push(format!(
-            "{}: differs at line {}\n  expected: {}\n  actual:   {}",
-            path.display(),
-            at + 1,
-            e.lines().nth(at).unwrap_or(""),
-            pretty.lines().nth(at).unwrap_or("")
-        ));
-    }
+    common::golden(path, &(serde_json::to_string_pretty(actual).unwrap() + "\n"), failures);
 }
 
 fn run_case(dir: &Path, failures: &mut Vec<String>) -> usize {

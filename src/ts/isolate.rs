@@ -28,23 +28,30 @@ pub const THREAD_STACK_BYTES: usize = 512 * 1024 * 1024;
 /// the native stack, so a deep recursion ends in a catchable `RangeError`.
 const JS_STACK_KIB: usize = 384 * 1024;
 
-/// The request/response slot shared with JS through `OpState`.
-#[derive(Default)]
-struct ParseSlot {
-    request: Option<ParseRequest>,
-    response: Option<ParseResponse>,
+/// A request/response slot shared with JS through `OpState`: Rust puts the
+/// request, JS takes it through an op and puts its answer back.
+struct Slot<Req, Res> {
+    request: Option<Req>,
+    response: Option<Res>,
 }
 
-fn take_request(slot: &mut ParseSlot) -> Result<ParseRequest, JsErrorBox> {
-    slot.request
-        .take()
-        .ok_or_else(|| JsErrorBox::generic("op_tsq_parse_request: no request pending"))
+impl<Req, Res> Default for Slot<Req, Res> {
+    fn default() -> Self {
+        Slot { request: None, response: None }
+    }
+}
+
+type ParseSlot = Slot<ParseRequest, ParseResponse>;
+type ServiceSlot = Slot<ServiceRequest, ServiceResponse>;
+
+fn take_request<Req: 'static, Res: 'static>(state: &mut OpState, op: &str) -> Result<Req, JsErrorBox> {
+    state.borrow_mut::<Slot<Req, Res>>().request.take().ok_or_else(|| JsErrorBox::generic(format!("{op}: no request pending")))
 }
 
 #[op2]
 #[serde]
 fn op_tsq_parse_request(state: &mut OpState) -> Result<ParseRequest, JsErrorBox> {
-    take_request(state.borrow_mut::<ParseSlot>())
+    take_request::<ParseRequest, ParseResponse>(state, "op_tsq_parse_request")
 }
 
 #[op2]
@@ -52,21 +59,10 @@ fn op_tsq_parse_respond(state: &mut OpState, #[serde] response: ParseResponse) {
     state.borrow_mut::<ParseSlot>().response = Some(response);
 }
 
-/// The service request/response slot.
-#[derive(Default)]
-struct ServiceSlot {
-    request: Option<ServiceRequest>,
-    response: Option<ServiceResponse>,
-}
-
 #[op2]
 #[serde]
 fn op_tsq_service_request(state: &mut OpState) -> Result<ServiceRequest, JsErrorBox> {
-    state
-        .borrow_mut::<ServiceSlot>()
-        .request
-        .take()
-        .ok_or_else(|| JsErrorBox::generic("op_tsq_service_request: no request pending"))
+    take_request::<ServiceRequest, ServiceResponse>(state, "op_tsq_service_request")
 }
 
 #[op2]
@@ -197,40 +193,31 @@ impl Engine {
     /// Parses one file. A JS exception that escapes tsq's own handlers is
     /// an `Err`; the caller should then replace this engine.
     pub fn parse(&mut self, request: ParseRequest) -> Result<ParseResponse, TsError> {
-        self.state.borrow_mut().borrow_mut::<ParseSlot>().request = Some(request);
-        let result = self.runtime.execute_script("tsq:parse", "tsqParse()");
-        let response = {
-            let mut state = self.state.borrow_mut();
-            let slot = state.borrow_mut::<ParseSlot>();
-            slot.request = None;
-            slot.response.take()
-        };
-        match (result, response) {
-            (Ok(_), Some(response)) => Ok(response),
-            (Ok(_), None) => Err(TsError::Protocol("tsqParse returned without responding".into())),
-            (Err(e), _) => Err(TsError::Js(e.exception_message.clone())),
-        }
+        self.round_trip("tsqParse", request)
     }
 
     /// Runs one Language Service request.
     pub fn service(&mut self, request: ServiceRequest) -> Result<ServiceResponse, TsError> {
-        {
-            let mut state = self.state.borrow_mut();
-            if let Some(fs) = state.borrow_mut::<HostFs>().0.as_mut() {
-                fs.next_epoch();
-            }
-            state.borrow_mut::<ServiceSlot>().request = Some(request);
+        if let Some(fs) = self.state.borrow_mut().borrow_mut::<HostFs>().0.as_mut() {
+            fs.next_epoch();
         }
-        let result = self.runtime.execute_script("tsq:service", "tsqService()");
+        self.round_trip("tsqService", request)
+    }
+
+    /// Puts `request` in its slot, calls the JS entry point `entry`, and
+    /// takes the answer it left.
+    fn round_trip<Req: 'static, Res: 'static>(&mut self, entry: &'static str, request: Req) -> Result<Res, TsError> {
+        self.state.borrow_mut().borrow_mut::<Slot<Req, Res>>().request = Some(request);
+        let result = self.runtime.execute_script(entry, format!("{entry}()"));
         let response = {
             let mut state = self.state.borrow_mut();
-            let slot = state.borrow_mut::<ServiceSlot>();
+            let slot = state.borrow_mut::<Slot<Req, Res>>();
             slot.request = None;
             slot.response.take()
         };
         match (result, response) {
             (Ok(_), Some(response)) => Ok(response),
-            (Ok(_), None) => Err(TsError::Protocol("tsqService returned without responding".into())),
+            (Ok(_), None) => Err(TsError::Protocol(format!("{entry} returned without responding"))),
             (Err(e), _) => Err(TsError::Js(e.exception_message.clone())),
         }
     }

@@ -54,3 +54,31 @@ pub fn corpora(names: &[&str]) -> Option<Vec<(String, PathBuf)>> {
             .collect(),
     )
 }
+
+/// Compares `actual` with the golden file at `path` (writing it instead
+/// under `TSQ_BLESS=1`); a difference is pushed to `failures` with the
+/// first differing line. JSON goldens are compared as parsed values.
+pub fn golden(path: &Path, actual: &str, failures: &mut Vec<String>) {
+    if std::env::var_os("TSQ_BLESS").is_some() {
+        std::fs::write(path, actual).unwrap();
+        return;
+    }
+    let Ok(expected) = std::fs::read_to_string(path) else {
+        failures.push(format!("{}: missing golden", path.display()));
+        return;
+    };
+    let same = match (serde_json::from_str::<serde_json::Value>(&expected), serde_json::from_str::<serde_json::Value>(actual)) {
+        (Ok(e), Ok(a)) if path.extension().is_some_and(|x| x == "json") => e == a,
+        _ => expected == actual,
+    };
+    if !same {
+        let at = expected.lines().zip(actual.lines()).position(|(a, b)| a != b).unwrap_or(0);
+        failures.push(format!(
+            "{}: differs at line {}\n  expected: {}\n  actual:   {}",
+            path.display(),
+            at + 1,
+            expected.lines().nth(at).unwrap_or(""),
+            actual.lines().nth(at).unwrap_or("")
+        ));
+    }
+}
