@@ -101,6 +101,7 @@ fn build_parsed(text: String, response: Result<ParseResponse, TsError>) -> Parse
             symbols: Vec::new(),
             comments: Vec::new(),
             diagnostics: vec![Diagnostic { line: 1, column: 1, message: e.to_string() }],
+            failure: Some(e.to_string()),
         },
     }
 }

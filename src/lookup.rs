@@ -107,7 +107,7 @@ pub fn lookup(ws: &Workspace, text: &str, config: &LookupConfig) -> Result<Optio
             }),
         })
         .collect();
-    Ok(Some(assemble(query.to_string(), results, found.snapshots, found.hints, config.max_token_budget)))
+    Ok(Some(assemble(&Frame { query: query.to_string(), backends: None, budget: config.max_token_budget, note: None }, results, found.snapshots, found.hints)))
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -118,13 +118,26 @@ pub enum LookupError {
     Ts(#[from] TsError),
 }
 
-/// Adds results (a file's results go together, as one snapshot) while the
+/// What frames an answer: the query as the summary shows it, the backends
+/// that answered (natural-language search), and the token budget.
+#[derive(Debug, Clone)]
+pub struct Frame {
+    pub query: String,
+    pub backends: Option<String>,
+    pub budget: usize,
+    /// A line above the results (e.g. that none passed the relevance gate).
+    pub note: Option<String>,
+}
+
+/// The one output path of both query modes. Adds results (a file's results
+/// go together, as one snapshot, in the order of `snapshots`) while the
 /// whole answer fits the budget; never cuts one in half.
-fn assemble(query: String, results: Vec<LookupResultItem>, snapshots: Vec<Snapshot>, hints: Vec<String>, budget: usize) -> LookupAnswer {
+pub fn assemble(frame: &Frame, results: Vec<LookupResultItem>, snapshots: Vec<Snapshot>, hints: Vec<String>) -> LookupAnswer {
+    let (query, budget) = (frame.query.clone(), frame.budget);
     let mut kept: Vec<LookupResultItem> = Vec::new();
     let mut kept_snaps: Vec<Snapshot> = Vec::new();
     let mut omitted = 0;
-    let mut text = render(&query, &kept, &kept_snaps, &hints, budget, 0);
+    let mut text = render(frame, &kept, &kept_snaps, &hints, 0);
     for snap in &snapshots {
         let group: Vec<LookupResultItem> =
             results.iter().filter(|r| r.location.symbol.file_path.as_deref() == Some(snap.file_path.as_str())).cloned().collect();
@@ -132,7 +145,7 @@ fn assemble(query: String, results: Vec<LookupResultItem>, snapshots: Vec<Snapsh
         try_results.extend(group.iter().cloned());
         let mut try_snaps = kept_snaps.clone();
         try_snaps.push(snap.clone());
-        let candidate = render(&query, &try_results, &try_snaps, &hints, budget, omitted);
+        let candidate = render(frame, &try_results, &try_snaps, &hints, omitted);
         if estimate_tokens(&candidate) <= budget {
             kept = try_results;
             kept_snaps = try_snaps;
@@ -142,9 +155,9 @@ fn assemble(query: String, results: Vec<LookupResultItem>, snapshots: Vec<Snapsh
         }
     }
     if omitted > 0 {
-        text = render(&query, &kept, &kept_snaps, &hints, budget, omitted);
+        text = render(frame, &kept, &kept_snaps, &hints, omitted);
         if kept.is_empty() {
-            text = too_big(&query, &results, budget);
+            text = too_big(frame, &results);
         }
     }
     let tokens = estimate_tokens(&text);
@@ -153,7 +166,8 @@ fn assemble(query: String, results: Vec<LookupResultItem>, snapshots: Vec<Snapsh
 }
 
 /// When not even the first result fits: where it is and its signature.
-fn too_big(query: &str, results: &[LookupResultItem], budget: usize) -> String {
+fn too_big(frame: &Frame, results: &[LookupResultItem]) -> String {
+    let budget = frame.budget;
     let mut body = format!("The first result does not fit the {budget}-token budget; its location and signature:\n\n");
     for r in results.iter().take(5) {
         let sig = r.metadata.as_ref().map(|m| m.signature.clone()).unwrap_or_default();
@@ -165,14 +179,15 @@ fn too_big(query: &str, results: &[LookupResultItem], budget: usize) -> String {
             r.location.end_line
         ));
     }
-    with_summary(query, results.len(), count_files(results), &body, budget)
+    with_summary(frame, results.len(), count_files(results), &body)
 }
 
 fn count_files(results: &[LookupResultItem]) -> usize {
     results.iter().filter_map(|r| r.location.symbol.file_path.clone()).collect::<std::collections::BTreeSet<_>>().len()
 }
 
-fn render(query: &str, results: &[LookupResultItem], snaps: &[Snapshot], hints: &[String], budget: usize, omitted: usize) -> String {
+fn render(frame: &Frame, results: &[LookupResultItem], snaps: &[Snapshot], hints: &[String], omitted: usize) -> String {
+    let budget = frame.budget;
     let mut body = String::new();
     if results.is_empty() && omitted == 0 {
         for h in hints {
@@ -180,9 +195,13 @@ fn render(query: &str, results: &[LookupResultItem], snaps: &[Snapshot], hints: 
             body.push('\n');
         }
         if hints.is_empty() {
-            body.push_str("No symbol found.\n");
+            body.push_str(if frame.backends.is_some() { "No results.\n" } else { "No symbol found.\n" });
         }
     } else {
+        if let Some(note) = &frame.note {
+            body.push_str(note);
+            body.push_str("\n\n");
+        }
         let meta: Vec<SymbolMetadata> = results.iter().filter_map(|r| r.metadata.clone()).collect();
         body.push_str(&match meta.len() {
             // Root expressions have no Language Service metadata.
@@ -198,19 +217,22 @@ fn render(query: &str, results: &[LookupResultItem], snaps: &[Snapshot], hints: 
             body.push_str(&s.text);
         }
     }
-    with_summary(query, results.len(), count_files(results), &body, budget)
+    with_summary(frame, results.len(), count_files(results), &body)
 }
 
 /// Prepends `Search: "q" | N results across M files | T/B tokens`, where T
-/// is the estimate of the whole returned text, this line included.
-fn with_summary(query: &str, n: usize, files: usize, body: &str, budget: usize) -> String {
+/// is the estimate of the whole returned text, this line included. Search
+/// answers end the line with the backends that answered.
+fn with_summary(frame: &Frame, n: usize, files: usize, body: &str) -> String {
+    let (query, budget) = (&frame.query, frame.budget);
+    let backends = frame.backends.as_ref().map(|b| format!(" | {b}")).unwrap_or_default();
     let results = match n {
         1 => "1 result".to_string(),
         n => format!("{n} results across {files} files"),
     };
     let mut tokens = estimate_tokens(body);
     loop {
-        let text = format!("Search: \"{query}\" | {results} | {}/{} tokens\n\n{body}", group(tokens), group(budget));
+        let text = format!("Search: \"{query}\" | {results} | {}/{} tokens{backends}\n\n{body}", group(tokens), group(budget));
         let actual = estimate_tokens(&text);
         if actual == tokens {
             return text;
@@ -220,7 +242,7 @@ fn with_summary(query: &str, n: usize, files: usize, body: &str, budget: usize) 
 }
 
 /// 8000 -> "8,000".
-fn group(n: usize) -> String {
+pub fn group(n: usize) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
@@ -243,7 +265,7 @@ pub struct ConciseResult {
     pub definitions: String,
     /// The first 2 non-empty lines, at most 200 characters.
     pub preview: String,
-    /// 1.0: a lookup is an exact match.
+    /// 1.0 for a lookup (an exact match); `finalScore` for a search.
     pub score: f64,
 }
 
@@ -264,7 +286,7 @@ pub fn concise(answer: &LookupAnswer, root: &std::path::Path) -> Vec<ConciseResu
             if let Some(members) = r.metadata.as_ref().and_then(|m| m.members.as_ref()) {
                 definitions.extend(members.iter().filter(|m| !m.name.is_empty()).map(|m| format!("{} {}", m.kind, m.name)));
             }
-            let language = if file.ends_with(".js") || file.ends_with(".jsx") || file.ends_with(".mjs") || file.ends_with(".cjs") { "javascript" } else { "typescript" };
+            let language = crate::index::language_of(&file);
             ConciseResult {
                 file_path: file,
                 language: language.into(),
@@ -272,7 +294,7 @@ pub fn concise(answer: &LookupAnswer, root: &std::path::Path) -> Vec<ConciseResu
                 end_line: r.location.end_line,
                 definitions: definitions.join(", "),
                 preview,
-                score: 1.0,
+                score: r.score,
             }
         })
         .collect()
@@ -296,7 +318,7 @@ mod tests {
     #[test]
     fn the_summary_counts_its_own_tokens() {
         let body = "x".repeat(4000);
-        let text = with_summary("symbol = a", 1, 1, &body, 8000);
+        let text = with_summary(&Frame { query: "symbol = a".into(), backends: Some("embedder: x".into()), budget: 8000, note: None }, 1, 1, &body);
         let claimed: usize = text.split(" | ").nth(2).unwrap().split('/').next().unwrap().replace(',', "").parse().unwrap();
         assert_eq!(claimed, estimate_tokens(&text));
         assert_eq!(group(8000), "8,000");

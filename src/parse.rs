@@ -8,7 +8,7 @@ use crate::text::SourceText;
 use crate::ts::protocol::{ParseResponse, RawNode};
 
 /// A half-open byte span in the source.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Span {
     pub start: usize,
     pub end: usize,
@@ -64,6 +64,9 @@ pub struct ParsedFile {
     /// Comments that lead root statements or end the file.
     pub comments: Vec<Span>,
     pub diagnostics: Vec<Diagnostic>,
+    /// Set when the parse was abandoned (a JS exception or stack overflow):
+    /// the index records it as the file's skip reason.
+    pub failure: Option<String>,
 }
 
 /// Builds the symbol tree from tsc's answer. An abandoned parse (`error`)
@@ -80,8 +83,8 @@ pub fn build(source: SourceText, response: ParseResponse) -> ParsedFile {
             Diagnostic { line, column, message: d.message.clone() }
         })
         .collect();
-    if let Some(error) = response.error {
-        diagnostics.push(Diagnostic { line: 1, column: 1, message: error });
+    if let Some(error) = &response.error {
+        diagnostics.push(Diagnostic { line: 1, column: 1, message: error.clone() });
     }
     let symbols = tree(&source, &response.nodes);
     let comments = response
@@ -89,7 +92,7 @@ pub fn build(source: SourceText, response: ParseResponse) -> ParsedFile {
         .iter()
         .map(|&(s, e)| Span { start: source.byte(s), end: source.byte(e) })
         .collect();
-    ParsedFile { source, symbols, comments, diagnostics }
+    ParsedFile { source, symbols, comments, diagnostics, failure: response.error }
 }
 
 /// Rebuilds the tree from JS's flat pre-order list, without recursion.

@@ -106,7 +106,8 @@ pub struct WalkResult {
     pub skipped: Vec<Skipped>,
 }
 
-/// Lists the supported files under `root`, honouring `.gitignore`, skipping
+/// Lists the supported files under `root`, honouring `.gitignore` (also
+/// outside a git repository) and `.tsqignore`, skipping
 /// `node_modules`, `.git` and `.tsq`, following symlinks but never out of
 /// `root` and never round a loop. Sorted, so runs are deterministic.
 pub fn walk(root: &Path) -> WalkResult {
@@ -130,6 +131,7 @@ fn walk_matching(root: &Path, wanted: fn(&Path) -> bool) -> WalkResult {
         .hidden(false)
         .git_global(false)
         .require_git(false)
+        .add_custom_ignore_filename(".tsqignore")
         .filter_entry(|e| !(e.file_type().is_some_and(|t| t.is_dir()) && SKIPPED_DIRS.iter().any(|d| e.file_name() == *d)))
         .build();
     for entry in walker {

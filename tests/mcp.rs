@@ -64,7 +64,7 @@ async fn codebase_search_over_an_in_process_client() -> anyhow::Result<()> {
     // Tool errors, not protocol errors.
     for (a, expect) in [
         (json!({ "query": "" }), "Empty query"),
-        (json!({ "query": "how does validation work" }), "Natural-language search is not implemented yet"),
+        (json!({ "query": "how does validation work", "minimumRelevanceThreshold": 3 }), "minimumRelevanceThreshold: 3 is outside 0.0-1.0"),
         (json!({ "query": "symbol = Normalize" }), "Did you mean \"normalize\" (helper.ts:1)?"),
         (json!({ "query": "symbol = normalize", "path": ["../../.."] }), "leaves the workspace"),
         (json!({ "query": "symbol = normalize", "path": ["/etc/passwd"] }), ""),
@@ -94,6 +94,76 @@ async fn codebase_search_over_an_in_process_client() -> anyhow::Result<()> {
         assert!(text.contains(&format!("{name} — ")), "{name}: {text}");
     }
     client.cancel().await?;
+    Ok(())
+}
+
+/// A temp copy of fixtures/search with BM25 only (set by `tsq.toml`, so
+/// results do not depend on how far background embedding has got).
+fn search_workspace(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("tsq-mcp-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let status = std::process::Command::new("cp").arg("-r").arg(common::repo().join("fixtures/search")).arg(&dir).status().unwrap();
+    assert!(status.success());
+    std::fs::write(dir.join("tsq.toml"), "embedder = \"none\"\n").unwrap();
+    dir
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn natural_language_over_an_in_process_client() -> anyhow::Result<()> {
+    let root = search_workspace("nl");
+    let (server_io, client_io) = tokio::io::duplex(1 << 20);
+    let server = TsqServer::new(&root)?;
+    tokio::spawn(async move {
+        if let Ok(s) = server.serve(server_io).await {
+            let _ = s.waiting().await;
+        }
+    });
+    let client = ().serve(client_io).await?;
+    let query = "split comma separated lines into fields";
+    let r = client.call_tool(CallToolRequestParams::new("codebase_search").with_arguments(args(json!({ "query": query })))).await?;
+    assert_ne!(r.is_error, Some(true), "{:?}", texts(&r));
+    let v = serde_json::to_value(&r)?;
+    let blocks = v["content"].as_array().unwrap();
+    let summary = blocks[0]["text"].as_str().unwrap();
+    assert!(summary.starts_with(&format!("Search: \"{query}\" | ")), "{summary}");
+    assert!(summary.lines().next().unwrap().contains("embedder: none, reranker: none"), "{summary}");
+    assert!(blocks.len() >= 2, "graph then snapshots: {v}");
+    assert!(blocks[1]["text"].as_str().unwrap().starts_with("// src/data/csv.ts\n"), "{v}");
+    assert_eq!(blocks[0]["annotations"]["priority"], 1.0);
+    let priorities: Vec<f64> = blocks.iter().map(|b| b["annotations"]["priority"].as_f64().unwrap()).collect();
+    assert!(priorities.windows(2).all(|w| w[0] > w[1]), "priorities decrease: {priorities:?}");
+    assert!(blocks.iter().all(|b| b["annotations"]["audience"] == json!(["assistant"])));
+
+    // Concise: ranked records with the backends.
+    let r = client
+        .call_tool(CallToolRequestParams::new("codebase_search").with_arguments(args(json!({ "query": query, "format": "concise", "topK": 3 }))))
+        .await?;
+    let sc = r.structured_content.clone().expect("structured content");
+    assert_eq!(sc["backend"]["embedder"], "none");
+    let results = sc["results"].as_array().unwrap();
+    assert!(!results.is_empty() && results.len() <= 3, "{sc}");
+    assert_eq!(results[0]["file_path"], "src/data/csv.ts");
+    assert_eq!(results[0]["definitions"], "function parseCsv");
+    for key in ["language", "start_line", "end_line", "preview", "score"] {
+        assert!(results[0].get(key).is_some(), "{key} missing: {sc}");
+    }
+
+    // A file created after the server started is found by the next query.
+    std::fs::write(root.join("src/data/tsv.ts"), "/** Reads tab separated values into records. */\nexport function parseTabSeparated(text: string): string[][] {\n  return text.split(\"\\n\").map((l) => l.split(\"\\t\"));\n}\n")?;
+    let r = client
+        .call_tool(CallToolRequestParams::new("codebase_search").with_arguments(args(json!({ "query": "read tab separated values", "format": "concise" }))))
+        .await?;
+    let sc = r.structured_content.clone().expect("structured content");
+    assert_eq!(sc["results"][0]["file_path"], "src/data/tsv.ts", "{sc}");
+    // And a deleted one is gone.
+    std::fs::remove_file(root.join("src/data/tsv.ts"))?;
+    let r = client
+        .call_tool(CallToolRequestParams::new("codebase_search").with_arguments(args(json!({ "query": "read tab separated values", "format": "concise" }))))
+        .await?;
+    let sc = r.structured_content.clone().expect("structured content");
+    assert!(sc["results"].as_array().unwrap().iter().all(|x| x["file_path"] != "src/data/tsv.ts"), "{sc}");
+    client.cancel().await?;
+    let _ = std::fs::remove_dir_all(&root);
     Ok(())
 }
 

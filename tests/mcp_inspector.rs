@@ -11,8 +11,11 @@ use std::process::Command;
 use serde_json::Value;
 
 fn inspector(args: &[&str]) -> Value {
+    inspector_at(&common::repo().join("fixtures/ts-ls/call-chain"), args)
+}
+
+fn inspector_at(root: &std::path::Path, args: &[&str]) -> Value {
     let bin = std::env::var("TSQ_MCP_INSPECTOR").unwrap();
-    let root = common::repo().join("fixtures/ts-ls/call-chain");
     let out = Command::new(bin)
         .arg("--cli")
         .arg(env!("CARGO_BIN_EXE_tsq"))
@@ -39,5 +42,16 @@ fn the_mcp_inspector_cli_lists_and_calls_the_tool() {
     let text = call["content"][0]["text"].as_str().unwrap();
     assert!(text.starts_with("Search: \"symbol = normalize\" | 1 result |"), "{text}");
     assert!(call["content"][1]["text"].as_str().unwrap().starts_with("// helper.ts\n"));
-    println!("mcp inspector: tools/list and tools/call ok");
+
+    // A natural-language call, on a temp copy (the index is written there).
+    let ws = std::env::temp_dir().join(format!("tsq-inspector-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&ws);
+    assert!(Command::new("cp").arg("-r").arg(common::repo().join("fixtures/search")).arg(&ws).status().unwrap().success());
+    std::fs::write(ws.join("tsq.toml"), "embedder = \"none\"\n").unwrap();
+    let call = inspector_at(&ws, &["--method", "tools/call", "--tool-name", "codebase_search", "--tool-arg", "query=evict the least recently used cache entry"]);
+    let text = call["content"][0]["text"].as_str().unwrap();
+    assert!(text.starts_with("Search: \"evict the least recently used cache entry\" |"), "{text}");
+    assert!(call["content"][1]["text"].as_str().unwrap().starts_with("// src/util/cache.ts\n"), "{call}");
+    let _ = std::fs::remove_dir_all(&ws);
+    println!("mcp inspector: tools/list and tools/call (symbol and natural language) ok");
 }

@@ -4,6 +4,9 @@ mod bench;
 mod bench_ls;
 mod analyze;
 mod chunks;
+mod index;
+mod progress;
+mod search;
 mod inspect;
 mod lookup;
 mod output;
@@ -117,6 +120,62 @@ enum Command {
         #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
         type_depth: i32,
     },
+    /// Ask in natural language ("where do we refresh tokens?"), or look up
+    /// `symbol = Name`: the connection graph and smart snapshots of the
+    /// relevant symbols within a token budget. Syncs the index first.
+    Search {
+        query: String,
+        #[arg(long)]
+        root: Option<PathBuf>,
+        /// Only results in these files, directories or globs.
+        #[arg(long = "path")]
+        paths: Vec<String>,
+        /// typescript or javascript.
+        #[arg(long)]
+        language: Option<String>,
+        #[arg(long, value_enum, default_value = "text")]
+        format: lookup::LookupFormat,
+        /// Results in the concise format (`topK`).
+        #[arg(long)]
+        top_k: Option<usize>,
+        /// `maxTokenBudget`.
+        #[arg(long)]
+        budget: Option<usize>,
+        /// `minimumRelevanceThreshold`.
+        #[arg(long)]
+        threshold: Option<f64>,
+        #[arg(long, value_enum)]
+        embedder: Option<tsq::embed::EmbedderChoice>,
+        /// Same as --format json (with --format concise: the concise JSON).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Sync the persistent index at <root>/.tsq (parse what changed) and
+    /// compute every missing vector, with progress on stderr.
+    Index {
+        #[arg(long)]
+        root: Option<PathBuf>,
+        /// none (BM25 only), local (the embedded MiniLM), voyage
+        /// (VOYAGE_API_KEY), or auto (voyage with a key, else local).
+        #[arg(long, value_enum)]
+        embedder: Option<tsq::embed::EmbedderChoice>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// What the index holds: files, chunks, vectors, skipped files and why.
+    Status {
+        #[arg(long)]
+        root: Option<PathBuf>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Remove the index (<root>/.tsq).
+    Clean {
+        #[arg(long)]
+        root: Option<PathBuf>,
+        #[arg(long)]
+        json: bool,
+    },
     /// Benchmarks.
     Bench {
         #[command(subcommand)]
@@ -187,6 +246,13 @@ pub fn run() -> anyhow::Result<ExitStatus> {
             lookup::run(&query, lookup::LookupArgs { root, paths, call_depth, budget, format })
         }
         Command::Serve { root } => serve::run(root),
+        Command::Search { query, root, paths, language, format, top_k, budget, threshold, embedder, json } => {
+            let overrides = tsq::config::Overrides { top_k, max_token_budget: budget, minimum_relevance_threshold: threshold, embedder, ..Default::default() };
+            search::run(&query, search::SearchArgs { root, paths, language, format, json, overrides })
+        }
+        Command::Index { root, embedder, json } => index::run_index(root, embedder, json),
+        Command::Status { root, json } => index::run_status(root, json),
+        Command::Clean { root, json } => index::run_clean(root, json),
         Command::Analyze { analysis, query, root, type_depth } => {
             analyze::run(&analysis, query.as_deref(), analyze::AnalyzeArgs { root, type_depth })
         }

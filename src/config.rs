@@ -1,0 +1,180 @@
+//! Settings: one struct, one set of defaults, read once at the edge.
+//! Precedence: MCP or CLI argument, then environment (`TSQ_*`), then the
+//! file (`tsq.toml` at the root, else `.tsq/config.toml`), then default.
+//! An unknown key or a bad value is an error that names it.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::embed::EmbedderChoice;
+
+/// Every setting, resolved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    pub embedder: EmbedderChoice,
+    /// Weight of the rerank signal in `finalScore` (blueprint: 0.65).
+    pub rerank_weight: f64,
+    /// Weight of the vector signal (blueprint: 0.35).
+    pub vector_weight: f64,
+    /// The relevance gate on `finalScore`.
+    pub minimum_relevance_threshold: f64,
+    pub max_token_budget: usize,
+    /// Candidates from each of vector search and BM25.
+    pub max_vector_candidates: usize,
+    /// Results in the concise format.
+    pub top_k: usize,
+    pub call_depth: i32,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            embedder: EmbedderChoice::Auto,
+            rerank_weight: 0.65,
+            vector_weight: 0.35,
+            minimum_relevance_threshold: 0.5,
+            max_token_budget: 8000,
+            max_vector_candidates: 40,
+            top_k: 10,
+            call_depth: 1,
+        }
+    }
+}
+
+/// Values that may be set anywhere; `None` defers to the next source.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Overrides {
+    pub embedder: Option<EmbedderChoice>,
+    pub rerank_weight: Option<f64>,
+    pub vector_weight: Option<f64>,
+    pub minimum_relevance_threshold: Option<f64>,
+    pub max_token_budget: Option<usize>,
+    pub max_vector_candidates: Option<usize>,
+    pub top_k: Option<usize>,
+    pub call_depth: Option<i32>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("{path}: {message}")]
+    File { path: String, message: String },
+    #[error("{key}: {message}")]
+    Value { key: String, message: String },
+}
+
+/// The config file of a workspace, if any.
+pub fn config_file(root: &Path) -> Option<PathBuf> {
+    [root.join("tsq.toml"), root.join(".tsq").join("config.toml")].into_iter().find(|p| p.is_file())
+}
+
+impl Overrides {
+    fn from_file(root: &Path) -> Result<Overrides, ConfigError> {
+        let Some(path) = config_file(root) else { return Ok(Overrides::default()) };
+        let text = std::fs::read_to_string(&path).map_err(|e| ConfigError::File { path: path.display().to_string(), message: e.to_string() })?;
+        toml::from_str(&text).map_err(|e| ConfigError::File { path: path.display().to_string(), message: e.message().to_string() })
+    }
+
+    fn from_env() -> Result<Overrides, ConfigError> {
+        fn var<T: std::str::FromStr>(key: &str) -> Result<Option<T>, ConfigError>
+        where
+            T::Err: std::fmt::Display,
+        {
+            match std::env::var(key) {
+                Ok(v) if !v.trim().is_empty() => v.trim().parse().map(Some).map_err(|e| ConfigError::Value { key: key.into(), message: format!("`{v}`: {e}") }),
+                _ => Ok(None),
+            }
+        }
+        Ok(Overrides {
+            embedder: var("TSQ_EMBEDDER")?,
+            rerank_weight: var("TSQ_RERANK_WEIGHT")?,
+            vector_weight: var("TSQ_VECTOR_WEIGHT")?,
+            minimum_relevance_threshold: var("TSQ_MINIMUM_RELEVANCE_THRESHOLD")?,
+            max_token_budget: var("TSQ_MAX_TOKEN_BUDGET")?,
+            max_vector_candidates: var("TSQ_MAX_VECTOR_CANDIDATES")?,
+            top_k: var("TSQ_TOP_K")?,
+            call_depth: var("TSQ_CALL_DEPTH")?,
+        })
+    }
+
+    /// `self` where set, else `next`.
+    fn or(self, next: Overrides) -> Overrides {
+        Overrides {
+            embedder: self.embedder.or(next.embedder),
+            rerank_weight: self.rerank_weight.or(next.rerank_weight),
+            vector_weight: self.vector_weight.or(next.vector_weight),
+            minimum_relevance_threshold: self.minimum_relevance_threshold.or(next.minimum_relevance_threshold),
+            max_token_budget: self.max_token_budget.or(next.max_token_budget),
+            max_vector_candidates: self.max_vector_candidates.or(next.max_vector_candidates),
+            top_k: self.top_k.or(next.top_k),
+            call_depth: self.call_depth.or(next.call_depth),
+        }
+    }
+}
+
+impl Settings {
+    /// Resolves settings for `root` with `args` from the CLI or MCP.
+    pub fn load(root: &Path, args: Overrides) -> Result<Settings, ConfigError> {
+        let merged = args.or(Overrides::from_env()?).or(Overrides::from_file(root)?);
+        let d = Settings::default();
+        let s = Settings {
+            embedder: merged.embedder.unwrap_or(d.embedder),
+            rerank_weight: merged.rerank_weight.unwrap_or(d.rerank_weight),
+            vector_weight: merged.vector_weight.unwrap_or(d.vector_weight),
+            minimum_relevance_threshold: merged.minimum_relevance_threshold.unwrap_or(d.minimum_relevance_threshold),
+            max_token_budget: merged.max_token_budget.unwrap_or(d.max_token_budget),
+            max_vector_candidates: merged.max_vector_candidates.unwrap_or(d.max_vector_candidates),
+            top_k: merged.top_k.unwrap_or(d.top_k),
+            call_depth: merged.call_depth.unwrap_or(d.call_depth),
+        };
+        s.validate()?;
+        Ok(s)
+    }
+
+    fn validate(&self) -> Result<(), ConfigError> {
+        let bad = |key: &str, message: String| Err(ConfigError::Value { key: key.into(), message });
+        for (key, v) in [("rerankWeight", self.rerank_weight), ("vectorWeight", self.vector_weight), ("minimumRelevanceThreshold", self.minimum_relevance_threshold)] {
+            if !(0.0..=1.0).contains(&v) || v.is_nan() {
+                return bad(key, format!("{v} is outside 0.0-1.0"));
+            }
+        }
+        if self.rerank_weight + self.vector_weight <= 0.0 {
+            return bad("rerankWeight", "rerankWeight and vectorWeight cannot both be 0".into());
+        }
+        if !(200..=200_000).contains(&self.max_token_budget) {
+            return bad("maxTokenBudget", format!("{} is outside 200-200000", self.max_token_budget));
+        }
+        if !(1..=1000).contains(&self.max_vector_candidates) {
+            return bad("maxVectorCandidates", format!("{} is outside 1-1000", self.max_vector_candidates));
+        }
+        if !(1..=200).contains(&self.top_k) {
+            return bad("topK", format!("{} is outside 1-200", self.top_k));
+        }
+        if self.call_depth < -1 || self.call_depth > 10 {
+            return bad("callDepth", format!("{} is outside -1..10", self.call_depth));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn precedence_is_argument_file_default_and_bad_keys_are_named() {
+        let dir = std::env::temp_dir().join(format!("tsq-config-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("tsq.toml"), "topK = 7\nrerankWeight = 0.5\n").unwrap();
+        let s = Settings::load(&dir, Overrides { top_k: Some(3), ..Default::default() }).unwrap();
+        assert_eq!((s.top_k, s.rerank_weight, s.max_token_budget), (3, 0.5, 8000));
+        std::fs::write(dir.join("tsq.toml"), "topk = 7\n").unwrap();
+        let e = Settings::load(&dir, Overrides::default()).unwrap_err().to_string();
+        assert!(e.contains("topk"), "{e}");
+        std::fs::write(dir.join("tsq.toml"), "vectorWeight = 1.5\n").unwrap();
+        let e = Settings::load(&dir, Overrides::default()).unwrap_err().to_string();
+        assert!(e.starts_with("vectorWeight"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,136 @@
+//! The embedding stage: the `Embedder` trait and its backends (Voyage over
+//! HTTP, the local MiniLM through ONNX Runtime), plus the Voyage reranker.
+//! This module is the only one in tsq that does network IO.
+
+mod http;
+pub mod local;
+pub mod voyage;
+
+use std::fmt;
+
+pub use http::HttpConfig;
+
+/// Which backend a run uses (`--embedder`, `TSQ_EMBEDDER`, `embedder` in
+/// `tsq.toml`). `Auto`: Voyage when `VOYAGE_API_KEY` is set, else local.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum EmbedderChoice {
+    #[default]
+    Auto,
+    /// BM25 only: no vectors.
+    None,
+    Local,
+    Voyage,
+}
+
+impl std::str::FromStr for EmbedderChoice {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "auto" => Ok(EmbedderChoice::Auto),
+            "none" => Ok(EmbedderChoice::None),
+            "local" => Ok(EmbedderChoice::Local),
+            "voyage" => Ok(EmbedderChoice::Voyage),
+            other => Err(format!("unknown embedder `{other}` (expected auto, none, local or voyage)")),
+        }
+    }
+}
+
+/// A model and its vector size: what the index records, so vectors of two
+/// models are never mixed.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct EmbedderId {
+    pub model: String,
+    pub dimension: usize,
+}
+
+impl fmt::Display for EmbedderId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({}d)", self.model, self.dimension)
+    }
+}
+
+/// One text to embed as a document: the chunk's `embeddingText` and the
+/// breadcrumb that a windowed model puts before each window.
+#[derive(Debug, Clone)]
+pub struct Document<'a> {
+    pub text: &'a str,
+    pub breadcrumb: &'a str,
+}
+
+/// Turns text into vectors. A document may give several vectors (windows);
+/// a chunk is scored by its best window.
+pub trait Embedder: Send + Sync {
+    fn id(&self) -> EmbedderId;
+    /// One `Vec` of window vectors per document, in order.
+    fn embed_documents(&self, docs: &[Document<'_>]) -> Result<Vec<Vec<Vec<f32>>>, EmbedError>;
+    fn embed_query(&self, query: &str) -> Result<Vec<f32>, EmbedError>;
+    /// Documents per call that keep one call's work (and progress) small.
+    fn batch_size(&self) -> usize {
+        64
+    }
+}
+
+/// Scores query-document pairs jointly.
+pub trait Reranker: Send + Sync {
+    fn id(&self) -> String;
+    /// One score in [0, 1] per document, in order.
+    fn rerank(&self, query: &str, docs: &[String]) -> Result<Vec<f32>, EmbedError>;
+}
+
+/// Errors of the embedding boundary. Never carries the API key.
+#[derive(Debug, thiserror::Error)]
+pub enum EmbedError {
+    #[error("{service}: HTTP {status}: {message}")]
+    Http { service: &'static str, status: u16, message: String },
+    #[error("{service}: {message}")]
+    Transport { service: &'static str, message: String },
+    #[error("{service}: gave up after {attempts} attempts in {secs:.1} s: {last}")]
+    RetriesExhausted { service: &'static str, attempts: u32, secs: f64, last: String },
+    #[error("{service}: malformed response: {message}")]
+    Malformed { service: &'static str, message: String },
+    #[error("local model unavailable: {0}")]
+    LocalUnavailable(String),
+    #[error("local model: {0}")]
+    Local(String),
+}
+
+/// Builds the embedder for a choice. `Ok(None)` is BM25 only. `Auto` falls
+/// back to BM25 only (with the reason) when the local runtime is missing.
+pub fn choose(choice: EmbedderChoice, http: &HttpConfig) -> Result<(Option<Box<dyn Embedder>>, Option<String>), EmbedError> {
+    let key = std::env::var("VOYAGE_API_KEY").ok().filter(|k| !k.trim().is_empty());
+    match choice {
+        EmbedderChoice::None => Ok((None, None)),
+        EmbedderChoice::Voyage => match key {
+            Some(key) => Ok((Some(Box::new(voyage::VoyageEmbedder::new(key, http.clone())?)), None)),
+            None => Err(EmbedError::Transport { service: "voyage", message: "--embedder voyage needs VOYAGE_API_KEY in the environment".into() }),
+        },
+        EmbedderChoice::Local => Ok((Some(Box::new(local::LocalEmbedder::load()?)), None)),
+        EmbedderChoice::Auto => {
+            if let Some(key) = key {
+                return Ok((Some(Box::new(voyage::VoyageEmbedder::new(key, http.clone())?)), None));
+            }
+            match local::LocalEmbedder::load() {
+                Ok(e) => Ok((Some(Box::new(e)), None)),
+                Err(e) => Ok((None, Some(format!("{e}; searching with BM25 only")))),
+            }
+        }
+    }
+}
+
+/// The Voyage reranker when a key is set; no local cross-encoder ships here
+/// (see README "Search quality").
+pub fn choose_reranker(http: &HttpConfig) -> Result<Option<Box<dyn Reranker>>, EmbedError> {
+    match std::env::var("VOYAGE_API_KEY").ok().filter(|k| !k.trim().is_empty()) {
+        Some(key) => Ok(Some(Box::new(voyage::VoyageReranker::new(key, http.clone())?))),
+        None => Ok(None),
+    }
+}
+
+/// L2-normalizes in place (cosine similarity becomes a dot product).
+pub fn normalize(v: &mut [f32]) {
+    let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if norm > 0.0 {
+        v.iter_mut().for_each(|x| *x /= norm);
+    }
+}

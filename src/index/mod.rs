@@ -1,0 +1,385 @@
+//! The persistent index (blueprint phase 7): a LanceDB database at
+//! `<root>/.tsq/`, which this module alone owns. `Index` opens it (schema
+//! and embedder checks, crash recovery), keeps it fresh (`sync`), fills in
+//! vectors (`embed_missing`), reports on it (`status`), and serves the
+//! search stage's reads (`search_reads`).
+
+mod lock;
+mod schema;
+mod search_reads;
+mod store;
+mod sync;
+
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+
+use crate::embed::{self, EmbedError, Embedder, EmbedderChoice, EmbedderId, HttpConfig};
+
+pub use schema::{language_of, ChunkRow, FileRow, SCHEMA_VERSION};
+pub use search_reads::{Filter, Hit};
+pub use store::MAX_VERSIONS;
+pub use sync::{Progress, Silent, SyncReport};
+
+/// A `Progress` that reports nothing.
+pub fn sync_silent() -> Silent {
+    Silent
+}
+use store::Store;
+
+/// Index settings, built once at the edge.
+#[derive(Debug, Clone)]
+pub struct IndexConfig {
+    pub embedder: EmbedderChoice,
+    pub http: HttpConfig,
+    /// Files larger than this are recorded as skipped ("too large"). 4 MiB
+    /// holds hand-written code with room to spare; bigger files are
+    /// generated bundles.
+    pub max_file_bytes: u64,
+    /// A file whose mean line is longer than this is minified.
+    pub minified_mean_line: usize,
+    /// Files parsed and written per LanceDB commit.
+    pub files_per_commit: usize,
+}
+
+impl Default for IndexConfig {
+    fn default() -> Self {
+        IndexConfig {
+            embedder: EmbedderChoice::Auto,
+            http: HttpConfig::default(),
+            max_file_bytes: 4 * 1024 * 1024,
+            minified_mean_line: 400,
+            files_per_commit: 200,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum IndexError {
+    #[error("LanceDB: {0}")]
+    Lance(String),
+    #[error("index damaged: {0}")]
+    Corrupt(String),
+    #[error("{path}: {message}")]
+    Io { path: String, message: String },
+    #[error(transparent)]
+    Embed(#[from] EmbedError),
+    #[error("the TypeScript engine: {0}")]
+    Engine(String),
+    #[error("{0}")]
+    Arrow(#[from] arrow_schema::ArrowError),
+}
+
+fn io(path: &Path, e: std::io::Error) -> IndexError {
+    IndexError::Io { path: path.display().to_string(), message: e.to_string() }
+}
+
+/// `.tsq/meta.json`: what wrote the index.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Meta {
+    pub schema_version: u32,
+    pub tsq_version: String,
+    /// The model whose vectors the index holds; `None`: no vectors.
+    pub embedder: Option<EmbedderId>,
+    pub dimension: usize,
+    /// Unix milliseconds of the last finished sync.
+    pub last_sync: Option<u64>,
+}
+
+/// `tsq status`.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Status {
+    pub files: usize,
+    pub chunks: usize,
+    pub skipped: Vec<SkippedFile>,
+    pub embedder: String,
+    pub dimensions: usize,
+    pub last_sync: Option<u64>,
+    pub bytes: u64,
+    pub versions: usize,
+    /// Chunks with vectors, of those that get them (imports do not).
+    pub vectors: usize,
+    pub embeddable: usize,
+    pub location: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SkippedFile {
+    pub path: String,
+    pub reason: String,
+}
+
+pub struct Index {
+    root: PathBuf,
+    dir: PathBuf,
+    runtime: tokio::runtime::Runtime,
+    store: Store,
+    embedder: Option<Box<dyn Embedder>>,
+    meta: Meta,
+    config: IndexConfig,
+    /// Things the user should know (rebuilds, fallbacks); said once.
+    pub notes: Vec<String>,
+}
+
+pub fn now_ms() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
+}
+
+/// The index directory of a workspace.
+pub fn index_dir(root: &Path) -> PathBuf {
+    root.join(".tsq")
+}
+
+impl Index {
+    /// Opens (or creates) the index of `root`. A read-only workspace gets a
+    /// private index under the temp directory, with a note.
+    pub fn open(root: &Path, config: &IndexConfig) -> Result<Index, IndexError> {
+        let (embedder, embed_note) = embed::choose(config.embedder, &config.http)?;
+        let mut index = Index::open_with(root, config, embedder)?;
+        index.notes.extend(embed_note);
+        Ok(index)
+    }
+
+    /// `open` with a given embedder (tests use a deterministic one).
+    pub fn open_with(root: &Path, config: &IndexConfig, embedder: Option<Box<dyn Embedder>>) -> Result<Index, IndexError> {
+        let root = root.canonicalize().map_err(|e| io(root, e))?;
+        let mut notes = Vec::new();
+        let dir = match prepare_dir(&index_dir(&root)) {
+            Ok(d) => d,
+            Err(e) => {
+                use sha2::Digest;
+                let tag = hex(&sha2::Sha256::digest(root.display().to_string().as_bytes())[..8]);
+                let fallback = std::env::temp_dir().join(format!("tsq-index-{tag}"));
+                notes.push(format!("cannot write {} ({e}); the index lives in {} for now", index_dir(&root).display(), fallback.display()));
+                prepare_dir(&fallback).map_err(|e| io(&fallback, e))?
+            }
+        };
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .map_err(|e| IndexError::Io { path: "tokio".into(), message: e.to_string() })?;
+        let old_meta = read_meta(&dir);
+        let wanted = embedder.as_ref().map(|e| e.id());
+        let mut rebuild = None;
+        if let Some(m) = &old_meta {
+            if m.schema_version != SCHEMA_VERSION {
+                rebuild = Some(format!("index schema v{} is not v{SCHEMA_VERSION}: rebuilding", m.schema_version));
+            } else if let (Some(old), Some(new)) = (&m.embedder, &wanted) {
+                if old != new {
+                    rebuild = Some(format!("embedder changed from {old} to {new}: re-embedding everything"));
+                }
+            }
+        }
+        let dimension = wanted.as_ref().map(|w| w.dimension).or(old_meta.as_ref().map(|m| m.dimension)).unwrap_or(embed::local::DIMENSION);
+        if let Some(why) = &rebuild {
+            notes.push(why.clone());
+            clear_tables(&dir)?;
+        }
+        let (mut store, mut recovered) = runtime.block_on(Store::open(&dir, dimension))?;
+        if runtime.block_on(store.table_dimension())? != dimension {
+            notes.push(format!("the index holds vectors of another size than {dimension}: rebuilding"));
+            runtime.block_on(store.drop_all())?;
+            clear_tables(&dir)?;
+            (store, recovered) = runtime.block_on(Store::open(&dir, dimension))?;
+        }
+        let meta = Meta {
+            schema_version: SCHEMA_VERSION,
+            tsq_version: env!("CARGO_PKG_VERSION").into(),
+            embedder: wanted.or(if rebuild.is_none() { old_meta.as_ref().and_then(|m| m.embedder.clone()) } else { None }),
+            dimension,
+            last_sync: if rebuild.is_none() { old_meta.as_ref().and_then(|m| m.last_sync) } else { None },
+        };
+        let mut index = Index { root, dir, runtime, store, embedder, meta, config: config.clone(), notes };
+        if index.dir.join(sync::JOURNAL).exists() {
+            // A writer died mid-batch (or is writing now: the lock waits for it).
+            index.with_lock(|ix| ix.runtime.block_on(sync::recover_journal(&ix.store)))?;
+        }
+        if recovered {
+            index.notes.push("the latest index version was unreadable; recovered from the previous one".into());
+            index.with_lock(|ix| ix.runtime.block_on(sync::reconcile(&ix.store)))?;
+        }
+        Ok(index)
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The active embedder (`None`: BM25 only).
+    pub fn embedder(&self) -> Option<&dyn Embedder> {
+        self.embedder.as_deref()
+    }
+
+    /// `local`, `voyage-code-3`…, or `none`.
+    pub fn embedder_name(&self) -> String {
+        self.embedder.as_ref().map(|e| e.id().model).unwrap_or_else(|| "none".into())
+    }
+
+    fn with_lock<T>(&mut self, f: impl FnOnce(&mut Index) -> Result<T, IndexError>) -> Result<T, IndexError> {
+        let _lock = lock::acquire(&self.dir).map_err(|e| io(&self.dir, e))?;
+        f(self)
+    }
+
+    /// Brings the index up to date with the files on disk (the blueprint's
+    /// steps 1-7); waits for another writer to finish first.
+    pub fn sync(&mut self, engine: &crate::engine::TsqEngine, progress: &dyn Progress) -> Result<SyncReport, IndexError> {
+        let _lock = lock::acquire(&self.dir).map_err(|e| io(&self.dir, e))?;
+        self.sync_locked(engine, progress)
+    }
+
+    /// Like `sync`, but when another process is writing, answers from the
+    /// last committed version instead of waiting (`None`).
+    pub fn try_sync(&mut self, engine: &crate::engine::TsqEngine, progress: &dyn Progress) -> Result<Option<SyncReport>, IndexError> {
+        match lock::try_acquire(&self.dir).map_err(|e| io(&self.dir, e))? {
+            Some(_lock) => self.sync_locked(engine, progress).map(Some),
+            None => {
+                self.runtime.block_on(async { self.store.chunks.checkout_latest().await.ok() });
+                Ok(None)
+            }
+        }
+    }
+
+    fn sync_locked(&mut self, engine: &crate::engine::TsqEngine, progress: &dyn Progress) -> Result<SyncReport, IndexError> {
+        let started = std::time::Instant::now();
+        let mut report = self.runtime.block_on(sync::run(&self.store, &self.root, engine, &self.config, progress))?;
+        self.runtime.block_on(self.store.housekeeping(false))?;
+        self.meta.last_sync = Some(now_ms());
+        write_meta(&self.dir, &self.meta)?;
+        report.embedder = self.embedder_name();
+        report.ms = started.elapsed().as_millis() as u64;
+        Ok(report)
+    }
+
+    /// Computes vectors for chunks that lack them, at most `limit` chunks
+    /// (all when `None`). A failed batch leaves its chunks without vectors,
+    /// to be retried by the next call; nothing placeholder is stored.
+    pub fn embed_missing(&mut self, limit: Option<usize>, progress: &dyn Progress) -> Result<usize, IndexError> {
+        let Some(embedder) = self.embedder.as_deref() else { return Ok(0) };
+        let _lock = lock::acquire(&self.dir).map_err(|e| io(&self.dir, e))?;
+        let n = self.runtime.block_on(sync::embed_missing(&self.store, embedder, limit, progress))?;
+        self.runtime.block_on(self.store.housekeeping(false))?;
+        Ok(n)
+    }
+
+    pub fn status(&self) -> Result<Status, IndexError> {
+        self.runtime.block_on(async {
+            let files = self.store.files().await?;
+            let chunks = Store::count(&self.store.chunks, None).await?;
+            let vectors = Store::count(&self.store.chunks, Some("vector IS NOT NULL")).await?;
+            let embeddable = Store::count(&self.store.chunks, Some(sync::EMBEDDABLE)).await?;
+            Ok(Status {
+                files: files.len(),
+                chunks,
+                skipped: files
+                    .iter()
+                    .filter_map(|f| f.skip_reason.clone().map(|reason| SkippedFile { path: f.relative_path.clone(), reason }))
+                    .collect(),
+                embedder: self.meta.embedder.as_ref().map(|e| e.model.clone()).unwrap_or_else(|| "none".into()),
+                dimensions: self.meta.dimension,
+                last_sync: self.meta.last_sync,
+                bytes: dir_size(&self.dir),
+                versions: self.store.versions().await?,
+                vectors,
+                embeddable,
+                location: self.dir.display().to_string(),
+            })
+        })
+    }
+
+    /// Problems that break the index's invariants (empty when sound): file
+    /// rows whose chunk count differs from their chunks, chunks without a
+    /// file row, window vectors without a chunk.
+    pub fn check_invariants(&self) -> Result<Vec<String>, IndexError> {
+        self.runtime.block_on(sync::problems(&self.store))
+    }
+
+    /// Compacts and prunes now (tests, `tsq index --optimize`).
+    pub fn optimize(&mut self) -> Result<(), IndexError> {
+        let _lock = lock::acquire(&self.dir).map_err(|e| io(&self.dir, e))?;
+        self.runtime.block_on(self.store.housekeeping(true)).map(|_| ())
+    }
+}
+
+/// Removes the index of `root`.
+pub fn clean(root: &Path) -> Result<bool, IndexError> {
+    let dir = index_dir(root);
+    if !dir.exists() {
+        return Ok(false);
+    }
+    let _lock = lock::acquire(&dir).map_err(|e| io(&dir, e))?;
+    std::fs::remove_dir_all(&dir).map_err(|e| io(&dir, e))?;
+    Ok(true)
+}
+
+fn prepare_dir(dir: &Path) -> std::io::Result<PathBuf> {
+    std::fs::create_dir_all(dir)?;
+    let ignore = dir.join(".gitignore");
+    if !ignore.exists() {
+        std::fs::write(&ignore, "*\n")?;
+    }
+    // Probe that it is writable (create_dir_all succeeds on an existing dir).
+    let probe = dir.join(".write-probe");
+    std::fs::write(&probe, b"")?;
+    let _ = std::fs::remove_file(probe);
+    Ok(dir.to_path_buf())
+}
+
+fn clear_tables(dir: &Path) -> Result<(), IndexError> {
+    for name in [schema::CHUNKS, schema::VECTORS, schema::FILES] {
+        let p = dir.join(format!("{name}.lance"));
+        if p.exists() {
+            std::fs::remove_dir_all(&p).map_err(|e| io(&p, e))?;
+        }
+    }
+    let _ = std::fs::remove_file(dir.join(sync::JOURNAL));
+    let _ = std::fs::remove_file(dir.join("meta.json"));
+    Ok(())
+}
+
+fn read_meta(dir: &Path) -> Option<Meta> {
+    let text = std::fs::read_to_string(dir.join("meta.json")).ok()?;
+    match serde_json::from_str(&text) {
+        Ok(m) => Some(m),
+        // Unreadable metadata: treat as another schema, so the index rebuilds.
+        Err(_) => Some(Meta { schema_version: 0, tsq_version: String::new(), embedder: None, dimension: 0, last_sync: None }),
+    }
+}
+
+/// Writes through a temporary file and a rename, so it is whole or absent.
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), IndexError> {
+    use std::io::Write;
+    let tmp = path.with_extension("tmp");
+    let mut f = std::fs::File::create(&tmp).map_err(|e| io(&tmp, e))?;
+    f.write_all(bytes).and_then(|_| f.sync_all()).map_err(|e| io(&tmp, e))?;
+    std::fs::rename(&tmp, path).map_err(|e| io(path, e))
+}
+
+fn write_meta(dir: &Path, meta: &Meta) -> Result<(), IndexError> {
+    write_atomic(&dir.join("meta.json"), serde_json::to_string_pretty(meta).unwrap_or_default().as_bytes())
+}
+
+fn dir_size(dir: &Path) -> u64 {
+    walk_size(dir).unwrap_or(0)
+}
+
+fn walk_size(dir: &Path) -> std::io::Result<u64> {
+    let mut total = 0;
+    for e in std::fs::read_dir(dir)? {
+        let e = e?;
+        let m = e.metadata()?;
+        total += if m.is_dir() { walk_size(&e.path()).unwrap_or(0) } else { m.len() };
+    }
+    Ok(total)
+}
+
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}

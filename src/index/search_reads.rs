@@ -1,0 +1,146 @@
+//! The reads the search stage makes: BM25 over the full-text index and
+//! nearest window vectors, both with LanceDB prefilters (path scope,
+//! language, excluded kinds) so an out-of-scope chunk can never come back.
+
+use std::collections::HashMap;
+
+use futures::TryStreamExt;
+use lancedb::index::scalar::FullTextSearchQuery;
+use lancedb::query::{ExecutableQuery, QueryBase};
+use lancedb::DistanceType;
+
+use super::schema::{self, sql_in, ChunkRow, Columns};
+use super::store::Store;
+use super::{Index, IndexError};
+
+/// What a search may return.
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    /// Files, directories or globs relative to the root; all when empty.
+    pub paths: Vec<String>,
+    /// `typescript` or `javascript`; both when `None`.
+    pub language: Option<String>,
+    /// Node kinds kept out of ranking (imports, re-exports).
+    pub exclude_kinds: Vec<String>,
+}
+
+/// A chunk and one signal's raw score.
+#[derive(Debug, Clone)]
+pub struct Hit {
+    pub row: ChunkRow,
+    pub score: f32,
+}
+
+fn lance(e: lancedb::Error) -> IndexError {
+    IndexError::Lance(e.to_string())
+}
+
+impl Index {
+    /// The SQL prefilter for `filter`; `Ok(None)` matches everything, and
+    /// `Err(())`-like empty scope is reported as `Some("false")`.
+    fn prefilter(&self, filter: &Filter) -> Result<Option<String>, IndexError> {
+        let mut parts = Vec::new();
+        if !filter.paths.is_empty() {
+            let files = self.runtime.block_on(self.store.files())?;
+            let wanted: Vec<String> =
+                files.into_iter().map(|f| f.relative_path).filter(|p| crate::lookup::in_scope(p, &filter.paths)).collect();
+            if wanted.is_empty() {
+                return Ok(Some("false".into()));
+            }
+            parts.push(sql_in("relativePath", &wanted));
+        }
+        if let Some(lang) = &filter.language {
+            parts.push(format!("`language` = {}", schema::sql_str(lang)));
+        }
+        if !filter.exclude_kinds.is_empty() {
+            parts.push(format!("NOT {}", sql_in("nodeKind", &filter.exclude_kinds)));
+        }
+        Ok((!parts.is_empty()).then(|| parts.join(" AND ")))
+    }
+
+    /// The top `limit` chunks by BM25 over `searchText`.
+    pub fn bm25(&self, query: &str, filter: &Filter, limit: usize) -> Result<Vec<Hit>, IndexError> {
+        let pre = self.prefilter(filter)?;
+        if pre.as_deref() == Some("false") || query.trim().is_empty() {
+            return Ok(Vec::new());
+        }
+        self.runtime.block_on(async {
+            if Store::count(&self.store.chunks, None).await? == 0 {
+                return Ok(Vec::new());
+            }
+            let mut q = self.store.chunks.query().full_text_search(FullTextSearchQuery::new(query.to_string()).with_column("searchText".into()).map_err(lance)?).limit(limit);
+            if let Some(f) = &pre {
+                q = q.only_if(f);
+            }
+            let batches: Vec<arrow_array::RecordBatch> = q.execute().await.map_err(lance)?.try_collect().await.map_err(lance)?;
+            let mut out = Vec::new();
+            for b in &batches {
+                let c = Columns(b);
+                for i in 0..b.num_rows() {
+                    out.push(Hit { row: schema::chunk_row(&c, i), score: c.f32("_score", i).unwrap_or(0.0) });
+                }
+            }
+            out.sort_by(|a, b| b.score.total_cmp(&a.score));
+            Ok(out)
+        })
+    }
+
+    /// The top `limit` chunks by their best window's cosine similarity to
+    /// `vector` (in [-1, 1]). Empty when the index holds no vectors of the
+    /// active embedder.
+    pub fn nearest(&self, vector: &[f32], filter: &Filter, limit: usize) -> Result<Vec<(String, f32)>, IndexError> {
+        let pre = self.prefilter(filter)?;
+        if pre.as_deref() == Some("false") || vector.len() != self.store.dimension {
+            return Ok(Vec::new());
+        }
+        self.runtime.block_on(async {
+            if Store::count(&self.store.vectors, None).await? == 0 {
+                return Ok(Vec::new());
+            }
+            // Several windows of one chunk may come first: ask for more.
+            let mut q = self.store.vectors.query().nearest_to(vector).map_err(lance)?.distance_type(DistanceType::Cosine).limit(limit * 4);
+            if let Some(f) = &pre {
+                q = q.only_if(f);
+            }
+            let q = q.select(lancedb::query::Select::columns(&["chunkId"]));
+            let batches: Vec<arrow_array::RecordBatch> = q.execute().await.map_err(lance)?.try_collect().await.map_err(lance)?;
+            let mut best: HashMap<String, f32> = HashMap::new();
+            for b in &batches {
+                let c = Columns(b);
+                for i in 0..b.num_rows() {
+                    let id = c.str("chunkId", i).unwrap_or_default();
+                    let sim = 1.0 - c.f32("_distance", i).unwrap_or(1.0);
+                    let e = best.entry(id).or_insert(f32::MIN);
+                    *e = e.max(sim);
+                }
+            }
+            let mut out: Vec<(String, f32)> = best.into_iter().collect();
+            out.sort_by(|a, b| b.1.total_cmp(&a.1));
+            out.truncate(limit);
+            Ok(out)
+        })
+    }
+
+    /// Chunks by id, in no particular order.
+    pub fn chunks_by_id(&self, ids: &[String]) -> Result<Vec<ChunkRow>, IndexError> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.runtime.block_on(super::sync::read_chunks(&self.store, &sql_in("id", ids)))
+    }
+
+    /// Every chunk matching the filter (benchmarks, the flat baseline).
+    pub fn all_chunks(&self, filter: &Filter) -> Result<Vec<ChunkRow>, IndexError> {
+        let pre = self.prefilter(filter)?.unwrap_or_else(|| "true".into());
+        self.runtime.block_on(super::sync::read_chunks(&self.store, &pre))
+    }
+
+    /// How many embeddable chunks have vectors, of how many.
+    pub fn vector_coverage(&self) -> Result<(usize, usize), IndexError> {
+        self.runtime.block_on(async {
+            let with = Store::count(&self.store.chunks, Some(&format!("vector IS NOT NULL AND {}", super::sync::EMBEDDABLE))).await?;
+            let all = Store::count(&self.store.chunks, Some(super::sync::EMBEDDABLE)).await?;
+            Ok((with, all))
+        })
+    }
+}

@@ -1,0 +1,216 @@
+//! The LanceDB store under `<root>/.tsq/`: opening (with recovery from a
+//! damaged latest manifest), the three tables, batched writes, reads, and
+//! version housekeeping. Async inside; `Index` drives it on its runtime.
+
+use std::path::{Path, PathBuf};
+
+use arrow_array::{RecordBatch, RecordBatchIterator};
+use futures::TryStreamExt;
+use lancedb::index::scalar::FtsIndexBuilder;
+use lancedb::index::Index as LanceIndex;
+use lancedb::query::{ExecutableQuery, QueryBase, Select};
+use lancedb::table::{OptimizeAction, Table};
+use lancedb::Connection;
+
+use super::schema::{self, Columns, FileRow, CHUNKS, FILES, VECTORS};
+use super::IndexError;
+
+/// Versions a table may reach before `optimize` compacts and prunes.
+pub const MAX_VERSIONS: usize = 24;
+
+pub struct Store {
+    pub dir: PathBuf,
+    pub dimension: usize,
+    db: Connection,
+    pub chunks: Table,
+    pub vectors: Table,
+    pub files: Table,
+}
+
+fn lance(e: lancedb::Error) -> IndexError {
+    IndexError::Lance(e.to_string())
+}
+
+impl Store {
+    /// Opens the tables, creating them when missing. A table whose latest
+    /// manifest cannot be read falls back to the previous version; the
+    /// second element says whether that happened (the caller reconciles).
+    pub async fn open(dir: &Path, dimension: usize) -> Result<(Store, bool), IndexError> {
+        let db = lancedb::connect(&dir.display().to_string()).execute().await.map_err(lance)?;
+        let mut recovered = false;
+        let names = db.table_names().execute().await.map_err(lance)?;
+        let mut open = |name: &'static str, schema: arrow_schema::SchemaRef| {
+            let db = db.clone();
+            let exists = names.iter().any(|n| n == name);
+            let dir = dir.to_path_buf();
+            async move {
+                if !exists {
+                    return db.create_empty_table(name, schema).execute().await.map_err(lance).map(|t| (t, false));
+                }
+                let mut fell_back = false;
+                for _ in 0..4 {
+                    match db.open_table(name).execute().await {
+                        Ok(t) => match t.count_rows(None).await {
+                            Ok(_) => return Ok((t, fell_back)),
+                            Err(e) if set_aside_latest_manifest(&dir, name) => {
+                                tracing::warn!("{name}: unreadable latest version ({e}); using the previous one");
+                                fell_back = true;
+                            }
+                            Err(e) => return Err(lance(e)),
+                        },
+                        Err(e) if set_aside_latest_manifest(&dir, name) => {
+                            tracing::warn!("{name}: cannot open ({e}); using the previous version");
+                            fell_back = true;
+                        }
+                        Err(e) => return Err(lance(e)),
+                    }
+                }
+                Err(IndexError::Corrupt(format!("{name}: no readable version")))
+            }
+        };
+        let (chunks, a) = open(CHUNKS, schema::chunks_schema(dimension)).await?;
+        let (vectors, b) = open(VECTORS, schema::vectors_schema(dimension)).await?;
+        let (files, c) = open(FILES, schema::files_schema()).await?;
+        recovered |= a || b || c;
+        Ok((Store { dir: dir.to_path_buf(), dimension, db, chunks, vectors, files }, recovered))
+    }
+
+    /// The vector dimension the chunks table was created with.
+    pub async fn table_dimension(&self) -> Result<usize, IndexError> {
+        let schema = self.chunks.schema().await.map_err(lance)?;
+        match schema.field_with_name("vector").map(|f| f.data_type().clone()) {
+            Ok(arrow_schema::DataType::FixedSizeList(_, n)) => Ok(n as usize),
+            _ => Err(IndexError::Corrupt("chunks.vector is not a fixed-size list".into())),
+        }
+    }
+
+    pub async fn drop_all(&self) -> Result<(), IndexError> {
+        for name in [CHUNKS, VECTORS, FILES] {
+            let _ = self.db.drop_table(name, &[]).await;
+        }
+        Ok(())
+    }
+
+    pub async fn add(table: &Table, batch: RecordBatch) -> Result<(), IndexError> {
+        if batch.num_rows() == 0 {
+            return Ok(());
+        }
+        table.add(batch).execute().await.map_err(lance)?;
+        Ok(())
+    }
+
+    pub async fn delete(table: &Table, filter: &str) -> Result<(), IndexError> {
+        table.delete(filter).await.map_err(lance)?;
+        Ok(())
+    }
+
+    /// Replaces rows matched on `key` (insert when new), in one commit.
+    pub async fn upsert(table: &Table, key: &str, batch: RecordBatch) -> Result<(), IndexError> {
+        if batch.num_rows() == 0 {
+            return Ok(());
+        }
+        let schema = batch.schema();
+        let mut merge = table.merge_insert(&[key]);
+        merge.when_matched_update_all(None).when_not_matched_insert_all();
+        merge.execute(Box::new(RecordBatchIterator::new(vec![Ok(batch)], schema))).await.map_err(lance)?;
+        Ok(())
+    }
+
+    /// All rows of a table (or those matching `filter`), selected columns.
+    pub async fn scan(table: &Table, filter: Option<&str>, columns: Option<&[&str]>) -> Result<Vec<RecordBatch>, IndexError> {
+        let mut q = table.query();
+        if let Some(f) = filter {
+            q = q.only_if(f);
+        }
+        if let Some(cols) = columns {
+            q = q.select(Select::columns(cols));
+        }
+        q.execute().await.map_err(lance)?.try_collect::<Vec<_>>().await.map_err(lance)
+    }
+
+    pub async fn files(&self) -> Result<Vec<FileRow>, IndexError> {
+        let mut out = Vec::new();
+        for b in Store::scan(&self.files, None, None).await? {
+            let c = Columns(&b);
+            out.extend((0..b.num_rows()).map(|i| schema::file_row(&c, i)));
+        }
+        Ok(out)
+    }
+
+    pub async fn count(table: &Table, filter: Option<&str>) -> Result<usize, IndexError> {
+        table.count_rows(filter.map(|s| s.to_string())).await.map_err(lance)
+    }
+
+    pub async fn versions(&self) -> Result<usize, IndexError> {
+        let mut n = 0;
+        for t in [&self.chunks, &self.vectors, &self.files] {
+            n = n.max(t.list_versions().await.map_err(lance)?.len());
+        }
+        Ok(n)
+    }
+
+    /// Builds or refreshes the full-text index over `searchText`, with the
+    /// code tokenizer: identifiers split on case and `_`, kept whole too,
+    /// light stemming.
+    pub async fn ensure_fts(&self) -> Result<(), IndexError> {
+        let indices = self.chunks.list_indices().await.map_err(lance)?;
+        if indices.iter().any(|i| i.columns.iter().any(|c| c == "searchText")) {
+            return Ok(());
+        }
+        if Store::count(&self.chunks, None).await? == 0 {
+            return Ok(());
+        }
+        let params = FtsIndexBuilder::code().split_identifiers(true).preserve_original(true).stem(true).remove_stop_words(false);
+        self.chunks.create_index(&["searchText"], LanceIndex::FTS(params)).replace(true).execute().await.map_err(lance)
+    }
+
+    /// Compacts, re-indexes and prunes old versions once a table passes
+    /// `MAX_VERSIONS`. Runs under the writer lock.
+    pub async fn housekeeping(&self, force: bool) -> Result<bool, IndexError> {
+        if !force && self.versions().await? <= MAX_VERSIONS {
+            // New rows still reach the FTS index promptly.
+            self.chunks.optimize(OptimizeAction::Index(Default::default())).await.map_err(lance)?;
+            return Ok(false);
+        }
+        for t in [&self.chunks, &self.vectors, &self.files] {
+            t.optimize(OptimizeAction::All).await.map_err(lance)?;
+            t.optimize(OptimizeAction::Prune {
+                older_than: Some(lancedb::table::Duration::zero()),
+                delete_unverified: Some(true),
+                error_if_tagged_old_versions: Some(false),
+            })
+            .await
+            .map_err(lance)?;
+        }
+        Ok(true)
+    }
+}
+
+/// Renames the newest manifest of `<dir>/<name>.lance/_versions` aside, so
+/// the table opens at the previous version. False when there is nothing
+/// older to fall back to.
+fn set_aside_latest_manifest(dir: &Path, name: &str) -> bool {
+    let versions = dir.join(format!("{name}.lance")).join("_versions");
+    let Ok(entries) = std::fs::read_dir(&versions) else { return false };
+    let mut manifests: Vec<(u64, PathBuf)> = entries
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "manifest"))
+        .filter_map(|p| Some((manifest_version(&p)?, p)))
+        .collect();
+    if manifests.len() < 2 {
+        return false;
+    }
+    manifests.sort();
+    let (_, latest) = manifests.pop().expect("two or more");
+    let aside = latest.with_extension("manifest.broken");
+    std::fs::rename(&latest, aside).is_ok()
+}
+
+/// A manifest's version from its file name: `N.manifest`, or the V2 scheme
+/// that stores `u64::MAX - N` zero-padded so names sort newest first.
+fn manifest_version(p: &Path) -> Option<u64> {
+    let stem = p.file_stem()?.to_str()?;
+    let n: u64 = stem.parse().ok()?;
+    Some(if stem.len() == 20 { u64::MAX - n } else { n })
+}

@@ -1,0 +1,489 @@
+//! Sync on every query (the blueprint's "Incremental Indexing"): walk,
+//! stat, hash, re-index what changed, delete what is gone, cascade changed
+//! signatures, write in batches. Then `embed_missing` fills in vectors.
+//!
+//! Crash safety: before a batch touches the tables, its paths go to
+//! `.tsq/pending.json`; the journal is removed once chunks and file rows
+//! are both committed. A run that finds a journal first deletes those
+//! paths' rows everywhere, so they are re-indexed from scratch: a crash can
+//! never leave a file row without its chunks or chunks without their row.
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use super::schema::{self, sql_in, ChunkRow, Columns, FileRow, WindowRow};
+use super::store::Store;
+use super::{hex, IndexConfig, IndexError};
+use crate::chunk::CodeChunk;
+use crate::embed::{Document, Embedder};
+use crate::engine::TsqEngine;
+use crate::source::{self, SourceError};
+
+pub const JOURNAL: &str = "pending.json";
+/// Chunks that get vectors: import and re-export chunks are never ranked.
+pub const EMBEDDABLE: &str = "`nodeKind` NOT IN ('import', 're-export')";
+
+/// Where long work reports. `total` 0 means unknown.
+pub trait Progress {
+    fn update(&self, phase: &str, done: u64, total: u64);
+    fn finish(&self) {}
+}
+
+/// Reports nothing.
+pub struct Silent;
+impl Progress for Silent {
+    fn update(&self, _: &str, _: u64, _: u64) {}
+}
+
+/// What a sync did (`tsq index --json`).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct SyncReport {
+    /// Files walked.
+    pub files: usize,
+    pub unchanged: usize,
+    /// Same content, new mtime: only `lastModified` changed.
+    pub touched: usize,
+    pub parsed: usize,
+    pub removed: usize,
+    pub skipped: usize,
+    /// Chunks in the index after the sync.
+    pub chunks: usize,
+    /// Chunks given vectors (by `tsq index`, after the sync).
+    pub embedded: usize,
+    /// Chunks elsewhere whose vectors were dropped because a signature
+    /// they quote changed.
+    pub cascade: usize,
+    pub embedder: String,
+    pub ms: u64,
+}
+
+struct Dirty {
+    rel: String,
+    path: std::path::PathBuf,
+    mtime: i64,
+    size: i64,
+    hash: String,
+}
+
+fn mtime_ns(m: &std::fs::Metadata) -> i64 {
+    m.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map(|d| d.as_nanos() as i64).unwrap_or(0)
+}
+
+fn relative(path: &Path, root: &Path) -> String {
+    crate::engine::file_paths(path, root).relative_path
+}
+
+/// Deletes the rows of paths a crashed batch may have half-written.
+pub async fn recover_journal(store: &Store) -> Result<(), IndexError> {
+    let path = store.dir.join(JOURNAL);
+    let Ok(text) = std::fs::read_to_string(&path) else { return Ok(()) };
+    let paths: Vec<String> = serde_json::from_str(&text).unwrap_or_default();
+    tracing::info!("finishing an interrupted write of {} files", paths.len());
+    for group in paths.chunks(500) {
+        let group = group.to_vec();
+        Store::delete(&store.chunks, &sql_in("relativePath", &group)).await?;
+        Store::delete(&store.vectors, &sql_in("relativePath", &group)).await?;
+        Store::delete(&store.files, &sql_in("relativePath", &group)).await?;
+    }
+    // A journal that is not JSON (torn write) names nothing yet written.
+    let _ = std::fs::remove_file(&path);
+    Ok(())
+}
+
+pub async fn run(store: &Store, root: &Path, engine: &TsqEngine, config: &IndexConfig, progress: &dyn Progress) -> Result<SyncReport, IndexError> {
+    recover_journal(store).await?;
+    let known: HashMap<String, FileRow> = store.files().await?.into_iter().map(|f| (f.relative_path.clone(), f)).collect();
+    let walk = source::walk(root);
+    let mut report = SyncReport { files: walk.files.len(), ..Default::default() };
+    let mut seen: HashSet<String> = HashSet::with_capacity(walk.files.len());
+    let mut dirty: Vec<Dirty> = Vec::new();
+    let mut touched: Vec<FileRow> = Vec::new();
+    let mut skipped_rows: Vec<FileRow> = Vec::new();
+
+    for s in &walk.skipped {
+        let rel = relative(Path::new(&s.path), root);
+        seen.insert(rel.clone());
+        let row = FileRow { relative_path: rel.clone(), mtime: 0, size: 0, content_hash: String::new(), chunks: 0, diagnostics: 0, skip_reason: Some(s.message.clone()) };
+        if known.get(&rel) != Some(&row) {
+            skipped_rows.push(row);
+        }
+        report.skipped += 1;
+    }
+    for path in &walk.files {
+        let rel = relative(path, root);
+        seen.insert(rel.clone());
+        let Ok(meta) = std::fs::metadata(path) else { continue };
+        let (mtime, size) = (mtime_ns(&meta), meta.len() as i64);
+        let old = known.get(&rel);
+        if let Some(old) = old {
+            if old.mtime == mtime && old.size == size {
+                report.unchanged += 1;
+                if old.skip_reason.is_some() {
+                    report.skipped += 1;
+                }
+                continue;
+            }
+        }
+        let skip = |reason: String| FileRow { relative_path: rel.clone(), mtime, size, content_hash: String::new(), chunks: 0, diagnostics: 0, skip_reason: Some(reason) };
+        if size as u64 > config.max_file_bytes {
+            skipped_rows.push(skip(SourceError::TooLarge { size: size as u64, limit: config.max_file_bytes }.to_string()));
+            report.skipped += 1;
+            continue;
+        }
+        let bytes = match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) => {
+                skipped_rows.push(skip(SourceError::Io { message: e.to_string() }.to_string()));
+                report.skipped += 1;
+                continue;
+            }
+        };
+        let hash = hex(&Sha256::digest(&bytes));
+        if let Some(old) = old {
+            if old.content_hash == hash {
+                touched.push(FileRow { mtime, size, ..old.clone() });
+                report.touched += 1;
+                continue;
+            }
+        }
+        let reason = match source::decode(bytes) {
+            Err(e) => Some(e.to_string()),
+            Ok(text) => minified(&text, config.minified_mean_line),
+        };
+        if let Some(reason) = reason {
+            skipped_rows.push(FileRow { content_hash: hash, ..skip(reason) });
+            report.skipped += 1;
+            continue;
+        }
+        dirty.push(Dirty { rel, path: path.clone(), mtime, size, hash });
+    }
+    let removed: Vec<String> = known.keys().filter(|k| !seen.contains(*k)).cloned().collect();
+    report.removed = removed.len();
+
+    // Removed files and newly skipped ones lose their chunks.
+    let mut gone: Vec<String> = removed.clone();
+    gone.extend(skipped_rows.iter().filter(|r| known.get(&r.relative_path).is_some_and(|k| k.chunks > 0)).map(|r| r.relative_path.clone()));
+    if !gone.is_empty() || !skipped_rows.is_empty() {
+        let mut journal = gone.clone();
+        journal.extend(skipped_rows.iter().map(|r| r.relative_path.clone()));
+        write_journal(store, &journal)?;
+        for group in gone.chunks(500) {
+            Store::delete(&store.chunks, &sql_in("relativePath", group)).await?;
+            Store::delete(&store.vectors, &sql_in("relativePath", group)).await?;
+        }
+        for group in removed.chunks(500) {
+            Store::delete(&store.files, &sql_in("relativePath", group)).await?;
+        }
+        Store::upsert(&store.files, "relativePath", schema::files_batch(&skipped_rows)?).await?;
+        clear_journal(store);
+    }
+
+    // Same content, new mtime: lastModified only.
+    if !touched.is_empty() {
+        for group in touched.chunks(500) {
+            let cases: String = group.iter().map(|r| format!(" WHEN {} THEN {}", schema::sql_str(&r.relative_path), r.mtime)).collect();
+            let paths: Vec<String> = group.iter().map(|r| r.relative_path.clone()).collect();
+            store
+                .chunks
+                .update()
+                .only_if(sql_in("relativePath", &paths))
+                .column("lastModified", format!("CASE `relativePath`{cases} ELSE `lastModified` END"))
+                .execute()
+                .await
+                .map_err(|e| IndexError::Lance(e.to_string()))?;
+            Store::upsert(&store.files, "relativePath", schema::files_batch(group)?).await?;
+        }
+    }
+
+    // Re-index what changed, a batch of files per commit.
+    let mut old_signatures: HashSet<String> = HashSet::new();
+    let dirty_paths: HashSet<String> = dirty.iter().map(|d| d.rel.clone()).collect();
+    let total = dirty.len() as u64;
+    for (n, batch) in dirty.chunks(config.files_per_commit.max(1)).enumerate() {
+        let paths: Vec<String> = batch.iter().map(|d| d.rel.clone()).collect();
+        let previous = previous_signatures(store, &paths).await?;
+        let mut rows: Vec<ChunkRow> = Vec::new();
+        let mut file_rows: Vec<FileRow> = Vec::new();
+        let files: Vec<std::path::PathBuf> = batch.iter().map(|d| d.path.clone()).collect();
+        let mut i = 0;
+        engine.parse_files(&files, root, &mut |result| {
+            let d = &batch[i];
+            i += 1;
+            let base = FileRow { relative_path: d.rel.clone(), mtime: d.mtime, size: d.size, content_hash: d.hash.clone(), chunks: 0, diagnostics: 0, skip_reason: None };
+            match result {
+                Err(skipped) => file_rows.push(FileRow { skip_reason: Some(skipped.message), ..base }),
+                Ok(parse) => {
+                    if let Some(failure) = &parse.parsed.failure {
+                        file_rows.push(FileRow { skip_reason: Some(format!("parse failed: {failure}")), diagnostics: parse.parsed.diagnostics.len() as i32, ..base });
+                        return;
+                    }
+                    let chunks = parse.chunks();
+                    let file_rows_chunks = chunks.len() as i32;
+                    rows.extend(chunk_rows(&chunks, &d.hash, d.mtime));
+                    file_rows.push(FileRow { chunks: file_rows_chunks, diagnostics: parse.parsed.diagnostics.len() as i32, ..base });
+                }
+            }
+        });
+        report.parsed += batch.len();
+        report.skipped += file_rows.iter().filter(|r| r.skip_reason.is_some()).count();
+        let new_sigs: HashMap<String, &str> = rows.iter().map(|r| (signature_key(&r.chunk), r.chunk.signature.as_str())).collect();
+        for (key, old) in previous {
+            if new_sigs.get(&key).is_some_and(|new| *new != old) && !old.trim().is_empty() {
+                old_signatures.insert(old);
+            }
+        }
+        write_journal(store, &paths)?;
+        Store::delete(&store.chunks, &sql_in("relativePath", &paths)).await?;
+        Store::delete(&store.vectors, &sql_in("relativePath", &paths)).await?;
+        Store::add(&store.chunks, schema::chunks_batch(&rows, store.dimension)?).await?;
+        Store::upsert(&store.files, "relativePath", schema::files_batch(&file_rows)?).await?;
+        clear_journal(store);
+        progress.update("parsed", ((n * config.files_per_commit) + batch.len()) as u64, total);
+    }
+    if !old_signatures.is_empty() {
+        report.cascade = cascade(store, &old_signatures, &dirty_paths).await?;
+    }
+    if !dirty.is_empty() || report.removed > 0 {
+        store.ensure_fts().await?;
+    }
+    report.chunks = Store::count(&store.chunks, None).await?;
+    Ok(report)
+}
+
+/// The journal names paths whose rows a batch is about to change.
+fn write_journal(store: &Store, paths: &[String]) -> Result<(), IndexError> {
+    super::write_atomic(&store.dir.join(JOURNAL), serde_json::to_string(paths).unwrap_or_default().as_bytes())
+}
+
+fn clear_journal(store: &Store) {
+    let _ = std::fs::remove_file(store.dir.join(JOURNAL));
+}
+
+/// A minified file: long mean lines (bundles, generated code).
+fn minified(text: &str, max_mean: usize) -> Option<String> {
+    let lines = text.lines().count().max(1);
+    let mean = text.len() / lines;
+    (text.len() > 4096 && mean > max_mean).then(|| format!("minified (mean line length {mean} characters, over {max_mean})"))
+}
+
+/// Identifies a chunk across versions of its file.
+fn signature_key(c: &CodeChunk) -> String {
+    format!("{}\u{1}{}\u{1}{}\u{1}{}", c.relative_path, c.node_kind, c.parent_name.as_deref().unwrap_or(""), c.name)
+}
+
+async fn previous_signatures(store: &Store, paths: &[String]) -> Result<Vec<(String, String)>, IndexError> {
+    let mut out = Vec::new();
+    let filter = format!("{} AND {EMBEDDABLE}", sql_in("relativePath", paths));
+    for b in Store::scan(&store.chunks, Some(&filter), Some(&["relativePath", "nodeKind", "parentName", "name", "signature"])).await? {
+        let c = Columns(&b);
+        for i in 0..b.num_rows() {
+            let key = format!(
+                "{}\u{1}{}\u{1}{}\u{1}{}",
+                c.str("relativePath", i).unwrap_or_default(),
+                c.str("nodeKind", i).unwrap_or_default(),
+                c.str("parentName", i).unwrap_or_default(),
+                c.str("name", i).unwrap_or_default()
+            );
+            out.push((key, c.str("signature", i).unwrap_or_default()));
+        }
+    }
+    Ok(out)
+}
+
+/// Drops the vectors of chunks in other files whose `embeddingText` quotes
+/// a changed signature, so `embed_missing` re-embeds exactly those.
+async fn cascade(store: &Store, old: &HashSet<String>, dirty: &HashSet<String>) -> Result<usize, IndexError> {
+    let mut ids = Vec::new();
+    for b in Store::scan(&store.chunks, Some(EMBEDDABLE), Some(&["id", "relativePath", "embeddingText"])).await? {
+        let c = Columns(&b);
+        for i in 0..b.num_rows() {
+            let rel = c.str("relativePath", i).unwrap_or_default();
+            if dirty.contains(&rel) {
+                continue;
+            }
+            let text = c.str("embeddingText", i).unwrap_or_default();
+            if old.iter().any(|sig| text.contains(sig.as_str())) {
+                ids.push(c.str("id", i).unwrap_or_default());
+            }
+        }
+    }
+    for group in ids.chunks(500) {
+        let group = group.to_vec();
+        let mut rows = read_chunks(store, &sql_in("id", &group)).await?;
+        rows.iter_mut().for_each(|r| r.vector = None);
+        Store::delete(&store.vectors, &sql_in("chunkId", &group)).await?;
+        Store::upsert(&store.chunks, "id", schema::chunks_batch(&rows, store.dimension)?).await?;
+    }
+    Ok(ids.len())
+}
+
+pub async fn read_chunks(store: &Store, filter: &str) -> Result<Vec<ChunkRow>, IndexError> {
+    let mut out = Vec::new();
+    for b in Store::scan(&store.chunks, Some(filter), None).await? {
+        let c = Columns(&b);
+        out.extend((0..b.num_rows()).map(|i| schema::chunk_row(&c, i)));
+    }
+    Ok(out)
+}
+
+fn chunk_rows(chunks: &[CodeChunk], hash: &str, mtime: i64) -> Vec<ChunkRow> {
+    let by_id: HashMap<&str, &CodeChunk> = chunks.iter().map(|c| (c.id.as_str(), c)).collect();
+    chunks
+        .iter()
+        .map(|c| {
+            let children: Vec<&CodeChunk> = c.child_chunk_ids.iter().filter_map(|id| by_id.get(id.as_str()).copied()).collect();
+            ChunkRow {
+                definitions: schema::definitions(c, &children),
+                language: schema::language_of(&c.relative_path).into(),
+                chunk: c.clone(),
+                vector: None,
+                content_hash: hash.to_string(),
+                last_modified: mtime,
+            }
+        })
+        .collect()
+}
+
+/// Gives vectors to chunks that lack them, a batch per commit.
+pub async fn embed_missing(store: &Store, embedder: &dyn Embedder, limit: Option<usize>, progress: &dyn Progress) -> Result<usize, IndexError> {
+    let filter = format!("vector IS NULL AND {EMBEDDABLE}");
+    let total = Store::count(&store.chunks, Some(&filter)).await?;
+    let total = limit.map_or(total, |l| l.min(total));
+    let mut done = 0;
+    let batch = embedder.batch_size().max(1) * 4;
+    while done < total {
+        let mut q_rows = Vec::new();
+        {
+            use futures::TryStreamExt;
+            use lancedb::query::{ExecutableQuery, QueryBase};
+            let batches: Vec<arrow_array::RecordBatch> = store
+                .chunks
+                .query()
+                .only_if(&filter)
+                .limit(batch.min(total - done))
+                .execute()
+                .await
+                .map_err(|e| IndexError::Lance(e.to_string()))?
+                .try_collect()
+                .await
+                .map_err(|e| IndexError::Lance(e.to_string()))?;
+            for b in &batches {
+                let c = Columns(b);
+                q_rows.extend((0..b.num_rows()).map(|i| schema::chunk_row(&c, i)));
+            }
+        }
+        if q_rows.is_empty() {
+            break;
+        }
+        let docs: Vec<Document<'_>> = q_rows.iter().map(|r| Document { text: &r.chunk.embedding_text, breadcrumb: &r.chunk.breadcrumb }).collect();
+        let vectors = tokio::task::block_in_place(|| embedder.embed_documents(&docs))?;
+        let mut windows = Vec::new();
+        for (row, vs) in q_rows.iter_mut().zip(vectors) {
+            row.vector = Some(chunk_vector(&vs, store.dimension));
+            for (w, v) in vs.into_iter().enumerate() {
+                windows.push(WindowRow {
+                    chunk_id: row.chunk.id.clone(),
+                    relative_path: row.chunk.relative_path.clone(),
+                    language: row.language.clone(),
+                    node_kind: row.chunk.node_kind.clone(),
+                    window: w as i32,
+                    vector: v,
+                });
+            }
+        }
+        let ids: Vec<String> = q_rows.iter().map(|r| r.chunk.id.clone()).collect();
+        Store::delete(&store.vectors, &sql_in("chunkId", &ids)).await?;
+        Store::add(&store.vectors, schema::vectors_batch(&windows, store.dimension)?).await?;
+        Store::upsert(&store.chunks, "id", schema::chunks_batch(&q_rows, store.dimension)?).await?;
+        done += q_rows.len();
+        progress.update("embedded", done as u64, total as u64);
+    }
+    Ok(done)
+}
+
+/// The chunk's own vector: its one vector, or the normalized mean of its
+/// windows.
+fn chunk_vector(windows: &[Vec<f32>], dimension: usize) -> Vec<f32> {
+    let mut v = vec![0f32; dimension];
+    for w in windows {
+        v.iter_mut().zip(w).for_each(|(a, b)| *a += b);
+    }
+    crate::embed::normalize(&mut v);
+    v
+}
+
+/// Per-path chunk counts in the chunks table.
+async fn chunk_counts(store: &Store) -> Result<HashMap<String, i32>, IndexError> {
+    let mut counts: HashMap<String, i32> = HashMap::new();
+    for b in Store::scan(&store.chunks, None, Some(&["relativePath"])).await? {
+        let c = Columns(&b);
+        for i in 0..b.num_rows() {
+            *counts.entry(c.str("relativePath", i).unwrap_or_default()).or_default() += 1;
+        }
+    }
+    Ok(counts)
+}
+
+async fn chunk_ids(store: &Store) -> Result<HashSet<String>, IndexError> {
+    let mut s = HashSet::new();
+    for b in Store::scan(&store.chunks, None, Some(&["id"])).await? {
+        let c = Columns(&b);
+        s.extend((0..b.num_rows()).filter_map(|i| c.str("id", i)));
+    }
+    Ok(s)
+}
+
+pub async fn problems(store: &Store) -> Result<Vec<String>, IndexError> {
+    let mut out = Vec::new();
+    let counts = chunk_counts(store).await?;
+    let files: HashMap<String, FileRow> = store.files().await?.into_iter().map(|f| (f.relative_path.clone(), f)).collect();
+    for (path, f) in &files {
+        let n = counts.get(path).copied().unwrap_or(0);
+        if n != f.chunks {
+            out.push(format!("{path}: file row says {} chunks, the table has {n}", f.chunks));
+        }
+    }
+    for (path, n) in &counts {
+        if !files.contains_key(path) {
+            out.push(format!("{path}: {n} chunks without a file row"));
+        }
+    }
+    let ids = chunk_ids(store).await?;
+    let mut orphans = 0;
+    for b in Store::scan(&store.vectors, None, Some(&["chunkId"])).await? {
+        let c = Columns(&b);
+        orphans += (0..b.num_rows()).filter(|&i| !c.str("chunkId", i).is_some_and(|id| ids.contains(&id))).count();
+    }
+    if orphans > 0 {
+        out.push(format!("{orphans} window vectors without their chunk"));
+    }
+    Ok(out)
+}
+
+/// After falling back to an older version: rows of paths whose tables
+/// disagree are deleted everywhere, so the next sync re-indexes them.
+pub async fn reconcile(store: &Store) -> Result<(), IndexError> {
+    let counts = chunk_counts(store).await?;
+    let files: HashMap<String, FileRow> = store.files().await?.into_iter().map(|f| (f.relative_path.clone(), f)).collect();
+    let mut bad: Vec<String> = files.iter().filter(|(p, f)| counts.get(*p).copied().unwrap_or(0) != f.chunks).map(|(p, _)| p.clone()).collect();
+    bad.extend(counts.keys().filter(|p| !files.contains_key(*p)).cloned());
+    if !bad.is_empty() {
+        write_journal(store, &bad)?;
+        recover_journal(store).await?;
+    }
+    // Window vectors whose chunk is gone (a crash between the two writes).
+    let ids = chunk_ids(store).await?;
+    let mut orphans: HashSet<String> = HashSet::new();
+    for b in Store::scan(&store.vectors, None, Some(&["chunkId"])).await? {
+        let c = Columns(&b);
+        orphans.extend((0..b.num_rows()).filter_map(|i| c.str("chunkId", i)).filter(|id| !ids.contains(id)));
+    }
+    let orphans: Vec<String> = orphans.into_iter().collect();
+    for group in orphans.chunks(500) {
+        Store::delete(&store.vectors, &sql_in("chunkId", group)).await?;
+    }
+    Ok(())
+}

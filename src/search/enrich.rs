@@ -1,0 +1,91 @@
+//! Stage 3 for the selected results only: each becomes a symbol query, and
+//! the Language Service gives its metadata and its file's smart snapshot,
+//! exactly as for `symbol =` lookups; then `lookup::assemble` applies the
+//! budget. Root expressions and comments, which have no declaration, are
+//! shown from the index as they are.
+
+use crate::config::Settings;
+use crate::inspect::{InspectConfig, Workspace};
+use crate::lookup::{assemble, Frame, LookupAnswer, LookupResultItem};
+use crate::query::SymbolQuery;
+use crate::ts::protocol::{LookupMatch, Snapshot, SymbolRef};
+
+use super::{Backends, Ranked, SearchError};
+
+/// The symbol query that names a chunk: its file, then the breadcrumb's
+/// containers and name. `None` for chunks without a declaration.
+pub fn symbol_query(r: &Ranked) -> Option<SymbolQuery> {
+    let c = &r.row.chunk;
+    if matches!(c.node_kind.as_str(), "expression" | "comment" | "import" | "re-export") || c.name.is_empty() {
+        return None;
+    }
+    let names: Vec<String> = c.breadcrumb.split(" > ").skip(1).map(str::to_string).collect();
+    (!names.is_empty()).then(|| SymbolQuery { file: Some(c.relative_path.clone()), names })
+}
+
+pub fn answer(ws: &Workspace, query: &str, kept: &[Ranked], backends: &Backends, note: Option<String>, settings: &Settings) -> Result<LookupAnswer, SearchError> {
+    let queries: Vec<(usize, SymbolQuery)> = kept.iter().enumerate().filter_map(|(i, r)| symbol_query(r).map(|q| (i, q))).collect();
+    let found = if queries.is_empty() {
+        Default::default()
+    } else {
+        ws.lookup(&queries.iter().map(|(_, q)| q.clone()).collect::<Vec<_>>())?
+    };
+    let mut results: Vec<LookupResultItem> = Vec::new();
+    let mut snapshots: Vec<Snapshot> = found.snapshots.clone();
+    for (i, r) in kept.iter().enumerate() {
+        let c = &r.row.chunk;
+        let score = (r.scores.final_score * 1000.0).round() / 1000.0;
+        let matched = queries.iter().find(|(j, _)| *j == i).and_then(|(_, q)| {
+            found
+                .matches
+                .iter()
+                .filter(|m| m.symbol.file_path.as_deref() == Some(c.relative_path.as_str()) && m.qualified_name.rsplit('.').next() == q.names.last().map(String::as_str))
+                .min_by_key(|m| (m.start_line as i64 - c.start_line as i64).abs().min((m.end_line as i64 - c.end_line as i64).abs()))
+                .cloned()
+                .map(|m| (m, q.clone()))
+        });
+        match matched {
+            Some((m, q)) => {
+                let metadata = ws
+                    .inspect(&q, &InspectConfig { call_depth: settings.call_depth, resolvers: None })?
+                    .matches
+                    .into_iter()
+                    .find(|x| x.symbol.file_path == m.symbol.file_path && x.symbol.line.is_some_and(|l| l >= m.start_line && l <= m.end_line))
+                    .map(|mut x| {
+                        x.symbol.name = m.qualified_name.clone();
+                        x
+                    });
+                results.push(LookupResultItem { location: m, score, metadata });
+            }
+            None => {
+                // No declaration to resolve: the chunk as indexed.
+                results.push(LookupResultItem {
+                    location: LookupMatch {
+                        symbol: SymbolRef { name: c.name.clone(), kind: c.node_kind.clone(), file_path: Some(c.relative_path.clone()), line: Some(c.start_line), is_abstract: None },
+                        qualified_name: c.breadcrumb.split(" > ").skip(1).collect::<Vec<_>>().join("."),
+                        start_line: c.start_line,
+                        end_line: c.end_line,
+                        project: String::new(),
+                    },
+                    score,
+                    metadata: None,
+                });
+                match snapshots.iter_mut().find(|s| s.file_path == c.relative_path) {
+                    Some(s) if !s.text.contains(c.full_source.as_str()) => {
+                        s.text.push('\n');
+                        s.text.push_str(&c.full_source);
+                        s.text.push('\n');
+                    }
+                    Some(_) => {}
+                    None => snapshots.push(Snapshot { file_path: c.relative_path.clone(), text: format!("// {}\n{}\n", c.relative_path, c.full_source) }),
+                }
+            }
+        }
+    }
+    // Snapshots in the order of their best result.
+    let best = |file: &str| results.iter().filter(|r| r.location.symbol.file_path.as_deref() == Some(file)).map(|r| r.score).fold(f64::MIN, f64::max);
+    snapshots.retain(|s| results.iter().any(|r| r.location.symbol.file_path.as_deref() == Some(s.file_path.as_str())));
+    snapshots.sort_by(|a, b| best(&b.file_path).total_cmp(&best(&a.file_path)));
+    let frame = Frame { query: query.to_string(), backends: Some(backends.summary()), budget: settings.max_token_budget, note };
+    Ok(assemble(&frame, results, snapshots, Vec::new()))
+}

@@ -1,0 +1,187 @@
+//! Natural-language search (blueprint phases 8-9): candidates from vector
+//! similarity and BM25 (`candidates`), stage-2 scores (`fusion`), the
+//! relevance gate and concern level (`select`), then the same enrichment
+//! and output path as `symbol =` lookups (`enrich` → `lookup::assemble`).
+
+pub mod candidates;
+pub mod enrich;
+pub mod fusion;
+pub mod select;
+pub mod session;
+
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::config::Settings;
+use crate::embed::Reranker;
+use crate::index::{ChunkRow, Filter, Index, IndexError};
+use crate::inspect::Workspace;
+use crate::lookup::{ConciseResult, LookupAnswer};
+
+pub use fusion::Scores;
+
+/// Node kinds kept out of ranking: context for snapshots, not answers.
+pub const UNRANKED_KINDS: &[&str] = &["import", "re-export"];
+
+#[derive(Debug, thiserror::Error)]
+pub enum SearchError {
+    #[error(transparent)]
+    Index(#[from] IndexError),
+    #[error("the Language Service: {0}")]
+    Ts(#[from] crate::ts::TsError),
+    #[error("{0}")]
+    Query(String),
+}
+
+/// One scored candidate.
+#[derive(Debug, Clone)]
+pub struct Ranked {
+    pub row: ChunkRow,
+    pub scores: Scores,
+}
+
+impl select::Candidate for Ranked {
+    fn id(&self) -> &str {
+        &self.row.chunk.id
+    }
+    fn parent_id(&self) -> Option<&str> {
+        self.row.chunk.parent_chunk_id.as_deref()
+    }
+    fn final_score(&self) -> f64 {
+        self.scores.final_score
+    }
+}
+
+/// Which backends answered, as every answer says.
+#[derive(Debug, Clone, Serialize)]
+pub struct Backends {
+    pub embedder: String,
+    pub reranker: String,
+    /// Embeddable chunks with vectors, and all embeddable chunks.
+    pub vectors: [usize; 2],
+}
+
+impl Backends {
+    pub fn summary(&self) -> String {
+        format!(
+            "embedder: {}, reranker: {}, vectors: {}/{} chunks",
+            self.embedder,
+            self.reranker,
+            crate::lookup::group(self.vectors[0]),
+            crate::lookup::group(self.vectors[1])
+        )
+    }
+}
+
+/// Milliseconds per stage.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Timings {
+    pub retrieval: u64,
+    pub rerank: u64,
+    pub enrichment: u64,
+}
+
+/// Stages 1 and 2: ranked candidates, best first.
+pub struct Retrieval {
+    pub ranked: Vec<Ranked>,
+    pub backends: Backends,
+    pub notes: Vec<String>,
+    pub timings: Timings,
+}
+
+/// The filter of a search: the scope, with unranked kinds left out.
+pub fn filter(paths: &[String], language: Option<&str>) -> Filter {
+    Filter { paths: paths.to_vec(), language: language.map(str::to_string), exclude_kinds: UNRANKED_KINDS.iter().map(|s| s.to_string()).collect() }
+}
+
+/// Stages 1 and 2 (no Language Service): what benchmarks and the concise
+/// format use.
+pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, filter: &Filter, settings: &Settings) -> Result<Retrieval, SearchError> {
+    if query.trim().is_empty() {
+        return Err(SearchError::Query("empty query".into()));
+    }
+    let mut notes = Vec::new();
+    let started = Instant::now();
+    let mut cands = candidates::gather(index, query, filter, settings.max_vector_candidates, &mut notes)?;
+    let retrieval_ms = started.elapsed().as_millis() as u64;
+    let started = Instant::now();
+    let mut reranker_name = "none".to_string();
+    if let Some(r) = reranker {
+        let docs: Vec<String> = cands.iter().map(|c| format!("{}\n{}", c.row.chunk.breadcrumb, c.row.chunk.embedding_text)).collect();
+        match r.rerank(query, &docs) {
+            Ok(scores) => {
+                reranker_name = r.id();
+                cands.iter_mut().zip(scores).for_each(|(c, s)| c.signals.rerank = Some(s));
+            }
+            Err(e) => notes.push(format!("reranker failed ({e}); ranked by stage-1 scores")),
+        }
+    }
+    let rerank_ms = started.elapsed().as_millis() as u64;
+    let weights = fusion::Weights { rerank: settings.rerank_weight, vector: settings.vector_weight, bm25_in_hybrid: 0.5 };
+    let scores = fusion::score(&cands.iter().map(|c| c.signals.clone()).collect::<Vec<_>>(), weights);
+    let mut ranked: Vec<Ranked> = cands.into_iter().zip(scores).map(|(c, scores)| Ranked { row: c.row, scores }).collect();
+    ranked.sort_by(|a, b| b.scores.final_score.total_cmp(&a.scores.final_score).then_with(|| a.row.chunk.id.cmp(&b.row.chunk.id)));
+    let (with, all) = index.vector_coverage()?;
+    if index.embedder().is_some() && with < all {
+        notes.push(format!("vectors: {with}/{all} chunks so far; the rest are found by BM25 until they are embedded"));
+    }
+    Ok(Retrieval {
+        ranked,
+        backends: Backends { embedder: index.embedder_name(), reranker: reranker_name, vectors: [with, all] },
+        notes,
+        timings: Timings { retrieval: retrieval_ms, rerank: rerank_ms, enrichment: 0 },
+    })
+}
+
+/// A natural-language answer: the shared lookup answer plus what ranked it.
+#[derive(Debug, Clone, Serialize)]
+pub struct SearchAnswer {
+    #[serde(flatten)]
+    pub answer: LookupAnswer,
+    pub backends: Backends,
+    /// False when nothing passed the relevance gate (the results shown are
+    /// the best below it).
+    pub passed_gate: bool,
+    pub notes: Vec<String>,
+    pub timings: Timings,
+}
+
+/// The whole pipeline: retrieval, selection, enrichment, the budget.
+pub fn search(index: &Index, ws: &Workspace, reranker: Option<&dyn Reranker>, query: &str, filter: &Filter, settings: &Settings) -> Result<SearchAnswer, SearchError> {
+    let retrieval = retrieve(index, reranker, query, filter, settings)?;
+    let (kept, passed) = select::select(retrieval.ranked, settings.minimum_relevance_threshold);
+    let started = Instant::now();
+    let note = (!passed && !kept.is_empty()).then(|| {
+        format!("Nothing passed the relevance gate ({}); the best {} below it, marked [below gate]:", settings.minimum_relevance_threshold, kept.len())
+    });
+    let answer = enrich::answer(ws, query, &kept, &retrieval.backends, note, settings)?;
+    let mut timings = retrieval.timings;
+    timings.enrichment = started.elapsed().as_millis() as u64;
+    Ok(SearchAnswer { answer, backends: retrieval.backends, passed_gate: passed, notes: retrieval.notes, timings })
+}
+
+/// concise-output.md's records for the top `top_k` candidates (no budget,
+/// no Language Service).
+pub fn concise(ranked: &[Ranked], top_k: usize) -> Vec<ConciseResult> {
+    select::dedupe_concerns(ranked.to_vec())
+        .into_iter()
+        .take(top_k)
+        .map(|r| {
+            let c = &r.row.chunk;
+            let mut preview = c.full_source.lines().filter(|l| !l.trim().is_empty()).take(2).collect::<Vec<_>>().join("\n");
+            if preview.chars().count() > 200 {
+                preview = preview.chars().take(197).collect::<String>() + "...";
+            }
+            ConciseResult {
+                file_path: c.relative_path.clone(),
+                language: r.row.language.clone(),
+                start_line: c.start_line,
+                end_line: c.end_line,
+                definitions: r.row.definitions.clone(),
+                preview,
+                score: (r.scores.final_score * 1000.0).round() / 1000.0,
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,245 @@
+//! Natural-language search (blueprint phases 8 and 9): the pure stages with
+//! a deterministic embedder, LanceDB-level path filters, the one output
+//! path, and end to end with the real local model.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use tsq::config::Settings;
+use tsq::embed::{Document, EmbedError, Embedder, EmbedderId};
+use tsq::index::{Index, IndexConfig};
+use tsq::lookup::{assemble, Frame, LookupResultItem};
+use tsq::search::select::{self, Candidate};
+use tsq::ts::protocol::{LookupMatch, Snapshot, SymbolRef};
+
+/// Bag-of-words vectors over a fixed vocabulary: a query and a chunk are
+/// similar when they share words. Deterministic, no model.
+struct WordEmbedder;
+
+const VOCAB: &[&str] = &["token", "refresh", "expired", "retry", "backoff", "cache", "csv", "slug", "password", "event", "rate", "time"];
+
+fn words(text: &str) -> Vec<f32> {
+    let lower = text.to_lowercase();
+    let mut v: Vec<f32> = VOCAB.iter().map(|w| lower.matches(w).count() as f32).collect();
+    v.push(0.01);
+    tsq::embed::normalize(&mut v);
+    v
+}
+
+impl Embedder for WordEmbedder {
+    fn id(&self) -> EmbedderId {
+        EmbedderId { model: "test-words".into(), dimension: VOCAB.len() + 1 }
+    }
+    fn embed_documents(&self, docs: &[Document<'_>]) -> Result<Vec<Vec<Vec<f32>>>, EmbedError> {
+        Ok(docs.iter().map(|d| vec![words(d.text)]).collect())
+    }
+    fn embed_query(&self, q: &str) -> Result<Vec<f32>, EmbedError> {
+        Ok(words(q))
+    }
+}
+
+struct Ws(PathBuf);
+
+impl Ws {
+    fn copy(name: &str) -> Ws {
+        let dir = std::env::temp_dir().join(format!("tsq-search-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        copy_tree(&common::repo().join("fixtures/search"), &dir);
+        Ws(dir)
+    }
+}
+
+impl Drop for Ws {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn copy_tree(src: &Path, dst: &Path) {
+    std::fs::create_dir_all(dst).unwrap();
+    for e in std::fs::read_dir(src).unwrap() {
+        let e = e.unwrap();
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&e.path(), &dst.join(e.file_name()));
+        } else {
+            std::fs::copy(e.path(), dst.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+fn indexed(ws: &Ws, embedder: Option<Box<dyn Embedder>>) -> Index {
+    let mut index = Index::open_with(&ws.0, &IndexConfig::default(), embedder).unwrap();
+    index.sync(common::engine(), &tsq::index::sync_silent()).unwrap();
+    index.embed_missing(None, &tsq::index::sync_silent()).unwrap();
+    index
+}
+
+fn settings() -> Settings {
+    Settings::default()
+}
+
+#[test]
+fn path_filters_are_prefilters_in_lancedb() {
+    let ws = Ws::copy("prefilter");
+    let index = indexed(&ws, Some(Box::new(WordEmbedder)));
+    // Every strong match for "refresh expired token" is in src/auth; scoped
+    // to src/util, only util chunks may come back, however weak.
+    let filter = tsq::search::filter(&["src/util/".to_string()], None);
+    let r = tsq::search::retrieve(&index, None, "refresh the expired access token", &filter, &settings()).unwrap();
+    assert!(!r.ranked.is_empty(), "weak in-scope matches still come back");
+    for c in &r.ranked {
+        assert!(c.row.chunk.relative_path.starts_with("src/util/"), "out of scope: {}", c.row.chunk.relative_path);
+    }
+    // The same at the LanceDB level for each signal, with a limit of 1: a
+    // post-filter would have dropped the global best and returned nothing.
+    assert_eq!(index.bm25("refresh expired token", &filter, 1).unwrap().len(), 1);
+    assert_eq!(index.nearest(&words("refresh expired token"), &filter, 1).unwrap().len(), 1);
+    let js = tsq::search::filter(&[], Some("javascript"));
+    let r = tsq::search::retrieve(&index, None, "publish subscribe event listeners", &js, &settings()).unwrap();
+    assert!(r.ranked.iter().all(|c| c.row.chunk.relative_path.ends_with(".js")));
+    // Imports never rank.
+    let all = tsq::search::retrieve(&index, None, "import retryWithBackoff from net retry", &Default::default(), &settings()).unwrap();
+    assert!(all.ranked.iter().all(|c| c.row.chunk.node_kind != "import"));
+}
+
+#[test]
+fn retrieval_ranks_the_expected_chunk_first_with_the_test_embedder() {
+    let ws = Ws::copy("ranking");
+    let index = indexed(&ws, Some(Box::new(WordEmbedder)));
+    let r = tsq::search::retrieve(&index, None, "refresh an expired token", &Default::default(), &settings()).unwrap();
+    assert_eq!(r.ranked[0].row.chunk.name, "refreshAccessToken");
+    assert_eq!(r.backends.embedder, "test-words");
+    assert_eq!(r.backends.reranker, "none");
+    // Scores are in [0, 1] and sorted.
+    assert!(r.ranked.windows(2).all(|w| w[0].scores.final_score >= w[1].scores.final_score));
+    assert!(r.ranked.iter().all(|c| (0.0..=1.0).contains(&c.scores.final_score)));
+}
+
+#[derive(Clone)]
+struct Fake(String, Option<String>, f64);
+impl Candidate for Fake {
+    fn id(&self) -> &str {
+        &self.0
+    }
+    fn parent_id(&self) -> Option<&str> {
+        self.1.as_deref()
+    }
+    fn final_score(&self) -> f64 {
+        self.2
+    }
+}
+
+fn item(file: &str, name: &str, score: f64) -> LookupResultItem {
+    LookupResultItem {
+        location: LookupMatch {
+            symbol: SymbolRef { name: name.into(), kind: "function".into(), file_path: Some(file.into()), line: Some(1), is_abstract: None },
+            qualified_name: name.into(),
+            start_line: 1,
+            end_line: 10,
+            project: String::new(),
+        },
+        score,
+        metadata: None,
+    }
+}
+
+fn snap(file: &str, chars: usize) -> Snapshot {
+    Snapshot { file_path: file.into(), text: format!("// {file}\n{}\n", "x".repeat(chars)) }
+}
+
+fn frame(budget: usize) -> Frame {
+    Frame { query: "q".into(), backends: Some("embedder: test".into()), budget, note: None }
+}
+
+#[test]
+fn token_budget_keeps_whole_results_that_fit() {
+    // Ten results in ten files of ~250 tokens each; 1,500 tokens fit five.
+    let results: Vec<LookupResultItem> = (0..10).map(|i| item(&format!("f{i}.ts"), &format!("r{i}"), 0.9 - i as f64 * 0.01)).collect();
+    let snaps: Vec<Snapshot> = (0..10).map(|i| snap(&format!("f{i}.ts"), 1000)).collect();
+    let a = assemble(&frame(1500), results, snaps, Vec::new());
+    assert_eq!(a.results.len(), 5);
+    assert_eq!(a.omitted, 5);
+    assert!(a.tokens <= 1500);
+    assert_eq!(a.tokens, tsq::chunk::estimate_tokens(&a.text), "the summary's count is the response's");
+    assert!(a.text.starts_with("Search: \"q\" | 5 results across 5 files | "));
+    assert!(a.text.lines().next().unwrap().ends_with("| embedder: test"), "backends in the summary");
+}
+
+#[test]
+fn combined_gate_and_budget() {
+    // Ten candidates, four pass the gate, the budget fits three.
+    let cands: Vec<Fake> = (0..10).map(|i| Fake(format!("c{i}"), None, if i < 4 { 0.9 - i as f64 * 0.05 } else { 0.3 })).collect();
+    let (kept, passed) = select::select(cands, 0.5);
+    assert!(passed);
+    assert_eq!(kept.len(), 4);
+    let results: Vec<LookupResultItem> = kept.iter().map(|c| item(&format!("{}.ts", c.0), &c.0, c.2)).collect();
+    let snaps: Vec<Snapshot> = kept.iter().map(|c| snap(&format!("{}.ts", c.0), 1000)).collect();
+    let a = assemble(&frame(900), results, snaps, Vec::new());
+    assert_eq!(a.results.len(), 3);
+    assert_eq!(a.results.iter().map(|r| r.location.qualified_name.as_str()).collect::<Vec<_>>(), vec!["c0", "c1", "c2"]);
+}
+
+#[test]
+fn single_result_and_same_file_merge() {
+    let a = assemble(&frame(8000), vec![item("a.ts", "one", 0.9)], vec![snap("a.ts", 40)], Vec::new());
+    assert!(a.text.starts_with("Search: \"q\" | 1 result | "));
+    assert_eq!(a.snapshots.len(), 1);
+    // Two results in one file share one snapshot.
+    let a = assemble(&frame(8000), vec![item("a.ts", "one", 0.9), item("a.ts", "two", 0.8)], vec![snap("a.ts", 40)], Vec::new());
+    assert_eq!((a.results.len(), a.snapshots.len()), (2, 1));
+    assert!(a.text.contains("2 results across 1 files"));
+}
+
+#[test]
+fn empty_results_are_a_clean_answer() {
+    let a = assemble(&frame(8000), Vec::new(), Vec::new(), Vec::new());
+    assert!(a.text.contains("No results."), "{}", a.text);
+    assert!(a.results.is_empty());
+    let ws = Ws::copy("empty");
+    let index = indexed(&ws, None);
+    let r = tsq::search::retrieve(&index, None, "zzzqqq xylophone", &Default::default(), &settings()).unwrap();
+    assert!(r.ranked.is_empty());
+    assert!(tsq::search::retrieve(&index, None, "   ", &Default::default(), &settings()).is_err(), "an empty query is an error");
+}
+
+fn local_model() -> Option<Box<dyn Embedder>> {
+    match tsq::embed::local::LocalEmbedder::load() {
+        Ok(e) => Some(Box::new(e)),
+        Err(e) => {
+            assert!(std::env::var_os("CI").is_none(), "CI installs ONNX Runtime: {e}");
+            eprintln!("skipped: {e}");
+            None
+        }
+    }
+}
+
+#[test]
+fn end_to_end_with_the_local_model() {
+    let Some(model) = local_model() else { return };
+    let ws = Ws::copy("local");
+    let index = indexed(&ws, Some(model));
+    assert_eq!(index.embedder_name(), "all-MiniLM-L6-v2-int8");
+    let (with, all) = index.vector_coverage().unwrap();
+    assert_eq!(with, all, "tsq index embeds everything");
+    let workspace = tsq::inspect::Workspace::open(&ws.0).unwrap();
+    for (query, expected) in [
+        ("where do we get a new access token once the old one has expired?", "refreshAccessToken"),
+        ("wait longer between attempts after each failure", "retryWithBackoff"),
+        ("evict the least recently used entry", "LruCache"),
+        ("split comma separated lines into fields", "parseCsv"),
+        ("show how long ago something happened", "formatRelativeTime"),
+        ("limit how many requests a client can make per second", "RateLimiter"),
+    ] {
+        let r = tsq::search::retrieve(&index, None, query, &Default::default(), &settings()).unwrap();
+        let top = &r.ranked[0].row.chunk;
+        let name = top.parent_name.clone().filter(|_| top.depth > 0).unwrap_or_else(|| top.name.clone());
+        assert!(name == expected || top.name == expected, "{query}: got {} ({})", top.name, top.breadcrumb);
+        // The full pipeline: graph first, snapshots, the summary's backends.
+        let answer = tsq::search::search(&index, &workspace, None, query, &Default::default(), &settings()).unwrap();
+        assert!(answer.answer.text.starts_with(&format!("Search: \"{query}\" | ")), "{}", answer.answer.text);
+        assert!(answer.answer.text.lines().next().unwrap().contains("embedder: all-MiniLM-L6-v2-int8, reranker: none"));
+        assert_eq!(answer.answer.tokens, tsq::chunk::estimate_tokens(&answer.answer.text));
+        assert!(answer.answer.results.iter().any(|r| r.location.qualified_name.contains(expected)), "{query}: {}", answer.answer.text);
+    }
+}
