@@ -73,12 +73,48 @@ pub const ANALYSES: &[&str] = &[
     "side-effects",
 ];
 
-/// A workspace loaded into the Language Service, kept warm.
+/// A workspace loaded into the Language Service, kept warm. Projects are
+/// parsed from their configs at load; a program is built only when a query
+/// needs it (see js/20_service.js).
 pub struct Workspace {
     root: PathBuf,
     service: Service,
     info: WorkspaceInfo,
     skipped: Vec<Skipped>,
+    /// The walk the projects were last loaded from: when a query finds it
+    /// changed (files created or deleted), the projects are refreshed.
+    files: std::sync::Mutex<Walked>,
+}
+
+#[derive(PartialEq, Eq)]
+struct Walked {
+    sources: Vec<String>,
+    configs: Vec<String>,
+}
+
+impl Walked {
+    fn now(root: &Path) -> (Walked, Vec<Skipped>) {
+        let sources = source::walk(root);
+        let configs = source::walk_configs(root);
+        let mut skipped = sources.skipped;
+        skipped.extend(configs.skipped);
+        (Walked { sources: sources.files.iter().map(|p| slash(p)).collect(), configs: configs.files.iter().map(|p| slash(p)).collect() }, skipped)
+    }
+}
+
+/// Logs program builds at debug level (`TSQ_LOG=debug`).
+fn log_builds(log: &[crate::ts::protocol::BuildEntry]) {
+    for b in log {
+        tracing::debug!(project = %b.project, files = b.files, root_files = b.root_files, lib_files_parsed = b.lib_files_parsed, ms = b.ms, "program built");
+    }
+}
+
+/// Whether `text` has `word` as a whole identifier.
+fn mentions(text: &str, word: &str) -> bool {
+    let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    text.match_indices(word).any(|(i, _)| {
+        !text[..i].chars().next_back().is_some_and(ident) && !text[i + word.len()..].chars().next().is_some_and(ident)
+    })
 }
 
 fn slash(p: &Path) -> String {
@@ -90,21 +126,56 @@ impl Workspace {
     /// the projects.
     pub fn open(root: &Path) -> Result<Workspace, TsError> {
         let root = root.canonicalize().map_err(|e| TsError::Service(format!("{}: {e}", root.display())))?;
-        let sources = source::walk(&root);
-        let configs = source::walk_configs(&root);
+        let started = std::time::Instant::now();
+        let (walked, skipped) = Walked::now(&root);
+        tracing::debug!(ms = started.elapsed().as_millis() as u64, sources = walked.sources.len(), configs = walked.configs.len(), "walk");
+        let started = std::time::Instant::now();
         let service = Service::start(WorkspaceFs::new(&root, TS_LIBS))?;
-        let request = ServiceRequest::Load {
-            root: slash(&root),
-            configs: configs.files.iter().map(|p| slash(p)).collect(),
-            source_files: sources.files.iter().map(|p| slash(p)).collect(),
-        };
+        tracing::debug!(ms = started.elapsed().as_millis() as u64, "engine start-up (service isolate)");
+        let started = std::time::Instant::now();
+        let request = ServiceRequest::Load { root: slash(&root), configs: walked.configs.clone(), source_files: walked.sources.clone() };
         let info = match service.call(request)? {
             ServiceResponse::Loaded { workspace } => workspace,
             other => return Err(TsError::Protocol(format!("expected `loaded`, got {other:?}"))),
         };
-        let mut skipped = sources.skipped;
-        skipped.extend(configs.skipped);
-        Ok(Workspace { root, service, info, skipped })
+        tracing::debug!(ms = started.elapsed().as_millis() as u64, projects = info.projects.len(), "config parsing (no programs built)");
+        Ok(Workspace { root, service, info, skipped, files: std::sync::Mutex::new(walked) })
+    }
+
+    /// Re-walks the workspace; when files were created or deleted since the
+    /// projects were loaded, the projects' file lists are refreshed.
+    pub fn refresh(&self) -> Result<bool, TsError> {
+        let (walked, _) = Walked::now(&self.root);
+        let mut last = self.files.lock().unwrap_or_else(|p| p.into_inner());
+        if *last == walked {
+            return Ok(false);
+        }
+        let started = std::time::Instant::now();
+        let request = ServiceRequest::Refresh { configs: walked.configs.clone(), source_files: walked.sources.clone() };
+        match self.service.call(request)? {
+            ServiceResponse::Loaded { workspace } => log_builds(&workspace.build_log),
+            other => return Err(TsError::Protocol(format!("expected `loaded`, got {other:?}"))),
+        }
+        tracing::debug!(ms = started.elapsed().as_millis() as u64, "file lists refreshed");
+        *last = walked;
+        Ok(true)
+    }
+
+    /// Files that may declare `query`'s name: those that mention it as a
+    /// whole identifier (a superset of the declaring files). `None` when
+    /// the query names an existing file, whose project is enough.
+    fn candidates(&self, query_file: Option<&str>, names: &[String]) -> Option<Vec<String>> {
+        if let Some(f) = query_file {
+            if self.root.join(f.trim_start_matches("./")).is_file() {
+                return None;
+            }
+        }
+        let name = names.last()?;
+        let started = std::time::Instant::now();
+        let files = self.files.lock().unwrap_or_else(|p| p.into_inner()).sources.clone();
+        let out: Vec<String> = files.into_iter().filter(|f| std::fs::read_to_string(f).is_ok_and(|t| mentions(&t, name))).collect();
+        tracing::debug!(ms = started.elapsed().as_millis() as u64, name = %name, files = out.len(), "candidate files");
+        Some(out)
     }
 
     pub fn root(&self) -> &Path {
@@ -159,24 +230,54 @@ impl Workspace {
     /// hints when nothing matches.
     /// Several queries' targets share snapshots when they share a file.
     pub fn lookup(&self, queries: &[SymbolQuery]) -> Result<LookupResult, TsError> {
-        let targets = queries.iter().map(|q| LookupTarget { file: q.file.clone(), names: q.names.clone() }).collect();
+        self.refresh()?;
+        let targets = queries
+            .iter()
+            .map(|q| LookupTarget { file: q.file.clone(), names: q.names.clone(), candidates: self.candidates(q.file.as_deref(), &q.names) })
+            .collect();
         let request = ServiceRequest::Lookup { targets };
+        let started = std::time::Instant::now();
         match self.service.call(request)? {
-            ServiceResponse::LookedUp { result } => Ok(result),
+            ServiceResponse::LookedUp { result } => {
+                log_builds(&result.build_log);
+                tracing::debug!(ms = started.elapsed().as_millis() as u64, "lookup (query)");
+                Ok(result)
+            }
             other => Err(TsError::Protocol(format!("expected `lookedUp`, got {other:?}"))),
         }
     }
 
     pub fn inspect(&self, query: &SymbolQuery, config: &InspectConfig) -> Result<InspectResult, TsError> {
+        self.refresh()?;
         let request = ServiceRequest::Inspect {
             file: query.file.clone(),
             names: query.names.clone(),
             call_depth: config.call_depth,
             resolvers: config.resolvers.clone(),
+            candidates: self.candidates(query.file.as_deref(), &query.names),
         };
+        let started = std::time::Instant::now();
         match self.service.call(request)? {
-            ServiceResponse::Inspected { result } => Ok(result),
+            ServiceResponse::Inspected { result } => {
+                log_builds(&result.build_log);
+                tracing::debug!(ms = started.elapsed().as_millis() as u64, "inspect (query and checker work)");
+                Ok(result)
+            }
             other => Err(TsError::Protocol(format!("expected `inspected`, got {other:?}"))),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::mentions;
+
+    #[test]
+    fn mentions_whole_identifiers_only() {
+        assert!(mentions("export function add(a, b)", "add"));
+        assert!(mentions("x.add(1)", "add"));
+        assert!(!mentions("function addAll() {}", "add"));
+        assert!(!mentions("const padd = 1; $add", "add"));
+        assert!(mentions("é add", "add"));
     }
 }

@@ -13,7 +13,8 @@ pub mod mcp;
 pub mod parse;
 pub mod query;
 pub mod search;
-pub mod source;
+pub use tsq_engine::source;
 pub mod text;
-pub mod ts;
+/// The engine layer (crates/tsq-engine): the only code touching the JS engine.
+pub use tsq_engine as ts;
 pub mod validate;

@@ -35,6 +35,7 @@ pub fn run_index(root: Option<PathBuf>, embedder: Option<EmbedderChoice>, json: 
     let engine = tsq::engine::TsqEngine::new(&Default::default()).context("starting the TypeScript engine")?;
     let progress = progress::Stderr::new();
     let mut report = index.sync(&engine, &progress).context("syncing the index")?;
+    let embed_started = std::time::Instant::now();
     report.embedded = match index.embed_missing(None, &progress) {
         Ok(n) => n,
         Err(e) => {
@@ -43,6 +44,8 @@ pub fn run_index(root: Option<PathBuf>, embedder: Option<EmbedderChoice>, json: 
             return finish(&report, json, ExitStatus::Error);
         }
     };
+    report.embed_ms = embed_started.elapsed().as_millis() as u64;
+    report.ms += report.embed_ms;
     progress.finish();
     finish(&report, json, ExitStatus::Success)
 }

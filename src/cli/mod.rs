@@ -1,6 +1,9 @@
 //! Command-line front end: flags in, `engine` calls, `output` out.
 
 mod bench;
+mod bench_cold;
+mod bench_index;
+mod bench_search;
 mod bench_ls;
 mod analyze;
 mod chunks;
@@ -41,6 +44,26 @@ impl From<ExitStatus> for ExitCode {
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Per-phase timings and other debug logs on stderr (as TSQ_LOG=debug).
+    #[arg(long, global = true)]
+    verbose: bool,
+}
+
+/// Logs go to stderr (never stdout, which is the answer's or MCP's):
+/// `TSQ_LOG` (error, warn, info, debug, trace) or `--verbose` sets the level.
+fn init_logging(verbose: bool, default: tracing::Level) {
+    use std::io::IsTerminal;
+    let level = if verbose {
+        tracing::Level::DEBUG
+    } else {
+        std::env::var("TSQ_LOG").ok().and_then(|l| l.trim().parse().ok()).unwrap_or(default)
+    };
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .with_target(false)
+        .with_max_level(level)
+        .try_init();
 }
 
 #[derive(Subcommand)]
@@ -200,9 +223,6 @@ enum BenchCommand {
         #[arg(long)]
         no_node: bool,
     },
-    /// Language Service figures (program build, warm query p50/p95 per
-    /// resolver, incremental update, peak RSS) beside Node running the same
-    /// Language Service calls. Works on a temp copy of the directory.
     /// `tsq lookup` figures: cold process latency, warm lookup p50/p95,
     /// text against concise output size.
     Lookup {
@@ -213,6 +233,48 @@ enum BenchCommand {
         #[arg(long, default_value_t = 5)]
         runs: usize,
     },
+    /// A new user's first question on real workspaces: fresh-process
+    /// `tsq lookup` and `tsq inspect` on sampled declarations beside Node's
+    /// tsserver doing the same, peak RSS, and the first and warm MCP calls.
+    Cold {
+        /// Corpus names (../shared/corpus.sh) or directories; default vue,
+        /// trpc, tanstack, rxjs.
+        corpora: Vec<String>,
+        #[arg(long, default_value_t = 10)]
+        samples: usize,
+        #[arg(long, default_value_t = 3)]
+        runs: usize,
+        /// Skip the MCP latency figures.
+        #[arg(long)]
+        no_mcp: bool,
+    },
+    /// Retrieval quality on benches/search-eval: the 2,500-character BM25
+    /// baseline, code-aware BM25, local vectors and the hybrid, with
+    /// NDCG@10, Recall@5 and MRR@10, per repository and split.
+    Search {
+        #[arg(default_values_t = ["rxjs", "zod", "vue", "trpc"].map(String::from))]
+        repos: Vec<String>,
+        #[arg(long, value_enum, default_value = "local")]
+        embedder: tsq::embed::EmbedderChoice,
+    },
+    /// The index: no-change sync on a synthetic tree beside a bare
+    /// walk+stat, cold `tsq index` throughput per corpus (parse, embed,
+    /// write, size, peak RSS), incremental sync after a one-file edit.
+    Index {
+        /// Corpus names for the cold figures.
+        #[arg(default_values_t = ["rxjs", "zod", "effect", "vue", "trpc", "tanstack"].map(String::from))]
+        corpora: Vec<String>,
+        /// Files in the synthetic no-change tree (0: skip).
+        #[arg(long, default_value_t = 10_000)]
+        synthetic: usize,
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+        #[arg(long, value_enum, default_value = "none")]
+        embedder: tsq::embed::EmbedderChoice,
+    },
+    /// Language Service figures (program build, warm query p50/p95 per
+    /// resolver, incremental update, peak RSS) beside Node running the same
+    /// Language Service calls. Works on a temp copy of the directory.
     Ls {
         dir: PathBuf,
         /// About how many symbols to query per resolver.
@@ -238,6 +300,8 @@ fn open_workspace(root: Option<PathBuf>) -> anyhow::Result<tsq::inspect::Workspa
 
 pub fn run() -> anyhow::Result<ExitStatus> {
     let cli = Cli::parse();
+    let default_level = if matches!(cli.command, Command::Serve { .. }) { tracing::Level::INFO } else { tracing::Level::WARN };
+    init_logging(cli.verbose, default_level);
     match cli.command {
         Command::Symbols { files, json } => symbols::run(&files, json),
         Command::Chunks { paths, json, root, check } => chunks::run(&paths, chunks::ChunksArgs { json, root, check }),
@@ -260,6 +324,9 @@ pub fn run() -> anyhow::Result<ExitStatus> {
             bench::run(&dirs, bench::BenchArgs { runs, workers, node: !no_node })
         }
         Command::Bench { what: BenchCommand::Lookup { dir, queries, runs } } => bench_ls::run_lookup(&dir, queries, runs),
+        Command::Bench { what: BenchCommand::Search { repos, embedder } } => bench_search::run(&repos, embedder),
+        Command::Bench { what: BenchCommand::Index { corpora, synthetic, runs, embedder } } => bench_index::run(&corpora, synthetic, runs, embedder),
+        Command::Bench { what: BenchCommand::Cold { corpora, samples, runs, no_mcp } } => bench_cold::run(&corpora, samples, runs, !no_mcp),
         Command::Bench { what: BenchCommand::Ls { dir, queries, no_node } } => {
             bench_ls::run(&dir, bench_ls::BenchLsArgs { queries, node: !no_node })
         }

@@ -17,8 +17,7 @@ pub fn run(root: Option<PathBuf>) -> anyhow::Result<ExitStatus> {
         None => TsqServer::with_root(RootChoice::FromClientOr(std::env::current_dir()?.canonicalize()?)),
     };
     let root = root.map(|r| r.display().to_string()).unwrap_or_else(|| "from the client's roots, else the current directory".into());
-    // Logs go to stderr, without colour: stdout is the protocol's.
-    let _ = tracing_subscriber::fmt().with_writer(std::io::stderr).with_ansi(false).with_target(false).try_init();
+    // Logs go to stderr (cli::init_logging): stdout is the protocol's.
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async move {
         tracing::info!("tsq serve: MCP over stdio, workspace {root}");

@@ -301,6 +301,13 @@ impl Index {
         self.runtime.block_on(sync::problems(&self.store))
     }
 
+    /// Builds the ANN index over window vectors now (it is built on its own
+    /// past `store::ANN_MIN_ROWS`); false when there is too little to index.
+    pub fn build_ann(&mut self) -> Result<bool, IndexError> {
+        let _lock = lock::acquire(&self.dir).map_err(|e| io(&self.dir, e))?;
+        self.runtime.block_on(self.store.ensure_ann(true))
+    }
+
     /// Compacts and prunes now (tests, `tsq index --optimize`).
     pub fn optimize(&mut self) -> Result<(), IndexError> {
         let _lock = lock::acquire(&self.dir).map_err(|e| io(&self.dir, e))?;

@@ -89,6 +89,12 @@ impl Index {
     /// `vector` (in [-1, 1]). Empty when the index holds no vectors of the
     /// active embedder.
     pub fn nearest(&self, vector: &[f32], filter: &Filter, limit: usize) -> Result<Vec<(String, f32)>, IndexError> {
+        self.nearest_with(vector, filter, limit, false)
+    }
+
+    /// `nearest`, optionally as a flat scan even when an ANN index exists
+    /// (the benchmark's recall reference).
+    pub fn nearest_with(&self, vector: &[f32], filter: &Filter, limit: usize, flat: bool) -> Result<Vec<(String, f32)>, IndexError> {
         let pre = self.prefilter(filter)?;
         if pre.as_deref() == Some("false") || vector.len() != self.store.dimension {
             return Ok(Vec::new());
@@ -97,8 +103,14 @@ impl Index {
             if Store::count(&self.store.vectors, None).await? == 0 {
                 return Ok(Vec::new());
             }
-            // Several windows of one chunk may come first: ask for more.
+            // Several windows of one chunk may come first: ask for more. With
+            // an ANN index, candidates are re-ranked by exact distance.
             let mut q = self.store.vectors.query().nearest_to(vector).map_err(lance)?.distance_type(DistanceType::Cosine).limit(limit * 4);
+            if flat {
+                q = q.bypass_vector_index();
+            } else {
+                q = q.nprobes(20).map_err(lance)?.refine_factor(5);
+            }
             if let Some(f) = &pre {
                 q = q.only_if(f);
             }

@@ -17,6 +17,9 @@ use super::IndexError;
 
 /// Versions a table may reach before `optimize` compacts and prunes.
 pub const MAX_VERSIONS: usize = 24;
+/// Window vectors past which search uses an ANN index (IVF_PQ, refined by
+/// exact distances) instead of a flat scan.
+pub const ANN_MIN_ROWS: usize = 50_000;
 
 pub struct Store {
     pub dir: PathBuf,
@@ -164,12 +167,38 @@ impl Store {
         self.chunks.create_index(&["searchText"], LanceIndex::FTS(params)).replace(true).execute().await.map_err(lance)
     }
 
+    /// Whether the vectors table has an ANN index.
+    pub async fn has_ann(&self) -> Result<bool, IndexError> {
+        Ok(self.vectors.list_indices().await.map_err(lance)?.iter().any(|i| i.columns.iter().any(|c| c == "vector")))
+    }
+
+    /// Builds the IVF_PQ index over window vectors once there are more than
+    /// `ANN_MIN_ROWS` (cosine; about sqrt(rows) partitions).
+    pub async fn ensure_ann(&self, force: bool) -> Result<bool, IndexError> {
+        let rows = Store::count(&self.vectors, None).await?;
+        if (rows <= ANN_MIN_ROWS && !force) || rows < 256 || self.has_ann().await? {
+            return Ok(false);
+        }
+        let partitions = ((rows as f64).sqrt() as u32).clamp(1, 4096);
+        let sub_vectors = (self.dimension as u32 / 16).max(1);
+        let builder = lancedb::index::vector::IvfPqIndexBuilder::default()
+            .distance_type(lancedb::DistanceType::Cosine)
+            .num_partitions(partitions)
+            .num_sub_vectors(sub_vectors);
+        self.vectors.create_index(&["vector"], LanceIndex::IvfPq(builder)).replace(true).execute().await.map_err(lance)?;
+        Ok(true)
+    }
+
     /// Compacts, re-indexes and prunes old versions once a table passes
     /// `MAX_VERSIONS`. Runs under the writer lock.
     pub async fn housekeeping(&self, force: bool) -> Result<bool, IndexError> {
+        self.ensure_ann(false).await?;
         if !force && self.versions().await? <= MAX_VERSIONS {
-            // New rows still reach the FTS index promptly.
+            // New rows reach the FTS (and ANN) indexes promptly.
             self.chunks.optimize(OptimizeAction::Index(Default::default())).await.map_err(lance)?;
+            if self.has_ann().await? {
+                self.vectors.optimize(OptimizeAction::Index(Default::default())).await.map_err(lance)?;
+            }
             return Ok(false);
         }
         for t in [&self.chunks, &self.vectors, &self.files] {

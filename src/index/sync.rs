@@ -58,6 +58,13 @@ pub struct SyncReport {
     pub cascade: usize,
     pub embedder: String,
     pub ms: u64,
+    /// Time in the parse engine, in LanceDB writes, and embedding.
+    #[serde(rename = "parseMs")]
+    pub parse_ms: u64,
+    #[serde(rename = "writeMs")]
+    pub write_ms: u64,
+    #[serde(rename = "embedMs")]
+    pub embed_ms: u64,
 }
 
 struct Dirty {
@@ -209,6 +216,7 @@ pub async fn run(store: &Store, root: &Path, engine: &TsqEngine, config: &IndexC
         let mut file_rows: Vec<FileRow> = Vec::new();
         let files: Vec<std::path::PathBuf> = batch.iter().map(|d| d.path.clone()).collect();
         let mut i = 0;
+        let parse_started = std::time::Instant::now();
         engine.parse_files(&files, root, &mut |result| {
             let d = &batch[i];
             i += 1;
@@ -227,6 +235,7 @@ pub async fn run(store: &Store, root: &Path, engine: &TsqEngine, config: &IndexC
                 }
             }
         });
+        report.parse_ms += parse_started.elapsed().as_millis() as u64;
         report.parsed += batch.len();
         report.skipped += file_rows.iter().filter(|r| r.skip_reason.is_some()).count();
         let new_sigs: HashMap<String, &str> = rows.iter().map(|r| (signature_key(&r.chunk), r.chunk.signature.as_str())).collect();
@@ -235,12 +244,14 @@ pub async fn run(store: &Store, root: &Path, engine: &TsqEngine, config: &IndexC
                 old_signatures.insert(old);
             }
         }
+        let write_started = std::time::Instant::now();
         write_journal(store, &paths)?;
         Store::delete(&store.chunks, &sql_in("relativePath", &paths)).await?;
         Store::delete(&store.vectors, &sql_in("relativePath", &paths)).await?;
         Store::add(&store.chunks, schema::chunks_batch(&rows, store.dimension)?).await?;
         Store::upsert(&store.files, "relativePath", schema::files_batch(&file_rows)?).await?;
         clear_journal(store);
+        report.write_ms += write_started.elapsed().as_millis() as u64;
         progress.update("parsed", ((n * config.files_per_commit) + batch.len()) as u64, total);
     }
     if !old_signatures.is_empty() {

@@ -5,6 +5,7 @@
 
 pub mod candidates;
 pub mod enrich;
+pub mod eval;
 pub mod fusion;
 pub mod select;
 pub mod session;

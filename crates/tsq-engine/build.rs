@@ -10,10 +10,11 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 fn main() {
-    let manifest = std::env::var("CARGO_MANIFEST_DIR").unwrap();
+    // js/ and vendor-typescript/ stay at the repository root.
+    let manifest = Path::new(&std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("../..").display().to_string();
     let js_dir = Path::new(&manifest).join("js");
-    println!("cargo:rerun-if-changed=js");
-    println!("cargo:rerun-if-changed=vendor-typescript/VERSION");
+    println!("cargo:rerun-if-changed=../../js");
+    println!("cargo:rerun-if-changed=../../vendor-typescript/VERSION");
 
     let mut files: Vec<String> = std::fs::read_dir(&js_dir)
         .expect("js/ exists")
@@ -37,7 +38,7 @@ fn main() {
 
     // The default lib files, served to the compiler at /__tsq__/lib/.
     let lib_dir = Path::new(&manifest).join("vendor-typescript/lib");
-    println!("cargo:rerun-if-changed=vendor-typescript/lib");
+    println!("cargo:rerun-if-changed=../../vendor-typescript/lib");
     let mut libs: Vec<String> = std::fs::read_dir(&lib_dir)
         .expect("vendor-typescript/lib exists")
         .map(|e| e.expect("readable lib entry").file_name().to_string_lossy().into_owned())

@@ -1,4 +1,8 @@
-//! The TypeScript boundary: the only module that touches the JS engine.
+//! tsq's engine layer, its own crate so that the `v8` feature can be
+//! type-checked without the rest of tsq (LanceDB and the embedders): the
+//! TypeScript boundary, the only code that touches the JS engine, and the
+//! file checks (`source`) the compiler host shares with the walk. The `tsq`
+//! crate re-exports it as `tsq::ts` and `tsq::source`.
 //!
 //! `isolate` holds one isolate with the vendored compiler, `pool` runs a set
 //! of them on dedicated threads, `service` runs the warm Language Service on
@@ -8,6 +12,7 @@
 
 pub mod host;
 mod isolate;
+pub mod source;
 mod pool;
 pub mod protocol;
 mod service;

@@ -1,7 +1,7 @@
 //! The Rust <-> JS contract: the serde twins of `js/protocol.d.ts`.
 //!
 //! Change both files in one commit. Positions are UTF-16 offsets into the
-//! text Rust handed to JS; `crate::parse` converts them.
+//! text Rust handed to JS; `tsq::parse` converts them.
 
 use serde::{Deserialize, Serialize};
 
@@ -62,6 +62,10 @@ pub enum ServiceRequest {
     /// Builds the workspace's projects. Paths are absolute, with `/`.
     #[serde(rename_all = "camelCase")]
     Load { root: String, configs: Vec<String>, source_files: Vec<String> },
+    /// Re-reads the configs with the current file lists (files were added
+    /// or deleted); the warm projects rebuild incrementally.
+    #[serde(rename_all = "camelCase")]
+    Refresh { configs: Vec<String>, source_files: Vec<String> },
     /// Resolves the declarations `names` points at (containers, then the
     /// symbol), in files whose path ends with `file` when given.
     #[serde(rename_all = "camelCase")]
@@ -74,6 +78,10 @@ pub enum ServiceRequest {
         /// absent.
         #[serde(default)]
         resolvers: Option<Vec<String>>,
+        /// Files that may declare the name (absolute): only their projects
+        /// are built. All projects when absent.
+        #[serde(default)]
+        candidates: Option<Vec<String>>,
     },
     /// Resolves a `symbol =` query exactly (with hints when nothing
     /// matches) and builds the smart snapshot of each matched file.
@@ -101,12 +109,27 @@ pub enum ServiceResponse {
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct WorkspaceInfo {
+    /// Programs built since the last answer.
+    #[serde(default)]
+    pub build_log: Vec<BuildEntry>,
     pub projects: Vec<ProjectInfo>,
     /// Solution-style configs (`"files": []` plus references).
     pub solutions: Vec<String>,
     /// Workspace source files no tsconfig covers (served by the inferred project).
     pub files_outside_projects: Vec<String>,
     pub config_errors: Vec<String>,
+}
+
+/// One program build: which project, how big, how many lib files it had
+/// to parse (0 when the workspace's shared lib bucket had them), how long.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct BuildEntry {
+    pub project: String,
+    pub files: u32,
+    pub root_files: u32,
+    pub lib_files_parsed: u32,
+    pub ms: u64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -125,13 +148,19 @@ pub struct ProjectInfo {
 pub struct InspectResult {
     pub matches: Vec<SymbolMetadata>,
     pub coverage: Coverage,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub build_log: Vec<BuildEntry>,
 }
 
 /// What an answer rests on: the projects behind it and what is missing.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct Coverage {
+    /// Projects whose programs are built.
     pub projects_loaded: Vec<String>,
+    /// Projects the answer did not need, never built.
+    #[serde(default)]
+    pub projects_not_loaded: Vec<String>,
     pub projects_used: Vec<String>,
     /// How many workspace files no tsconfig covers (the inferred project
     /// serves them; `project-structure` lists them).
@@ -177,6 +206,9 @@ pub struct SymbolMetadata {
 pub struct LookupTarget {
     pub file: Option<String>,
     pub names: Vec<String>,
+    /// As for `inspect`: files that may declare the name.
+    #[serde(default)]
+    pub candidates: Option<Vec<String>>,
 }
 
 /// A lookup's declarations, their files' smart snapshots, or hints.
@@ -187,6 +219,8 @@ pub struct LookupResult {
     pub snapshots: Vec<Snapshot>,
     /// Why nothing matched: case and path near-misses, missing parents.
     pub hints: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub build_log: Vec<BuildEntry>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

@@ -18,7 +18,7 @@ use super::protocol::{DirEntries, ParseRequest, ParseResponse, ServiceRequest, S
 use super::TsError;
 
 /// The vendored compiler, embedded at build time.
-pub const TYPESCRIPT_JS: &str = include_str!("../../vendor-typescript/lib/typescript.js");
+pub const TYPESCRIPT_JS: &str = include_str!("../../../vendor-typescript/lib/typescript.js");
 // `TSQ_JS` (tsq's own JS, in load order) and `TYPESCRIPT_VERSION`.
 include!(concat!(env!("OUT_DIR"), "/embedded_js.rs"));
 

@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+// The Node side of `tsq bench cold`: one fresh process answers one query the
+// way an editor's tsserver would. It runs the vendored typescript.js's
+// ts.server.Session, opens the file (tsserver loads only the projects that
+// file needs), and asks `references`, `prepareCallHierarchy`, and the
+// incoming and outgoing calls of the declaration at LINE:OFFSET.
+//
+//   node benches/node-cold.js TYPESCRIPT_JS FILE LINE OFFSET -> JSON {ms, maxRssKb, references}
+"use strict";
+const started = process.hrtime.bigint();
+const ts = require(process.argv[2]);
+const file = process.argv[3];
+const line = Number(process.argv[4]);
+const offset = Number(process.argv[5]);
+
+const logger = {
+  close() {}, hasLevel: () => false, loggingEnabled: () => false, perftrc() {}, info() {},
+  startGroup() {}, endGroup() {}, msg() {}, getLogFileName: () => undefined,
+};
+const host = {
+  ...ts.sys,
+  write() {},
+  setTimeout, clearTimeout, setImmediate, clearImmediate,
+  watchFile: () => ({ close() {} }),
+  watchDirectory: () => ({ close() {} }),
+};
+const session = new ts.server.Session({
+  host, cancellationToken: ts.server.nullCancellationToken, useSingleInferredProject: true,
+  useInferredProjectPerProjectRoot: false, typingsInstaller: ts.server.nullTypingsInstaller,
+  byteLength: Buffer.byteLength, hrtime: process.hrtime, logger, canUseEvents: false,
+});
+let seq = 0;
+const request = (command, args) => session.executeCommand({ seq: ++seq, type: "request", command, arguments: args }).response;
+
+request("open", { file });
+const at = { file, line, offset };
+const refs = request("references", at);
+const items = request("prepareCallHierarchy", at) || [];
+let calls = 0;
+for (const item of items) {
+  const loc = { file: item.file, line: item.selectionSpan.start.line, offset: item.selectionSpan.start.offset };
+  calls += (request("provideCallHierarchyIncomingCalls", loc) || []).length;
+  calls += (request("provideCallHierarchyOutgoingCalls", loc) || []).length;
+}
+const ms = Number(process.hrtime.bigint() - started) / 1e6;
+process.stdout.write(JSON.stringify({ ms, maxRssKb: process.resourceUsage().maxRSS, references: refs ? refs.refs.length : 0, calls }) + "\n");

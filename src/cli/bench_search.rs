@@ -1,0 +1,178 @@
+//! `tsq bench search`: retrieval quality on the evaluation set
+//! (`benches/search-eval/queries.jsonl`), every backend side by side on the
+//! same index: the peers' baseline (BM25 over 2,500-character windows, 300
+//! overlap), code-aware BM25 alone, the local vectors alone, and the hybrid
+//! (with a sweep of its BM25 share); NDCG@10, Recall@5, MRR@10 per
+//! repository and per split (tuned / held out); retrieval latency.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::Context;
+
+use tsq::config::Settings;
+use tsq::embed::EmbedderChoice;
+use tsq::index::{ChunkRow, Index, IndexConfig};
+use tsq::search::eval::{self, EvalQuery, Hit, WindowBm25};
+
+use super::ExitStatus;
+
+const EVAL: &str = include_str!("../../benches/search-eval/queries.jsonl");
+const SWEEP: &[f64] = &[0.3, 0.4, 0.5, 0.6, 0.7];
+
+fn hit(r: &ChunkRow) -> Hit {
+    Hit { path: r.chunk.relative_path.clone(), start: r.chunk.start_line, end: r.chunk.end_line }
+}
+
+#[derive(Default, Clone)]
+struct Score {
+    ndcg: f64,
+    recall: f64,
+    mrr: f64,
+    n: usize,
+}
+
+impl Score {
+    fn add(&mut self, hits: &[Hit], q: &EvalQuery) {
+        self.ndcg += eval::ndcg(hits, &q.relevant, 10);
+        self.recall += eval::recall(hits, &q.relevant, 5);
+        self.mrr += eval::mrr(hits, &q.relevant, 10);
+        self.n += 1;
+    }
+    fn merge(&mut self, o: &Score) {
+        self.ndcg += o.ndcg;
+        self.recall += o.recall;
+        self.mrr += o.mrr;
+        self.n += o.n;
+    }
+    fn fmt(&self) -> String {
+        let n = self.n.max(1) as f64;
+        format!("{:.3}  {:.3}  {:.3}", self.ndcg / n, self.recall / n, self.mrr / n)
+    }
+}
+
+/// A copy of the repository to index: vue and trpc keep `packages/` only
+/// (the ground truth's scope; examples and docs sites are left out).
+fn workspace(repo: &str) -> anyhow::Result<PathBuf> {
+    let src = super::bench_index::corpus_dir(repo).with_context(|| format!("{repo}: not in ../shared/corpus.sh here"))?;
+    let dir = std::env::temp_dir().join(format!("tsq-bench-search-{repo}"));
+    if !dir.join(".tsq-bench-copied").exists() {
+        let _ = std::fs::remove_dir_all(&dir);
+        let from = if src.join("packages").is_dir() { src.join("packages") } else { src.clone() };
+        let to = if src.join("packages").is_dir() { dir.join("packages") } else { dir.clone() };
+        super::bench_index::copy_sources(&from, &to)?;
+        std::fs::write(dir.join(".tsq-bench-copied"), "")?;
+    }
+    Ok(dir)
+}
+
+fn files_of(root: &Path) -> Vec<(String, String)> {
+    tsq::source::walk(root)
+        .files
+        .iter()
+        .filter_map(|f| Some((tsq::engine::file_paths(f, root).relative_path, std::fs::read_to_string(f).ok()?)))
+        .collect()
+}
+
+pub fn run(repos: &[String], embedder: EmbedderChoice) -> anyhow::Result<ExitStatus> {
+    let queries: Vec<EvalQuery> = EVAL.lines().filter(|l| !l.trim().is_empty()).map(serde_json::from_str).collect::<Result<_, _>>()?;
+    let engine = tsq::engine::TsqEngine::new(&Default::default())?;
+    let settings = Settings::default();
+    let systems = ["baseline 2500-char BM25", "code-aware BM25", "vectors (local)", "hybrid"];
+    // repo -> system -> score
+    let mut table: BTreeMap<String, BTreeMap<String, Score>> = BTreeMap::new();
+    let mut splits: BTreeMap<String, BTreeMap<String, Score>> = BTreeMap::new();
+    let mut latency = Vec::new();
+    let mut embedder_name = String::new();
+    for repo in repos {
+        let qs: Vec<&EvalQuery> = queries.iter().filter(|q| &q.repo == repo).collect();
+        if qs.is_empty() {
+            continue;
+        }
+        let dir = workspace(repo)?;
+        let mut index = Index::open(&dir, &IndexConfig { embedder, ..Default::default() })?;
+        for n in &index.notes {
+            eprintln!("tsq: {n}");
+        }
+        let progress = super::progress::Stderr::new();
+        eprintln!("bench search: {repo}: indexing {}", dir.display());
+        index.sync(&engine, &progress)?;
+        let t = Instant::now();
+        let embedded = index.embed_missing(None, &progress)?;
+        progress.finish();
+        if embedded > 0 {
+            eprintln!("bench search: {repo}: embedded {embedded} chunks in {:.0} s", t.elapsed().as_secs_f64());
+        }
+        embedder_name = index.embedder_name();
+        let baseline = WindowBm25::new(&files_of(&dir), 2500, 300);
+        let filter = tsq::search::filter(&[], None);
+        for q in qs {
+            let mut add = |system: &str, hits: &[Hit]| {
+                table.entry(repo.clone()).or_default().entry(system.to_string()).or_default().add(hits, q);
+                splits.entry(q.split.clone()).or_default().entry(system.to_string()).or_default().add(hits, q);
+            };
+            add(systems[0], &baseline.search(&q.query, 10));
+            let bm25: Vec<Hit> = index.bm25(&q.query, &filter, 10)?.iter().map(|h| hit(&h.row)).collect();
+            add(systems[1], &bm25);
+            if let Some(e) = index.embedder() {
+                let v = e.embed_query(&q.query)?;
+                let near = index.nearest(&v, &filter, 10)?;
+                let rows = index.chunks_by_id(&near.iter().map(|(id, _)| id.clone()).collect::<Vec<_>>())?;
+                let hits: Vec<Hit> = near.iter().filter_map(|(id, _)| rows.iter().find(|r| &r.chunk.id == id)).map(hit).collect();
+                add(systems[2], &hits);
+            }
+            let t = Instant::now();
+            let r = tsq::search::retrieve(&index, None, &q.query, &filter, &settings)?;
+            latency.push(t.elapsed().as_secs_f64() * 1000.0);
+            let ranked = tsq::search::select::dedupe_concerns(r.ranked.clone());
+            add(systems[3], &ranked.iter().take(10).map(|c| hit(&c.row)).collect::<Vec<_>>());
+            // The hybrid's BM25 share, swept on the same candidates.
+            for share in SWEEP {
+                let mut re = r.ranked.clone();
+                for c in &mut re {
+                    let s = &c.scores;
+                    let relevance = share * s.bm25 + (1.0 - share) * s.vector;
+                    c.scores.final_score = if index.embedder().is_some() {
+                        (settings.rerank_weight * relevance + settings.vector_weight * s.vector) / (settings.rerank_weight + settings.vector_weight)
+                    } else {
+                        s.bm25
+                    };
+                }
+                re.sort_by(|a, b| b.scores.final_score.total_cmp(&a.scores.final_score));
+                let re = tsq::search::select::dedupe_concerns(re);
+                add(&format!("  hybrid, BM25 share {share}"), &re.iter().take(10).map(|c| hit(&c.row)).collect::<Vec<_>>());
+            }
+        }
+    }
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "tsq bench search — {} queries; embedder {embedder_name}; reranker: none (no local cross-encoder ships in a reachable registry package)", queries.iter().filter(|q| repos.contains(&q.repo)).count())?;
+    writeln!(out, "                                      NDCG@10  R@5    MRR@10")?;
+    let print = |out: &mut dyn Write, title: &str, rows: &BTreeMap<String, Score>| -> std::io::Result<()> {
+        writeln!(out, "{title}")?;
+        for (system, score) in rows {
+            writeln!(out, "  {system:<36} {}", score.fmt())?;
+        }
+        Ok(())
+    };
+    for (repo, rows) in &table {
+        print(&mut out, &format!("{repo} ({} queries)", rows.values().next().map_or(0, |s| s.n)), rows)?;
+    }
+    for (split, rows) in &splits {
+        print(&mut out, &format!("split: {split}"), rows)?;
+    }
+    let mut all: BTreeMap<String, Score> = BTreeMap::new();
+    for rows in table.values() {
+        for (system, s) in rows {
+            all.entry(system.clone()).or_default().merge(s);
+        }
+    }
+    print(&mut out, "all", &all)?;
+    latency.sort_by(|a, b| a.total_cmp(b));
+    if !latency.is_empty() {
+        let p = |q: f64| latency[((latency.len() - 1) as f64 * q).round() as usize];
+        writeln!(out, "hybrid retrieval (query embedding, BM25, vector search, fusion): p50 {:.0} ms, p95 {:.0} ms", p(0.5), p(0.95))?;
+    }
+    Ok(ExitStatus::Success)
+}
