@@ -109,11 +109,29 @@ fn log_builds(log: &[crate::ts::protocol::BuildEntry]) {
     }
 }
 
-/// Whether `text` has `word` as a whole identifier.
-fn mentions(text: &str, word: &str) -> bool {
+/// Whether `text` may declare `name`: an occurrence as a whole identifier
+/// that follows a declaration keyword (`function`, `class`, `const`…), or
+/// starts its line after modifiers (methods, properties, members), or is
+/// assigned as a property (`exports.name =`). A superset of tsc's answer,
+/// cheap enough to run over every file; tsc decides in the projects left.
+fn may_declare(text: &str, name: &str) -> bool {
+    const KEYWORDS: &[&str] = &["function", "function*", "class", "interface", "type", "enum", "namespace", "module", "const", "let", "var"];
+    const MODIFIERS: &[&str] =
+        &["export", "default", "declare", "abstract", "public", "private", "protected", "static", "readonly", "override", "async", "get", "set", "accessor", "*"];
     let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
-    text.match_indices(word).any(|(i, _)| {
-        !text[..i].chars().next_back().is_some_and(ident) && !text[i + word.len()..].chars().next().is_some_and(ident)
+    text.match_indices(name).any(|(i, _)| {
+        if text[..i].chars().next_back().is_some_and(ident) || text[i + name.len()..].chars().next().is_some_and(ident) {
+            return false;
+        }
+        let line_start = text[..i].rfind('\n').map_or(0, |n| n + 1);
+        let words: Vec<&str> = text[line_start..i].split_whitespace().collect();
+        let after = text[i + name.len()..].trim_start();
+        match words.last() {
+            Some(w) if KEYWORDS.contains(w) => true,
+            _ if words.iter().all(|w| MODIFIERS.contains(w)) => true,
+            Some(w) if w.ends_with('.') => after.starts_with('=') && !after.starts_with("=="),
+            _ => false,
+        }
     })
 }
 
@@ -161,9 +179,9 @@ impl Workspace {
         Ok(true)
     }
 
-    /// Files that may declare `query`'s name: those that mention it as a
-    /// whole identifier (a superset of the declaring files). `None` when
-    /// the query names an existing file, whose project is enough.
+    /// Files that may declare `query`'s name (`may_declare`, a superset of
+    /// the declaring files). `None` when the query names an existing file,
+    /// whose project is enough.
     fn candidates(&self, query_file: Option<&str>, names: &[String]) -> Option<Vec<String>> {
         if let Some(f) = query_file {
             if self.root.join(f.trim_start_matches("./")).is_file() {
@@ -173,7 +191,7 @@ impl Workspace {
         let name = names.last()?;
         let started = std::time::Instant::now();
         let files = self.files.lock().unwrap_or_else(|p| p.into_inner()).sources.clone();
-        let out: Vec<String> = files.into_iter().filter(|f| std::fs::read_to_string(f).is_ok_and(|t| mentions(&t, name))).collect();
+        let out: Vec<String> = files.into_iter().filter(|f| std::fs::read_to_string(f).is_ok_and(|t| may_declare(&t, name))).collect();
         tracing::debug!(ms = started.elapsed().as_millis() as u64, name = %name, files = out.len(), "candidate files");
         Some(out)
     }
@@ -270,14 +288,25 @@ impl Workspace {
 
 #[cfg(test)]
 mod tests {
-    use super::mentions;
+    use super::may_declare;
 
     #[test]
-    fn mentions_whole_identifiers_only() {
-        assert!(mentions("export function add(a, b)", "add"));
-        assert!(mentions("x.add(1)", "add"));
-        assert!(!mentions("function addAll() {}", "add"));
-        assert!(!mentions("const padd = 1; $add", "add"));
-        assert!(mentions("é add", "add"));
+    fn declaration_sites_are_candidates_and_uses_are_not() {
+        for decl in [
+            "export function add(a, b) {}",
+            "export default class add {}",
+            "const add = () => 1;",
+            "class A {\n  private async add(x) {}\n}",
+            "interface I {\n  add: number;\n}",
+            "enum E {\n  add = 1,\n}",
+            "exports.add = function () {};",
+            "const o = {\n  add() {},\n};",
+            "type add = string;",
+        ] {
+            assert!(may_declare(decl, "add"), "{decl}");
+        }
+        for usage in ["x.add(1);", "return add(1, 2);", "import { add } from './m';", "function addAll() {}", "const y = add;", "if (a.add == b) {}"] {
+            assert!(!may_declare(usage, "add"), "{usage}");
+        }
     }
 }

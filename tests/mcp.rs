@@ -104,6 +104,7 @@ fn search_workspace(name: &str) -> std::path::PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     let status = std::process::Command::new("cp").arg("-r").arg(common::repo().join("fixtures/search")).arg(&dir).status().unwrap();
     assert!(status.success());
+    let _ = std::fs::remove_dir_all(dir.join(".tsq")); // the README's sample may have left one
     std::fs::write(dir.join("tsq.toml"), "embedder = \"none\"\n").unwrap();
     dir
 }

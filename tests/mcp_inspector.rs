@@ -47,6 +47,7 @@ fn the_mcp_inspector_cli_lists_and_calls_the_tool() {
     let ws = std::env::temp_dir().join(format!("tsq-inspector-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&ws);
     assert!(Command::new("cp").arg("-r").arg(common::repo().join("fixtures/search")).arg(&ws).status().unwrap().success());
+    let _ = std::fs::remove_dir_all(ws.join(".tsq"));
     std::fs::write(ws.join("tsq.toml"), "embedder = \"none\"\n").unwrap();
     let call = inspector_at(&ws, &["--method", "tools/call", "--tool-name", "codebase_search", "--tool-arg", "query=evict the least recently used cache entry"]);
     let text = call["content"][0]["text"].as_str().unwrap();

@@ -60,6 +60,9 @@ fn copy_tree(src: &Path, dst: &Path) {
     std::fs::create_dir_all(dst).unwrap();
     for e in std::fs::read_dir(src).unwrap() {
         let e = e.unwrap();
+        if e.file_name() == ".tsq" {
+            continue; // an index the README's sample may have left
+        }
         if e.file_type().unwrap().is_dir() {
             copy_tree(&e.path(), &dst.join(e.file_name()));
         } else {

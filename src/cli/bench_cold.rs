@@ -186,7 +186,7 @@ pub fn run(names: &[String], samples: usize, runs: usize, mcp: bool) -> anyhow::
         for s in &picked {
             let qual = format!("symbol = {} > {}", s.rel, s.names.join(" > "));
             let bare_q = format!("symbol = {}", s.names.join(" > "));
-            let mut per = |side: &mut Side, cmd: &dyn Fn() -> Command| -> anyhow::Result<()> {
+            let per = |side: &mut Side, cmd: &dyn Fn() -> Command| -> anyhow::Result<()> {
                 let mut ms = Vec::new();
                 let mut rss = Vec::new();
                 for _ in 0..runs {

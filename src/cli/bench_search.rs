@@ -15,6 +15,7 @@ use anyhow::Context;
 use tsq::config::Settings;
 use tsq::embed::EmbedderChoice;
 use tsq::index::{ChunkRow, Index, IndexConfig};
+use tsq::index::Progress as _;
 use tsq::search::eval::{self, EvalQuery, Hit, WindowBm25};
 
 use super::ExitStatus;

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 
 use tsq::config::{Overrides, Settings};
+use tsq::index::Progress as _;
 use tsq::search::session::Session;
 
 use super::lookup::LookupFormat;

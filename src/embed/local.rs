@@ -79,10 +79,10 @@ impl LocalEmbedder {
     pub fn load() -> Result<LocalEmbedder, EmbedError> {
         let env = environment()?;
         let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
-        let session = Session::builder(env)
-            .and_then(|b| b.with_intra_threads(threads))
-            .and_then(|mut b| b.commit_from_memory(MODEL_BYTES))
-            .map_err(|e| EmbedError::Local(format!("loading the model: {e}")))?;
+        let fail = |e: String| EmbedError::Local(format!("loading the model: {e}"));
+        let builder = Session::builder(env).map_err(|e| fail(e.to_string()))?;
+        let mut builder = builder.with_intra_threads(threads).map_err(|e| fail(e.to_string()))?;
+        let session = builder.commit_from_memory(MODEL_BYTES).map_err(|e| fail(e.to_string()))?;
         let mut tokenizer = Tokenizer::from_bytes(TOKENIZER_JSON).map_err(|e| EmbedError::Local(format!("tokenizer: {e}")))?;
         // The packaged tokenizer pads and truncates at 128; windows are cut here.
         tokenizer.with_padding(None);

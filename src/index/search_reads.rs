@@ -68,7 +68,8 @@ impl Index {
             if Store::count(&self.store.chunks, None).await? == 0 {
                 return Ok(Vec::new());
             }
-            let mut q = self.store.chunks.query().full_text_search(FullTextSearchQuery::new(query.to_string()).with_column("searchText".into()).map_err(lance)?).limit(limit);
+            let fts = FullTextSearchQuery::new(query.to_string()).with_column("searchText".into()).map_err(|e| IndexError::Lance(e.to_string()))?;
+            let mut q = self.store.chunks.query().full_text_search(fts).limit(limit);
             if let Some(f) = &pre {
                 q = q.only_if(f);
             }

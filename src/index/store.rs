@@ -39,10 +39,15 @@ impl Store {
     /// manifest cannot be read falls back to the previous version; the
     /// second element says whether that happened (the caller reconciles).
     pub async fn open(dir: &Path, dimension: usize) -> Result<(Store, bool), IndexError> {
-        let db = lancedb::connect(&dir.display().to_string()).execute().await.map_err(lance)?;
+        // Strong consistency: every read sees what other processes committed.
+        let db = lancedb::connect(&dir.display().to_string())
+            .read_consistency_interval(std::time::Duration::ZERO)
+            .execute()
+            .await
+            .map_err(lance)?;
         let mut recovered = false;
         let names = db.table_names().execute().await.map_err(lance)?;
-        let mut open = |name: &'static str, schema: arrow_schema::SchemaRef| {
+        let open = |name: &'static str, schema: arrow_schema::SchemaRef| {
             let db = db.clone();
             let exists = names.iter().any(|n| n == name);
             let dir = dir.to_path_buf();
