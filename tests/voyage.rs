@@ -33,7 +33,8 @@ fn status(code: u16, body: &str) -> Reply {
 /// Seen by the server: path, Authorization header, JSON body.
 type Seen = Arc<Mutex<Vec<(String, String, Value)>>>;
 
-/// Serves `replies` in order, one per connection; returns the base URL.
+/// Serves `replies` in order, one per connection (each on its own thread,
+/// so a slow reply does not hold up the next); returns the base URL.
 fn serve(replies: Vec<Reply>) -> (String, Seen) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
@@ -41,37 +42,45 @@ fn serve(replies: Vec<Reply>) -> (String, Seen) {
     let log = Arc::clone(&seen);
     std::thread::spawn(move || {
         for reply in replies {
-            let Ok((mut stream, _)) = listener.accept() else { return };
-            let mut reader = BufReader::new(stream.try_clone().unwrap());
-            let mut line = String::new();
-            reader.read_line(&mut line).unwrap();
-            let path = line.split_whitespace().nth(1).unwrap_or("").to_string();
-            let (mut len, mut auth) = (0usize, String::new());
-            loop {
-                let mut h = String::new();
-                reader.read_line(&mut h).unwrap();
-                if h.trim().is_empty() {
-                    break;
-                }
-                let (name, value) = h.split_once(':').unwrap();
-                match name.to_ascii_lowercase().as_str() {
-                    "content-length" => len = value.trim().parse().unwrap(),
-                    "authorization" => auth = value.trim().to_string(),
-                    _ => {}
-                }
-            }
-            let mut body = vec![0u8; len];
-            reader.read_exact(&mut body).unwrap();
-            log.lock().unwrap().push((path, auth, serde_json::from_slice(&body).unwrap_or(Value::Null)));
-            std::thread::sleep(reply.delay);
-            let mut head = format!("HTTP/1.1 {} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n", reply.status, reply.body.len());
-            for (k, v) in &reply.headers {
-                head.push_str(&format!("{k}: {v}\r\n"));
-            }
-            let _ = stream.write_all(format!("{head}\r\n{}", reply.body).as_bytes());
+            let Ok((stream, _)) = listener.accept() else { return };
+            let log = Arc::clone(&log);
+            std::thread::spawn(move || {
+                let _ = answer(stream, reply, &log);
+            });
         }
     });
     (base, seen)
+}
+
+fn answer(mut stream: std::net::TcpStream, reply: Reply, log: &Seen) -> std::io::Result<()> {
+    let mut reader = BufReader::new(stream.try_clone()?);
+    let mut line = String::new();
+    reader.read_line(&mut line)?;
+    let path = line.split_whitespace().nth(1).unwrap_or("").to_string();
+    let (mut len, mut auth) = (0usize, String::new());
+    loop {
+        let mut h = String::new();
+        reader.read_line(&mut h)?;
+        if h.trim().is_empty() {
+            break;
+        }
+        if let Some((name, value)) = h.split_once(':') {
+            match name.to_ascii_lowercase().as_str() {
+                "content-length" => len = value.trim().parse().unwrap_or(0),
+                "authorization" => auth = value.trim().to_string(),
+                _ => {}
+            }
+        }
+    }
+    let mut body = vec![0u8; len];
+    reader.read_exact(&mut body)?;
+    log.lock().unwrap().push((path, auth, serde_json::from_slice(&body).unwrap_or(Value::Null)));
+    std::thread::sleep(reply.delay);
+    let mut head = format!("HTTP/1.1 {} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n", reply.status, reply.body.len());
+    for (k, v) in &reply.headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    stream.write_all(format!("{head}\r\n{}", reply.body).as_bytes())
 }
 
 fn config(base: &str) -> HttpConfig {

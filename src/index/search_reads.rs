@@ -53,7 +53,7 @@ impl Index {
             parts.push(format!("`language` = {}", schema::sql_str(lang)));
         }
         if !filter.exclude_kinds.is_empty() {
-            parts.push(format!("NOT {}", sql_in("nodeKind", &filter.exclude_kinds)));
+            parts.push(sql_in("nodeKind", &filter.exclude_kinds).replacen(" IN (", " NOT IN (", 1));
         }
         Ok((!parts.is_empty()).then(|| parts.join(" AND ")))
     }

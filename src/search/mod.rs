@@ -103,8 +103,15 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
         return Err(SearchError::Query("empty query".into()));
     }
     let mut notes = Vec::new();
+    // Imports and re-exports never rank, whatever the caller's filter says.
+    let mut filter = filter.clone();
+    for k in UNRANKED_KINDS {
+        if !filter.exclude_kinds.iter().any(|x| x == k) {
+            filter.exclude_kinds.push(k.to_string());
+        }
+    }
     let started = Instant::now();
-    let mut cands = candidates::gather(index, query, filter, settings.max_vector_candidates, &mut notes)?;
+    let mut cands = candidates::gather(index, query, &filter, settings.max_vector_candidates, &mut notes)?;
     let retrieval_ms = started.elapsed().as_millis() as u64;
     let started = Instant::now();
     let mut reranker_name = "none".to_string();
