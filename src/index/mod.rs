@@ -179,7 +179,12 @@ impl Index {
             notes.push(why.clone());
             clear_tables(&dir)?;
         }
+        // Creating tables races with another process doing the same: the
+        // first open of a new index holds the writer lock.
+        let creating = [schema::CHUNKS, schema::VECTORS, schema::FILES].iter().any(|t| !dir.join(format!("{t}.lance")).exists());
+        let guard = if creating { Some(lock::acquire(&dir).map_err(|e| io(&dir, e))?) } else { None };
         let (mut store, mut recovered) = runtime.block_on(Store::open(&dir, dimension))?;
+        drop(guard);
         if runtime.block_on(store.table_dimension())? != dimension {
             notes.push(format!("the index holds vectors of another size than {dimension}: rebuilding"));
             runtime.block_on(store.drop_all())?;

@@ -188,21 +188,21 @@ pub async fn run(store: &Store, root: &Path, engine: &TsqEngine, config: &IndexC
         clear_journal(store);
     }
 
-    // Same content, new mtime: lastModified only.
+    // Same content, new mtime: lastModified only (no parse, no embed; the
+    // rows are rewritten with their vectors, one commit per group).
     if !touched.is_empty() {
+        let write_started = std::time::Instant::now();
         for group in touched.chunks(500) {
-            let cases: String = group.iter().map(|r| format!(" WHEN {} THEN {}", schema::sql_str(&r.relative_path), r.mtime)).collect();
+            let mtimes: HashMap<&str, i64> = group.iter().map(|r| (r.relative_path.as_str(), r.mtime)).collect();
             let paths: Vec<String> = group.iter().map(|r| r.relative_path.clone()).collect();
-            store
-                .chunks
-                .update()
-                .only_if(sql_in("relativePath", &paths))
-                .column("lastModified", format!("CASE `relativePath`{cases} ELSE `lastModified` END"))
-                .execute()
-                .await
-                .map_err(|e| IndexError::Lance(e.to_string()))?;
+            let mut rows = read_chunks(store, &sql_in("relativePath", &paths)).await?;
+            for r in &mut rows {
+                r.last_modified = mtimes.get(r.chunk.relative_path.as_str()).copied().unwrap_or(r.last_modified);
+            }
+            Store::upsert(&store.chunks, "id", schema::chunks_batch(&rows, store.dimension)?).await?;
             Store::upsert(&store.files, "relativePath", schema::files_batch(group)?).await?;
         }
+        report.write_ms += write_started.elapsed().as_millis() as u64;
     }
 
     // Re-index what changed, a batch of files per commit.
