@@ -61,16 +61,56 @@
     return ts.flattenDiagnosticMessageText(d.messageText, "\n");
   }
 
+  /** User files keep the JSDoc that types JS; TS files' JSDoc is not parsed
+   *  (answers read comment ranges from the text, never JSDoc nodes). */
+  const USER_JSDOC = ts.JSDocParsingMode.ParseForTypeInfo;
+  const LIB_KEY = "tsq-lib";
+
+  /** A document registry whose lib files live in one bucket for the whole
+   *  workspace and are parsed once, without JSDoc: a lib .d.ts tree does
+   *  not depend on a project's options (tsserver keys them by every
+   *  source-file-affecting option, so each differing project re-parses
+   *  lib.dom.d.ts). User files are keyed as tsc keys them. */
+  function sharedLibRegistry(root) {
+    const user = ts.createDocumentRegistry(true, root, USER_JSDOC);
+    const libs = ts.createDocumentRegistry(true, root, ts.JSDocParsingMode.ParseNone);
+    const LIB_SETTINGS = { target: ts.ScriptTarget.ESNext };
+    const libOptions = (o) => ({
+      languageVersion: ts.ScriptTarget.ESNext,
+      setExternalModuleIndicator: typeof o === "object" ? o.setExternalModuleIndicator : undefined,
+      jsDocParsingMode: ts.JSDocParsingMode.ParseNone,
+    });
+    const isLib = (p) => typeof p === "string" && p.startsWith(LIB_DIR);
+    const stats = { libParses: 0 };
+    return {
+      ...user,
+      acquireDocumentWithKey(fileName, path, settings, key, snapshot, version, kind, opts) {
+        if (!isLib(fileName)) return user.acquireDocumentWithKey(fileName, path, settings, key, snapshot, version, kind, opts);
+        const before = libs.getBuckets().get(LIB_KEY);
+        if (!before || !before.has(path)) stats.libParses++;
+        return libs.acquireDocumentWithKey(fileName, path, LIB_SETTINGS, LIB_KEY, snapshot, version, kind, libOptions(opts));
+      },
+      updateDocumentWithKey(fileName, path, settings, key, snapshot, version, kind, opts) {
+        if (!isLib(fileName)) return user.updateDocumentWithKey(fileName, path, settings, key, snapshot, version, kind, opts);
+        return libs.updateDocumentWithKey(fileName, path, LIB_SETTINGS, LIB_KEY, snapshot, version, kind, libOptions(opts));
+      },
+      releaseDocumentWithKey(path, key, kind, format) {
+        if (isLib(path)) return libs.releaseDocumentWithKey(path, LIB_KEY, kind, undefined);
+        return user.releaseDocumentWithKey(path, key, kind, format);
+      },
+      stats,
+    };
+  }
+
   /** One TypeScript project: a tsconfig's, or the inferred one. */
   class Project {
-    constructor(name, configPath, parsed, root, registry) {
+    constructor(name, configPath, parsed, root, registry, buildLog) {
       this.name = name;
       this.configPath = configPath;
-      this.options = parsed.options;
-      this.fileNames = parsed.fileNames;
-      this.fileSet = new Set(parsed.fileNames);
-      this.projectReferences = parsed.projectReferences;
-      this.configErrors = (parsed.errors || []).map(flatten);
+      this.registry = registry;
+      this.buildLog = buildLog;
+      this.built = false;
+      this.setParsed(parsed);
       const host = {
         ...fsHost,
         useCaseSensitiveFileNames: () => true,
@@ -86,12 +126,37 @@
         getDefaultLibFileName: (o) => LIB_DIR + "/" + ts.getDefaultLibFileName(o),
         useSourceOfProjectReferenceRedirect: () => true,
         getNewLine: () => "\n",
+        jsDocParsingMode: USER_JSDOC,
       };
       this.service = ts.createLanguageService(host, registry);
     }
 
+    /** The config's answer: options, root files, references. */
+    setParsed(parsed) {
+      this.options = parsed.options;
+      this.fileNames = parsed.fileNames;
+      this.fileSet = new Set(parsed.fileNames);
+      this.projectReferences = parsed.projectReferences;
+      this.configErrors = (parsed.errors || []).map(flatten);
+    }
+
+    /** The program, built on first use (only the projects a query needs
+     *  are ever built); the first build is timed into the build log. */
     program() {
-      return this.service.getProgram();
+      if (this.built) return this.service.getProgram();
+      const started = Date.now();
+      const libsBefore = this.registry.stats.libParses;
+      const program = this.service.getProgram();
+      program.getTypeChecker();
+      this.built = true;
+      this.buildLog.push({
+        project: rel(this.name),
+        files: program.getSourceFiles().length,
+        rootFiles: this.fileNames.length,
+        libFilesParsed: this.registry.stats.libParses - libsBefore,
+        ms: Date.now() - started,
+      });
+      return program;
     }
 
     /** Files a query may touch: this project's own source files. */
@@ -122,10 +187,22 @@
   class Workspace {
     constructor(root, configs, sourceFiles) {
       this.root = root;
-      this.registry = ts.createDocumentRegistry(true, root);
+      this.registry = sharedLibRegistry(root);
+      this.buildLog = [];
       this.projects = [];
       this.solutions = [];
       this.configErrors = [];
+      this.load(configs, sourceFiles);
+    }
+
+    /** (Re)reads every config: a new or deleted file changes the projects'
+     *  root files, and the Language Services rebuild incrementally. */
+    load(configs, sourceFiles) {
+      const before = new Map(this.projects.map((p) => [p.configPath || "inferred", p]));
+      this.projects = [];
+      this.solutions = [];
+      this.configErrors = [];
+      this.visibility = null;
       const covered = new Set();
       const seen = new Set();
       const queue = configs.slice();
@@ -142,15 +219,67 @@
           if ((parsed.projectReferences || []).length) this.solutions.push(configPath);
           continue;
         }
-        const p = new Project(configPath, configPath, parsed, root, this.registry);
+        const p = this.project(before, configPath, configPath, parsed);
         for (const f of p.fileNames) covered.add(f);
         this.projects.push(p);
       }
       this.outside = sourceFiles.filter((f) => !covered.has(f));
       if (this.outside.length) {
         const parsed = { options: INFERRED_OPTIONS, fileNames: this.outside, projectReferences: undefined, errors: [] };
-        this.projects.push(new Project("inferred", null, parsed, root, this.registry));
+        this.projects.push(this.project(before, "inferred", null, parsed));
       }
+      for (const [key, old] of before) {
+        if (!this.projects.includes(old)) old.service.dispose();
+        before.delete(key);
+      }
+    }
+
+    /** A project for a config, reusing the warm one when it exists. */
+    project(before, name, configPath, parsed) {
+      const old = before.get(configPath || "inferred");
+      if (old) {
+        old.setParsed(parsed);
+        return old;
+      }
+      return new Project(name, configPath, parsed, this.root, this.registry, this.buildLog);
+    }
+
+    /** The projects that can see `fileName`, from the config graph alone
+     *  (no program is built): its owners, the projects that reference an
+     *  owner (transitively), and those whose `paths` map into an owner's
+     *  directory; plus any built program that already holds the file. */
+    visibleFrom(fileName) {
+      const owners = this.projects.filter((p) => p.fileSet.has(fileName));
+      const out = new Set(owners);
+      const refs = this.referencedBy();
+      const queue = owners.slice();
+      while (queue.length) {
+        const p = queue.shift();
+        for (const q of refs.get(p) || []) if (!out.has(q)) { out.add(q); queue.push(q); }
+      }
+      for (const p of this.projects) {
+        if (out.has(p)) continue;
+        if (pathTargets(p).some((dir) => fileName.startsWith(dir))) out.add(p);
+        else if (p.built && p.service.getProgram().getSourceFile(fileName)) out.add(p);
+      }
+      return this.projects.filter((p) => out.has(p));
+    }
+
+    /** Project -> the projects whose configs reference it. */
+    referencedBy() {
+      if (this.visibility) return this.visibility;
+      const byConfig = new Map(this.projects.filter((p) => p.configPath).map((p) => [p.configPath, p]));
+      const map = new Map();
+      for (const p of this.projects) {
+        for (const r of p.projectReferences || []) {
+          const target = byConfig.get(ts.resolveProjectReferencePath(r));
+          if (!target) continue;
+          if (!map.has(target)) map.set(target, []);
+          map.get(target).push(p);
+        }
+      }
+      this.visibility = map;
+      return map;
     }
 
     parseConfig(configPath) {
@@ -179,6 +308,7 @@
 
     describe() {
       return {
+        buildLog: this.buildLog.splice(0),
         projects: this.projects.map((p) => ({
           name: rel(p.name),
           configPath: p.configPath && rel(p.configPath),
@@ -191,6 +321,22 @@
         configErrors: this.configErrors.map((e) => e.split(this.root + "/").join("")),
       };
     }
+  }
+
+  /** Directories a project's `paths` patterns point into (`*` dropped). */
+  function pathTargets(p) {
+    if (p.pathTargetsFor === p.options) return p.pathTargets;
+    const base = p.options.pathsBasePath || p.options.baseUrl || (p.configPath ? p.configPath.slice(0, p.configPath.lastIndexOf("/")) : "");
+    const out = [];
+    for (const targets of Object.values(p.options.paths || {})) {
+      for (const t of targets) {
+        const abs = ts.getNormalizedAbsolutePath(t.replace(/\*.*$/, ""), base);
+        out.push(abs.endsWith("/") ? abs : abs.slice(0, abs.lastIndexOf("/") + 1));
+      }
+    }
+    p.pathTargetsFor = p.options;
+    p.pathTargets = out;
+    return out;
   }
 
   let workspace = null;
@@ -207,6 +353,11 @@
       workspace = null;
       const w = new Workspace(req.root, req.configs, req.sourceFiles);
       workspace = w;
+      return { kind: "loaded", workspace: workspace.describe() };
+    },
+    refresh(req) {
+      if (!workspace) throw new Error("refresh before load");
+      workspace.load(req.configs, req.sourceFiles);
       return { kind: "loaded", workspace: workspace.describe() };
     },
     inspect(req) {
@@ -238,7 +389,7 @@
         program.getTypeChecker();
         files += program.getSourceFiles().length;
       }
-      return { files };
+      return { files, buildLog: ws.buildLog.splice(0) };
     },
   };
   globalThis.tsqRel = rel;

@@ -94,12 +94,34 @@
     return fileName === file || fileName.endsWith("/" + file.replace(/^\.?\//, ""));
   }
 
+  /** The projects a query's declarations can live in, without building
+   *  any program: the owner of the query's file when it names a file that
+   *  exists; else the owners of the candidate files Rust found (files that
+   *  mention the name); else every project. */
+  function projectsFor(workspace, req) {
+    if (req.file) {
+      const abs = ts.getNormalizedAbsolutePath(req.file.replace(/^\.?\//, ""), workspace.root);
+      const owner = workspace.projectOf(abs);
+      if (owner) return [owner];
+    }
+    if (Array.isArray(req.candidates)) {
+      const out = new Set();
+      for (const f of req.candidates) {
+        if (req.file && !fileMatches(f, req.file)) continue;
+        const owner = workspace.projectOf(f);
+        if (owner) out.add(owner);
+      }
+      return workspace.projects.filter((p) => out.has(p));
+    }
+    return workspace.projects;
+  }
+
   function findDeclarations(workspace, req) {
     const want = req.names;
     const target = want[want.length - 1];
     const parents = want.slice(0, -1);
     const out = [];
-    for (const project of workspace.projects) {
+    for (const project of projectsFor(workspace, req)) {
       for (const { sf, node } of declarationIndex(workspace, project).get(target) || []) {
         if (req.file && !fileMatches(sf.fileName, req.file)) continue;
         // `Parent > name` finds name anywhere within Parent: the given
@@ -327,7 +349,7 @@
     const { ext, impl } = heritage(checker, node);
     const subtypes = [];
     const seen = new Set();
-    for (const p of workspace.projects) {
+    for (const p of workspace.visibleFrom(node.getSourceFile().fileName)) {
       const c = p.program().getTypeChecker();
       for (const sf of p.userFiles()) {
         if (workspace.projectOf(sf.fileName) !== p) continue;
@@ -367,16 +389,18 @@
 
   /** Which projects hold which files, for cross-project answers. */
   function scopeOf(workspace) {
-    // Call-hierarchy answers are memoized while every program stays the same.
-    const programs = workspace.projects.map((p) => p.program());
+    // Call-hierarchy answers are memoized while every built program stays
+    // the same (building one more also starts a new memo).
+    const programs = workspace.projects.filter((p) => p.built).map((p) => p.program());
     const memo = workspace.callMemo;
     if (!memo || memo.programs.length !== programs.length || memo.programs.some((p, i) => p !== programs[i])) {
       workspace.callMemo = { programs, calls: new Map() };
     }
     return {
       calls: workspace.callMemo.calls,
-      owner: (file) => workspace.projectOf(file) || workspace.projects.find((p) => p.program().getSourceFile(file)) || null,
-      holders: (file) => workspace.projects.filter((p) => p.program().getSourceFile(file)),
+      owner: (file) => workspace.projectOf(file) || workspace.visibleFrom(file).find((p) => p.program().getSourceFile(file)) || null,
+      // Only projects that can see the file are built and asked.
+      holders: (file) => workspace.visibleFrom(file).filter((p) => p.program().getSourceFile(file)),
       sourceFile(file) {
         const owner = this.owner(file);
         return owner ? owner.program().getSourceFile(file) : undefined;
@@ -388,7 +412,7 @@
   globalThis.tsqAnalyses["symbol-sample"] = (ws, req) => symbolSample(ws, Math.max(1, req.typeDepth), 1000);
   /** Helpers the other resolver files and the extended analyses share. */
   globalThis.tsqLs = {
-    line, nameText, kindOf, symbolRef, findDeclarations, fileMatches, eachUserFile, scopeOf, isUserFile, rel, modifiers, signature, containers,
+    line, nameText, kindOf, symbolRef, findDeclarations, projectsFor, fileMatches, eachUserFile, scopeOf, isUserFile, rel, modifiers, signature, containers,
     members, typeHierarchy, DECLARATION_KINDS,
   };
 })(globalThis);

@@ -39,8 +39,10 @@
     }
     return {
       matches,
+      buildLog: workspace.buildLog.splice(0),
       coverage: {
-        projectsLoaded: workspace.projects.map((p) => rel(p.name)),
+        projectsLoaded: workspace.projects.filter((p) => p.built).map((p) => rel(p.name)),
+        projectsNotLoaded: workspace.projects.filter((p) => !p.built).map((p) => rel(p.name)),
         projectsUsed: [...projectsUsed],
         filesOutsideProjects: workspace.outside.length,
         partial,

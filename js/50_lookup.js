@@ -167,7 +167,7 @@
   function rootStatements(workspace, req) {
     if (!req.file || req.names.length !== 1) return [];
     const out = [];
-    for (const project of workspace.projects) {
+    for (const project of L.projectsFor(workspace, req)) {
       for (const sf of project.userFiles()) {
         if (workspace.projectOf(sf.fileName) !== project || !L.fileMatches(sf.fileName, req.file)) continue;
         for (const st of sf.statements) {
@@ -198,7 +198,7 @@
       if (!r.length) hintList.push(...hints(workspace, q));
       for (const f of r) if (!found.some((x) => x.node === f.node)) found.push(f);
     }
-    if (!found.length) return { matches: [], snapshots: [], hints: hintList };
+    if (!found.length) return { matches: [], snapshots: [], hints: hintList, buildLog: workspace.buildLog.splice(0) };
     const matches = found.map(({ project, sf, node }) => {
       const start = lineStart(sf, node);
       const isStatement = !L.DECLARATION_KINDS.has(node.kind);
@@ -220,6 +220,6 @@
       byFile.get(f.sf.fileName).targets.push(f.node.kind === SK.VariableDeclaration ? f.node.parent.parent : f.node);
     }
     const snapshots = [...byFile.values()].map((g) => ({ filePath: L.rel(g.sf.fileName), text: snapshot(g.project, g.sf, g.targets) }));
-    return { matches, snapshots, hints: hintList };
+    return { matches, snapshots, hints: hintList, buildLog: workspace.buildLog.splice(0) };
   };
 })(globalThis);

@@ -71,8 +71,9 @@ export interface RawDiagnostic {
 
 export type ServiceRequest =
   | { method: "load"; root: string; configs: string[]; sourceFiles: string[] }
-  | { method: "inspect"; file: string | null; names: string[]; callDepth: number; resolvers: string[] | null }
-  | { method: "lookup"; targets: { file: string | null; names: string[] }[] }
+  | { method: "refresh"; configs: string[]; sourceFiles: string[] }
+  | { method: "inspect"; file: string | null; names: string[]; callDepth: number; resolvers: string[] | null; candidates: string[] | null }
+  | { method: "lookup"; targets: { file: string | null; names: string[]; candidates: string[] | null }[] }
   | { method: "analyze"; analysis: string; file: string | null; names: string[] | null; typeDepth: number };
 
 export type ServiceResponse =
@@ -83,10 +84,21 @@ export type ServiceResponse =
   | { kind: "failed"; message: string };
 
 export interface WorkspaceInfo {
+  /** Programs built since the last answer. */
+  buildLog: BuildEntry[];
   projects: ProjectInfo[];
   solutions: string[];
   filesOutsideProjects: string[];
   configErrors: string[];
+}
+
+export interface BuildEntry {
+  project: string;
+  files: number;
+  rootFiles: number;
+  /** Lib files this build parsed (0 when the shared lib bucket had them). */
+  libFilesParsed: number;
+  ms: number;
 }
 
 export interface ProjectInfo {
@@ -100,10 +112,14 @@ export interface ProjectInfo {
 export interface InspectResult {
   matches: SymbolMetadata[];
   coverage: Coverage;
+  buildLog: BuildEntry[];
 }
 
 export interface Coverage {
+  /** Projects whose programs are built. */
   projectsLoaded: string[];
+  /** Projects the answer did not need, never built. */
+  projectsNotLoaded: string[];
   projectsUsed: string[];
   /** How many workspace files no tsconfig covers. */
   filesOutsideProjects: number;
@@ -136,6 +152,7 @@ export interface LookupResult {
   matches: { symbol: SymbolRef; qualifiedName: string; startLine: number; endLine: number; project: string }[];
   snapshots: { filePath: string; text: string }[];
   hints: string[];
+  buildLog: BuildEntry[];
 }
 
 export interface TypeFlow {
