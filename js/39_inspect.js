@@ -7,6 +7,7 @@
   const { rel, findDeclarations, scopeOf, symbolRef, signature, modifiers, members, typeHierarchy, callHierarchy, references, typeFlows } = L;
 
   globalThis.tsqInspect = (workspace, req) => {
+    workspace.importers = req.importers || [];
     const scope = scopeOf(workspace);
     const matches = [];
     const projectsUsed = new Set();

@@ -72,7 +72,7 @@ export interface RawDiagnostic {
 export type ServiceRequest =
   | { method: "load"; root: string; configs: string[]; sourceFiles: string[] }
   | { method: "refresh"; configs: string[]; sourceFiles: string[] }
-  | { method: "inspect"; file: string | null; names: string[]; callDepth: number; resolvers: string[] | null; candidates: string[] | null }
+  | { method: "inspect"; file: string | null; names: string[]; callDepth: number; resolvers: string[] | null; candidates: string[] | null; importers: string[] | null }
   | { method: "lookup"; targets: { file: string | null; names: string[]; candidates: string[] | null }[] }
   | { method: "analyze"; analysis: string; file: string | null; names: string[] | null; typeDepth: number };
 

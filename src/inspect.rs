@@ -102,6 +102,85 @@ impl Walked {
     }
 }
 
+/// Relative module specifiers a file imports (`from './x'`, `require('../y')`,
+/// `import('./z')`), resolved lexically against its directory, without
+/// extension: enough to find which files import which, without a parse.
+fn relative_imports(file: &str, text: &str) -> Vec<String> {
+    let dir = Path::new(file).parent().unwrap_or(Path::new("/"));
+    let mut out = Vec::new();
+    for marker in ["from ", "require(", "import(", "import "] {
+        for (i, _) in text.match_indices(marker) {
+            let rest = text[i + marker.len()..].trim_start();
+            let Some(q) = rest.chars().next().filter(|c| *c == '\'' || *c == '"') else { continue };
+            let Some(end) = rest[1..].find(q) else { continue };
+            let spec = &rest[1..1 + end];
+            if spec.starts_with("./") || spec.starts_with("../") {
+                let joined = normalize(&dir.join(spec));
+                out.push(strip_source_ext(&joined));
+            }
+        }
+    }
+    out
+}
+
+fn normalize(p: &Path) -> String {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out.display().to_string()
+}
+
+/// `a/b.ts` -> `a/b`; `a/index.ts` -> `a/index` (and `a` matches it too).
+fn strip_source_ext(p: &str) -> String {
+    for ext in [".d.ts", ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"] {
+        if let Some(s) = p.strip_suffix(ext) {
+            return s.to_string();
+        }
+    }
+    p.to_string()
+}
+
+/// Files that import any of `targets` through relative specifiers,
+/// transitively (barrels re-exporting a module count), up to 4 hops.
+fn importers(sources: &[String], targets: &[String]) -> Vec<String> {
+    let mut keys: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let add_keys = |keys: &mut std::collections::HashSet<String>, f: &str| {
+        let k = strip_source_ext(f);
+        if let Some(dir) = k.strip_suffix("/index") {
+            keys.insert(dir.to_string());
+        }
+        keys.insert(k);
+    };
+    for t in targets {
+        add_keys(&mut keys, t);
+    }
+    let graph: Vec<(String, Vec<String>)> =
+        sources.iter().filter_map(|f| std::fs::read_to_string(f).ok().map(|t| (f.clone(), relative_imports(f, &t)))).collect();
+    let mut found: Vec<String> = Vec::new();
+    for _ in 0..4 {
+        let before = found.len();
+        for (f, imports) in &graph {
+            if !found.contains(f) && !targets.contains(f) && imports.iter().any(|i| keys.contains(i)) {
+                found.push(f.clone());
+            }
+        }
+        if found.len() == before {
+            break;
+        }
+        for f in found[before..].to_vec() {
+            add_keys(&mut keys, &f);
+        }
+    }
+    found
+}
+
 /// Logs program builds at debug level (`TSQ_LOG=debug`).
 fn log_builds(log: &[crate::ts::protocol::BuildEntry]) {
     for b in log {
@@ -267,12 +346,23 @@ impl Workspace {
 
     pub fn inspect(&self, query: &SymbolQuery, config: &InspectConfig) -> Result<InspectResult, TsError> {
         self.refresh()?;
+        let candidates = self.candidates(query.file.as_deref(), &query.names);
+        let started = std::time::Instant::now();
+        let declaring: Vec<String> = match (&candidates, &query.file) {
+            (Some(c), _) => c.clone(),
+            (None, Some(f)) => vec![slash(&self.root.join(f.trim_start_matches("./")))],
+            (None, None) => Vec::new(),
+        };
+        let sources = self.files.lock().unwrap_or_else(|p| p.into_inner()).sources.clone();
+        let importers = importers(&sources, &declaring);
+        tracing::debug!(ms = started.elapsed().as_millis() as u64, files = importers.len(), "importers (relative imports, transitive)");
         let request = ServiceRequest::Inspect {
             file: query.file.clone(),
             names: query.names.clone(),
             call_depth: config.call_depth,
             resolvers: config.resolvers.clone(),
-            candidates: self.candidates(query.file.as_deref(), &query.names),
+            candidates,
+            importers: Some(importers),
         };
         let started = std::time::Instant::now();
         match self.service.call(request)? {
@@ -289,6 +379,26 @@ impl Workspace {
 #[cfg(test)]
 mod tests {
     use super::may_declare;
+
+    #[test]
+    fn relative_imports_resolve_lexically_and_importers_are_transitive() {
+        let imports = super::relative_imports("/w/a/b.ts", "import { x } from './c';\nconst y = require(\"../d/index.js\");\nimport 'lib';");
+        assert_eq!(imports, vec!["/w/a/c".to_string(), "/w/d/index".to_string()]);
+        let dir = std::env::temp_dir().join(format!("tsq-importers-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("core")).unwrap();
+        std::fs::create_dir_all(dir.join("app")).unwrap();
+        let f = |p: &str, t: &str| {
+            std::fs::write(dir.join(p), t).unwrap();
+            dir.join(p).display().to_string()
+        };
+        let math = f("core/math.ts", "export const add = 1;");
+        let barrel = f("core/index.ts", "export { add } from './math';");
+        let app = f("app/main.ts", "import { add } from '../core';");
+        let other = f("app/other.ts", "import { x } from './main2';");
+        let found = super::importers(&[math.clone(), barrel.clone(), app.clone(), other], &[math]);
+        assert_eq!(found, vec![barrel, app]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn declaration_sites_are_candidates_and_uses_are_not() {

@@ -12,6 +12,7 @@ pub mod lookup;
 pub mod mcp;
 pub mod parse;
 pub mod query;
+pub mod runtime;
 pub mod search;
 pub use tsq_engine::source;
 pub mod text;

@@ -45,14 +45,14 @@ pub(super) struct JsonClient {
     key: String,
     config: HttpConfig,
     client: reqwest::Client,
-    runtime: tokio::runtime::Runtime,
+    runtime: crate::runtime::OwnedRuntime,
 }
 
 impl JsonClient {
     pub(super) fn new(service: &'static str, key: String, config: HttpConfig) -> Result<JsonClient, EmbedError> {
         let transport = |e: &dyn std::fmt::Display| EmbedError::Transport { service, message: e.to_string() };
         let client = reqwest::Client::builder().timeout(config.request_timeout).build().map_err(|e| transport(&e))?;
-        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| transport(&e))?;
+        let runtime = crate::runtime::OwnedRuntime::new(tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| transport(&e))?);
         Ok(JsonClient { service, key, config, client, runtime })
     }
 

@@ -115,7 +115,7 @@ pub struct SkippedFile {
 pub struct Index {
     root: PathBuf,
     dir: PathBuf,
-    runtime: tokio::runtime::Runtime,
+    runtime: crate::runtime::OwnedRuntime,
     store: Store,
     embedder: Option<Box<dyn Embedder>>,
     meta: Meta,
@@ -157,11 +157,13 @@ impl Index {
                 prepare_dir(&fallback).map_err(|e| io(&fallback, e))?
             }
         };
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .map_err(|e| IndexError::Io { path: "tokio".into(), message: e.to_string() })?;
+        let runtime = crate::runtime::OwnedRuntime::new(
+            tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .map_err(|e| IndexError::Io { path: "tokio".into(), message: e.to_string() })?,
+        );
         let old_meta = read_meta(&dir);
         let wanted = embedder.as_ref().map(|e| e.id());
         let mut rebuild = None;

@@ -94,8 +94,9 @@ mod tests {
             W,
         );
         // vector normalized: 1.0 and 0.0.
-        assert!((s[0].final_score - (0.65 * 0.9 + 0.35 * 1.0)).abs() < 1e-9);
-        assert!((s[1].final_score - (0.65 * 0.2 + 0.35 * 0.0)).abs() < 1e-9);
+        // (Signals are f32; scores f64.)
+        assert!((s[0].final_score - (0.65 * 0.9 + 0.35 * 1.0)).abs() < 1e-6);
+        assert!((s[1].final_score - (0.65 * 0.2 + 0.35 * 0.0)).abs() < 1e-6);
         assert_eq!(s[1].bm25, 0.5);
     }
 
@@ -123,6 +124,6 @@ mod tests {
     fn weights_are_respected() {
         let w = Weights { rerank: 1.0, vector: 0.0, bm25_in_hybrid: 0.5 };
         let s = score(&[Signals { bm25: Some(1.0), vector: Some(0.9), rerank: Some(0.3) }, Signals { bm25: Some(1.0), vector: Some(0.1), rerank: Some(0.3) }], w);
-        assert!((s[0].final_score - 0.3).abs() < 1e-9 && (s[1].final_score - 0.3).abs() < 1e-9);
+        assert!((s[0].final_score - 0.3).abs() < 1e-6 && (s[1].final_score - 0.3).abs() < 1e-6);
     }
 }

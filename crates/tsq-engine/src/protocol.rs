@@ -82,6 +82,10 @@ pub enum ServiceRequest {
         /// are built. All projects when absent.
         #[serde(default)]
         candidates: Option<Vec<String>>,
+        /// Files that import the declaring files through relative paths
+        /// (transitively): their projects can see the declaration too.
+        #[serde(default)]
+        importers: Option<Vec<String>>,
     },
     /// Resolves a `symbol =` query exactly (with hints when nothing
     /// matches) and builds the smart snapshot of each matched file.
