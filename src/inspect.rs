@@ -182,8 +182,10 @@ fn importers(sources: &[String], targets: &[String]) -> Vec<String> {
 }
 
 /// Logs program builds at debug level (`TSQ_LOG=debug`).
-fn log_builds(log: &[crate::ts::protocol::BuildEntry]) {
-    for b in log {
+/// Logs the programs an answer built, and takes the log out of the answer:
+/// timings belong in `TSQ_LOG=debug`, never in output or goldens.
+fn log_builds(log: &mut Vec<crate::ts::protocol::BuildEntry>) {
+    for b in std::mem::take(log) {
         tracing::debug!(project = %b.project, files = b.files, root_files = b.root_files, lib_files_parsed = b.lib_files_parsed, ms = b.ms, "program built");
     }
 }
@@ -232,7 +234,10 @@ impl Workspace {
         let started = std::time::Instant::now();
         let request = ServiceRequest::Load { root: slash(&root), configs: walked.configs.clone(), source_files: walked.sources.clone() };
         let info = match service.call(request)? {
-            ServiceResponse::Loaded { workspace } => workspace,
+            ServiceResponse::Loaded { mut workspace } => {
+                log_builds(&mut workspace.build_log);
+                workspace
+            }
             other => return Err(TsError::Protocol(format!("expected `loaded`, got {other:?}"))),
         };
         tracing::debug!(ms = started.elapsed().as_millis() as u64, projects = info.projects.len(), "config parsing (no programs built)");
@@ -250,7 +255,7 @@ impl Workspace {
         let started = std::time::Instant::now();
         let request = ServiceRequest::Refresh { configs: walked.configs.clone(), source_files: walked.sources.clone() };
         match self.service.call(request)? {
-            ServiceResponse::Loaded { workspace } => log_builds(&workspace.build_log),
+            ServiceResponse::Loaded { mut workspace } => log_builds(&mut workspace.build_log),
             other => return Err(TsError::Protocol(format!("expected `loaded`, got {other:?}"))),
         }
         tracing::debug!(ms = started.elapsed().as_millis() as u64, "file lists refreshed");
@@ -335,8 +340,8 @@ impl Workspace {
         let request = ServiceRequest::Lookup { targets };
         let started = std::time::Instant::now();
         match self.service.call(request)? {
-            ServiceResponse::LookedUp { result } => {
-                log_builds(&result.build_log);
+            ServiceResponse::LookedUp { mut result } => {
+                log_builds(&mut result.build_log);
                 tracing::debug!(ms = started.elapsed().as_millis() as u64, "lookup (query)");
                 Ok(result)
             }
@@ -366,8 +371,8 @@ impl Workspace {
         };
         let started = std::time::Instant::now();
         match self.service.call(request)? {
-            ServiceResponse::Inspected { result } => {
-                log_builds(&result.build_log);
+            ServiceResponse::Inspected { mut result } => {
+                log_builds(&mut result.build_log);
                 tracing::debug!(ms = started.elapsed().as_millis() as u64, "inspect (query and checker work)");
                 Ok(result)
             }

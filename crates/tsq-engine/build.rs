@@ -29,8 +29,7 @@ fn main() {
 
     let mut out = String::from("/// tsq's JS files, in load order: (specifier, source).\npub const TSQ_JS: &[(&str, &str)] = &[\n");
     for f in &files {
-        let path = js_dir.join(f);
-        writeln!(out, "    (\"tsq:js/{f}\", include_str!({:?})),", path.display().to_string()).unwrap();
+        writeln!(out, "    (\"tsq:js/{f}\", include_str!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/../../js/{f}\"))),").unwrap();
     }
     out.push_str("];\n");
     let version = std::fs::read_to_string(Path::new(&manifest).join("vendor-typescript/VERSION")).expect("vendor-typescript/VERSION");
@@ -47,10 +46,13 @@ fn main() {
     libs.sort();
     out.push_str("/// The vendored lib.*.d.ts files: (file name, text).\npub const TS_LIBS: &[(&str, &str)] = &[\n");
     for l in &libs {
-        writeln!(out, "    ({l:?}, include_str!({:?})),", lib_dir.join(l).display().to_string()).unwrap();
+        writeln!(out, "    ({l:?}, include_str!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/../../vendor-typescript/lib/{l}\"))),").unwrap();
     }
     out.push_str("];\n");
 
+    // Paths are spelled relative to CARGO_MANIFEST_DIR, never absolute: a
+    // target directory shared between clones (CI's persistent one) reuses
+    // this file without rerunning the script.
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("embedded_js.rs");
     std::fs::write(dest, out).expect("write embedded_js.rs");
 }

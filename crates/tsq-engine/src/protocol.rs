@@ -114,7 +114,7 @@ pub enum ServiceResponse {
 #[serde(rename_all = "camelCase")]
 pub struct WorkspaceInfo {
     /// Programs built since the last answer.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub build_log: Vec<BuildEntry>,
     pub projects: Vec<ProjectInfo>,
     /// Solution-style configs (`"files": []` plus references).
