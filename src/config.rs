@@ -17,6 +17,10 @@ pub struct Settings {
     pub rerank_weight: f64,
     /// Weight of the vector signal (blueprint: 0.35).
     pub vector_weight: f64,
+    /// BM25's share of the hybrid relevance (`bm25Weight·bm25 +
+    /// (1 - bm25Weight)·vector`), the ranking when no reranker runs.
+    /// Chosen on `tsq bench search` (benches/README.md).
+    pub bm25_weight: f64,
     /// The relevance gate on `finalScore`.
     pub minimum_relevance_threshold: f64,
     pub max_token_budget: usize,
@@ -33,6 +37,7 @@ impl Default for Settings {
             embedder: EmbedderChoice::Auto,
             rerank_weight: 0.65,
             vector_weight: 0.35,
+            bm25_weight: 0.5,
             minimum_relevance_threshold: 0.5,
             max_token_budget: 8000,
             max_vector_candidates: 40,
@@ -49,6 +54,7 @@ pub struct Overrides {
     pub embedder: Option<EmbedderChoice>,
     pub rerank_weight: Option<f64>,
     pub vector_weight: Option<f64>,
+    pub bm25_weight: Option<f64>,
     pub minimum_relevance_threshold: Option<f64>,
     pub max_token_budget: Option<usize>,
     pub max_vector_candidates: Option<usize>,
@@ -90,6 +96,7 @@ impl Overrides {
             embedder: var("TSQ_EMBEDDER")?,
             rerank_weight: var("TSQ_RERANK_WEIGHT")?,
             vector_weight: var("TSQ_VECTOR_WEIGHT")?,
+            bm25_weight: var("TSQ_BM25_WEIGHT")?,
             minimum_relevance_threshold: var("TSQ_MINIMUM_RELEVANCE_THRESHOLD")?,
             max_token_budget: var("TSQ_MAX_TOKEN_BUDGET")?,
             max_vector_candidates: var("TSQ_MAX_VECTOR_CANDIDATES")?,
@@ -104,6 +111,7 @@ impl Overrides {
             embedder: self.embedder.or(next.embedder),
             rerank_weight: self.rerank_weight.or(next.rerank_weight),
             vector_weight: self.vector_weight.or(next.vector_weight),
+            bm25_weight: self.bm25_weight.or(next.bm25_weight),
             minimum_relevance_threshold: self.minimum_relevance_threshold.or(next.minimum_relevance_threshold),
             max_token_budget: self.max_token_budget.or(next.max_token_budget),
             max_vector_candidates: self.max_vector_candidates.or(next.max_vector_candidates),
@@ -122,6 +130,7 @@ impl Settings {
             embedder: merged.embedder.unwrap_or(d.embedder),
             rerank_weight: merged.rerank_weight.unwrap_or(d.rerank_weight),
             vector_weight: merged.vector_weight.unwrap_or(d.vector_weight),
+            bm25_weight: merged.bm25_weight.unwrap_or(d.bm25_weight),
             minimum_relevance_threshold: merged.minimum_relevance_threshold.unwrap_or(d.minimum_relevance_threshold),
             max_token_budget: merged.max_token_budget.unwrap_or(d.max_token_budget),
             max_vector_candidates: merged.max_vector_candidates.unwrap_or(d.max_vector_candidates),
@@ -134,7 +143,7 @@ impl Settings {
 
     fn validate(&self) -> Result<(), ConfigError> {
         let bad = |key: &str, message: String| Err(ConfigError::Value { key: key.into(), message });
-        for (key, v) in [("rerankWeight", self.rerank_weight), ("vectorWeight", self.vector_weight), ("minimumRelevanceThreshold", self.minimum_relevance_threshold)] {
+        for (key, v) in [("rerankWeight", self.rerank_weight), ("vectorWeight", self.vector_weight), ("bm25Weight", self.bm25_weight), ("minimumRelevanceThreshold", self.minimum_relevance_threshold)] {
             if !(0.0..=1.0).contains(&v) || v.is_nan() {
                 return bad(key, format!("{v} is outside 0.0-1.0"));
             }

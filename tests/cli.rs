@@ -1,33 +1,14 @@
 //! The real `tsq` binary in a temp dir: output, exit codes and per-file
 //! errors (ripgrep's style: run the binary, deserialize its JSON).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
 
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("tsq-cli-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-    fn write(&self, rel: &str, bytes: &[u8]) -> PathBuf {
-        let p = self.0.join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(&p, bytes).unwrap();
-        p
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use common::TempDir;
 
 fn tsq(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tsq")).current_dir(dir).args(args).output().unwrap()
@@ -39,7 +20,7 @@ fn stderr(o: &Output) -> String {
 
 #[test]
 fn symbols_json_follows_the_schema() {
-    let t = TempDir::new("json");
+    let t = TempDir::new("cli-json");
     t.write("a.ts", b"/** Adds. */\nexport function add(a: number, b: number): number {\n  return a + b;\n}\n");
     let o = tsq(&t.0, &["symbols", "a.ts", "--json"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -56,7 +37,7 @@ fn symbols_json_follows_the_schema() {
 
 #[test]
 fn chunks_text_view_shows_the_tree_with_ranges() {
-    let t = TempDir::new("text");
+    let t = TempDir::new("cli-text");
     t.write("c.ts", b"import { x } from './x';\n\nexport class C {\n  m() {\n    return x;\n  }\n}\n");
     let o = tsq(&t.0, &["chunks", "c.ts"]);
     assert_eq!(o.status.code(), Some(0));
@@ -68,7 +49,7 @@ fn chunks_text_view_shows_the_tree_with_ranges() {
 
 #[test]
 fn nothing_found_exits_1() {
-    let t = TempDir::new("empty");
+    let t = TempDir::new("cli-empty");
     t.write("empty.ts", b"");
     assert_eq!(tsq(&t.0, &["symbols", "empty.ts"]).status.code(), Some(1));
     assert_eq!(tsq(&t.0, &["chunks", "empty.ts"]).status.code(), Some(1));
@@ -76,7 +57,7 @@ fn nothing_found_exits_1() {
 
 #[test]
 fn bad_files_are_reported_one_by_one_and_the_rest_still_print() {
-    let t = TempDir::new("bad");
+    let t = TempDir::new("cli-bad");
     t.write("good.ts", b"export const ok = 1;\n");
     t.write("binary.ts", b"\x7fELF\0\0\x01");
     t.write("latin1.ts", b"const s = '\xe9';\n");
@@ -97,7 +78,7 @@ fn bad_files_are_reported_one_by_one_and_the_rest_still_print() {
 
 #[test]
 fn syntax_errors_print_diagnostics_and_a_partial_tree() {
-    let t = TempDir::new("syntax");
+    let t = TempDir::new("cli-syntax");
     t.write("s.ts", b"function a() {}\nconst = ;\nclass B {}\n");
     let o = tsq(&t.0, &["symbols", "s.ts"]);
     assert_eq!(o.status.code(), Some(0));
@@ -109,8 +90,8 @@ fn syntax_errors_print_diagnostics_and_a_partial_tree() {
 #[cfg(unix)]
 #[test]
 fn walks_skip_symlink_loops_and_escapes_with_reasons() {
-    let t = TempDir::new("walk");
-    let outside = TempDir::new("outside");
+    let t = TempDir::new("cli-walk");
+    let outside = TempDir::new("cli-outside");
     outside.write("secret.ts", b"export const secret = 1;\n");
     t.write("src/a.ts", b"export const a = 1;\n");
     t.write("node_modules/dep/index.ts", b"export const dep = 1;\n");
@@ -128,7 +109,7 @@ fn walks_skip_symlink_loops_and_escapes_with_reasons() {
 
 #[test]
 fn a_copied_binary_runs_without_the_source_tree() {
-    let t = TempDir::new("copy");
+    let t = TempDir::new("cli-copy");
     let bin = t.0.join("tsq");
     std::fs::copy(env!("CARGO_BIN_EXE_tsq"), &bin).unwrap();
     t.write("x.mts", b"export const url = import.meta.url;\nawait Promise.resolve();\n");

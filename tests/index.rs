@@ -35,37 +35,7 @@ fn hash_vector(text: &str) -> Vec<f32> {
     v
 }
 
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn copy_of(src: &Path, name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("tsq-index-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        copy_tree(src, &dir);
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn copy_tree(src: &Path, dst: &Path) {
-    std::fs::create_dir_all(dst).unwrap();
-    for e in std::fs::read_dir(src).unwrap() {
-        let e = e.unwrap();
-        let to = dst.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            if e.file_name() != ".tsq" {
-                copy_tree(&e.path(), &to);
-            }
-        } else {
-            std::fs::copy(e.path(), &to).unwrap();
-        }
-    }
-}
+use common::TempDir;
 
 fn open(root: &Path) -> Index {
     Index::open_with(root, &IndexConfig::default(), Some(Box::new(TestEmbedder))).expect("index opens")
@@ -103,7 +73,7 @@ fn the_seven_index_fixtures_give_exact_counts() {
     let mut failures = Vec::new();
     for case in ["initial-build", "no-change", "mtime-only", "content-change", "file-added", "file-removed", "signature-cascade"] {
         let spec: Value = serde_json::from_str(&std::fs::read_to_string(base.join(case).join("case.json")).unwrap()).unwrap();
-        let ws = TempDir::copy_of(&base.join("workspace"), case);
+        let ws = TempDir::copy_of(&base.join("workspace"), &format!("index-{case}"));
         let mut index = open(&ws.0);
         let first = sync(&mut index);
         let report = if spec["run"] == "first" {
@@ -132,7 +102,7 @@ fn the_seven_index_fixtures_give_exact_counts() {
 
 #[test]
 fn vectors_follow_the_embedder_and_are_never_mixed() {
-    let ws = TempDir::copy_of(&common::repo().join("fixtures/index/workspace"), "switch");
+    let ws = TempDir::copy_of(&common::repo().join("fixtures/index/workspace"), "index-switch");
     let mut index = open(&ws.0);
     sync(&mut index);
     assert_eq!(index.status().unwrap().vectors, 9);
@@ -180,7 +150,7 @@ fn failed_embedding_stores_nothing_and_is_retried() {
             Err(EmbedError::Http { service: "test", status: 500, message: "down".into() })
         }
     }
-    let ws = TempDir::copy_of(&common::repo().join("fixtures/index/workspace"), "failing");
+    let ws = TempDir::copy_of(&common::repo().join("fixtures/index/workspace"), "index-failing");
     let mut index = Index::open_with(&ws.0, &IndexConfig::default(), Some(Box::new(Failing))).unwrap();
     index.sync(common::engine(), &tsq::index::sync_silent()).unwrap();
     assert!(index.embed_missing(None, &tsq::index::sync_silent()).is_err());
@@ -194,7 +164,7 @@ fn failed_embedding_stores_nothing_and_is_retried() {
 
 #[test]
 fn bad_files_are_recorded_with_their_reason_and_the_rest_is_indexed() {
-    let ws = TempDir::copy_of(&common::repo().join("fixtures/index/workspace"), "skips");
+    let ws = TempDir::copy_of(&common::repo().join("fixtures/index/workspace"), "index-skips");
     let w = |rel: &str, bytes: Vec<u8>| std::fs::write(ws.0.join(rel), bytes).unwrap();
     w("big.ts", format!("export const big = `{}`;\n", "x\n".repeat(2_200_000)).into_bytes());
     w("bundle.min.js", format!("var a={};\n", "[1,2,3],".repeat(2000)).repeat(3).into_bytes());
@@ -259,10 +229,10 @@ fn kill_9_at_ten_moments_never_breaks_the_index() {
         eprintln!("skipped: ../shared/corpus.sh is not here");
         return;
     };
-    let clean = TempDir::copy_of(&src, "kill-clean");
+    let clean = TempDir::copy_of(&src, "index-kill-clean");
     index_json(&clean.0);
     let expected = state(&clean.0);
-    let ws = TempDir::copy_of(&src, "kill");
+    let ws = TempDir::copy_of(&src, "index-kill");
     for i in 0..10u64 {
         let mut child = Command::new(env!("CARGO_BIN_EXE_tsq"))
             .args(["index", "--root", ws.0.to_str().unwrap(), "--embedder", "none"])
@@ -296,7 +266,7 @@ fn kill_9_at_ten_moments_never_breaks_the_index() {
 
 #[test]
 fn two_writers_at_once_both_finish_consistently() {
-    let ws = TempDir::copy_of(&common::repo().join("fixtures/ts-ls"), "two-writers");
+    let ws = TempDir::copy_of(&common::repo().join("fixtures/ts-ls"), "index-two-writers");
     let root = ws.0.to_str().unwrap().to_string();
     let spawn = || {
         Command::new(env!("CARGO_BIN_EXE_tsq")).args(["index", "--root", &root, "--embedder", "none", "--json"]).output().unwrap()
@@ -318,7 +288,7 @@ fn two_writers_at_once_both_finish_consistently() {
 
 #[test]
 fn a_zero_byte_latest_manifest_is_recovered() {
-    let ws = TempDir::copy_of(&common::repo().join("fixtures/index/workspace"), "manifest");
+    let ws = TempDir::copy_of(&common::repo().join("fixtures/index/workspace"), "index-manifest");
     let first = index_json(&ws.0);
     std::fs::write(ws.0.join("src/more.ts"), "export const more = 1;\n").unwrap();
     index_json(&ws.0);
@@ -338,7 +308,7 @@ fn a_zero_byte_latest_manifest_is_recovered() {
 
 #[test]
 fn cli_index_status_and_clean() {
-    let ws = TempDir::copy_of(&common::repo().join("fixtures/index/workspace"), "cli");
+    let ws = TempDir::copy_of(&common::repo().join("fixtures/index/workspace"), "index-cli");
     std::fs::write(ws.0.join(".tsqignore"), "src/slug.js\n").unwrap();
     let r = index_json(&ws.0);
     for key in ["files", "unchanged", "touched", "parsed", "removed", "skipped", "chunks", "embedded", "cascade", "embedder", "ms"] {
@@ -366,7 +336,7 @@ fn cli_index_status_and_clean() {
 
 #[test]
 fn versions_stay_bounded() {
-    let ws = TempDir::copy_of(&common::repo().join("fixtures/index/workspace"), "versions");
+    let ws = TempDir::copy_of(&common::repo().join("fixtures/index/workspace"), "index-versions");
     let mut index = open(&ws.0);
     sync(&mut index);
     for i in 0..40 {
@@ -381,7 +351,7 @@ fn versions_stay_bounded() {
 #[test]
 fn an_unwritable_index_directory_still_answers_with_a_note() {
     // A file where `.tsq` should be: no directory can be made, even as root.
-    let ws = TempDir::copy_of(&common::repo().join("fixtures/index/workspace"), "readonly");
+    let ws = TempDir::copy_of(&common::repo().join("fixtures/index/workspace"), "index-readonly");
     std::fs::write(ws.0.join(".tsq"), "not a directory").unwrap();
     let mut index = open(&ws.0);
     assert!(index.notes.iter().any(|n| n.contains("cannot write")), "{:?}", index.notes);

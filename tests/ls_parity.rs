@@ -157,17 +157,12 @@ fn ts_ls_fixtures_match_tsserver() {
     assert!(all.is_empty(), "{}", all.join("\n"));
 }
 
-/// A deterministic sample (every 8th function, method and class, at most
-/// 60) of rxjs and zod: the agreement rate is printed; the target is 100%.
-#[test]
-fn corpus_sample_matches_tsserver() {
-    let Some(corpora) = common::corpora(&["rxjs", "zod"]) else {
-        println!("tsserver parity (corpus): skipped, ../shared/corpus.sh unavailable");
-        return;
-    };
+/// Compares a sample of each corpus (every `nth` declaration, at most
+/// `limit`), prints the agreement, and fails on any difference.
+fn corpora_match(corpora: Vec<(String, std::path::PathBuf)>, nth: usize, limit: usize, at_least: usize) {
     let mut all = Vec::new();
     for (name, dir) in corpora {
-        let a = compare(&dir, 8, 60);
+        let a = compare(&dir, nth, limit);
         println!(
             "tsserver parity ({name}): {}/{} sampled declarations agree ({:.1}%)",
             a.agreed,
@@ -177,10 +172,24 @@ fn corpus_sample_matches_tsserver() {
         for d in &a.differences {
             println!("  difference: {d}");
         }
-        assert!(a.compared >= 50, "{name}: at least 50 symbols sampled");
+        for e in &a.cross_project_extras {
+            println!("  explained: {e}");
+        }
+        assert!(a.compared >= at_least, "{name}: at least {at_least} symbols sampled");
         all.extend(a.differences.into_iter().map(|d| format!("{name}: {d}")));
     }
     assert!(all.is_empty(), "{}", all.join("\n"));
+}
+
+/// A deterministic sample (every 8th function, method and class, at most
+/// 60) of rxjs and zod: the agreement rate is printed; the target is 100%.
+#[test]
+fn corpus_sample_matches_tsserver() {
+    let Some(corpora) = common::corpora(&["rxjs", "zod"]) else {
+        println!("tsserver parity (corpus): skipped, ../shared/corpus.sh unavailable");
+        return;
+    };
+    corpora_match(corpora, 8, 60, 50);
 }
 
 /// The monorepo corpora (`../shared/corpus.sh vue trpc tanstack`), sampled
@@ -196,23 +205,5 @@ fn monorepo_sample_matches_tsserver() {
         println!("tsserver parity (monorepos): skipped, no monorepo snapshot here (fetch github:vuejs/core, trpc/trpc, TanStack/query)");
         return;
     }
-    let mut all = Vec::new();
-    for (name, dir) in corpora {
-        let a = compare(&dir, 97, 12);
-        println!(
-            "tsserver parity ({name}): {}/{} sampled declarations agree ({:.1}%)",
-            a.agreed,
-            a.compared,
-            100.0 * a.agreed as f64 / a.compared.max(1) as f64
-        );
-        for d in &a.differences {
-            println!("  difference: {d}");
-        }
-        for e in &a.cross_project_extras {
-            println!("  explained: {e}");
-        }
-        assert!(a.compared >= 5, "{name}: at least 5 symbols sampled");
-        all.extend(a.differences.into_iter().map(|d| format!("{name}: {d}")));
-    }
-    assert!(all.is_empty(), "{}", all.join("\n"));
+    corpora_match(corpora, 97, 12, 5);
 }

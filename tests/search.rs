@@ -6,6 +6,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
+use common::TempDir;
 use tsq::config::Settings;
 use tsq::embed::{Document, EmbedError, Embedder, EmbedderId};
 use tsq::index::{Index, IndexConfig};
@@ -39,39 +40,13 @@ impl Embedder for WordEmbedder {
     }
 }
 
-struct Ws(PathBuf);
-
-impl Ws {
-    fn copy(name: &str) -> Ws {
-        let dir = std::env::temp_dir().join(format!("tsq-search-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        copy_tree(&common::repo().join("fixtures/search"), &dir);
-        Ws(dir)
-    }
+/// A copy of `fixtures/search`.
+fn workspace(name: &str) -> TempDir {
+    TempDir::copy_of(&common::repo().join("fixtures/search"), &format!("search-{name}"))
 }
 
-impl Drop for Ws {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
-fn copy_tree(src: &Path, dst: &Path) {
-    std::fs::create_dir_all(dst).unwrap();
-    for e in std::fs::read_dir(src).unwrap() {
-        let e = e.unwrap();
-        if e.file_name() == ".tsq" {
-            continue; // an index the README's sample may have left
-        }
-        if e.file_type().unwrap().is_dir() {
-            copy_tree(&e.path(), &dst.join(e.file_name()));
-        } else {
-            std::fs::copy(e.path(), dst.join(e.file_name())).unwrap();
-        }
-    }
-}
-
-fn indexed(ws: &Ws, embedder: Option<Box<dyn Embedder>>) -> Index {
+fn indexed(ws: &TempDir, embedder: Option<Box<dyn Embedder>>) -> Index {
     let mut index = Index::open_with(&ws.0, &IndexConfig::default(), embedder).unwrap();
     index.sync(common::engine(), &tsq::index::sync_silent()).unwrap();
     index.embed_missing(None, &tsq::index::sync_silent()).unwrap();
@@ -84,7 +59,7 @@ fn settings() -> Settings {
 
 #[test]
 fn path_filters_are_prefilters_in_lancedb() {
-    let ws = Ws::copy("prefilter");
+    let ws = workspace("prefilter");
     let index = indexed(&ws, Some(Box::new(WordEmbedder)));
     // Every strong match for "refresh expired token" is in src/auth; scoped
     // to src/util, only util chunks may come back, however weak.
@@ -113,7 +88,7 @@ fn path_filters_are_prefilters_in_lancedb() {
 
 #[test]
 fn retrieval_ranks_the_expected_chunk_first_with_the_test_embedder() {
-    let ws = Ws::copy("ranking");
+    let ws = workspace("ranking");
     let index = indexed(&ws, Some(Box::new(WordEmbedder)));
     let r = tsq::search::retrieve(&index, None, "refresh an expired token", &Default::default(), &settings()).unwrap();
     assert_eq!(r.ranked[0].row.chunk.name, "refreshAccessToken");
@@ -204,7 +179,7 @@ fn empty_results_are_a_clean_answer() {
     let a = assemble(&frame(8000), Vec::new(), Vec::new(), Vec::new());
     assert!(a.text.contains("No results."), "{}", a.text);
     assert!(a.results.is_empty());
-    let ws = Ws::copy("empty");
+    let ws = workspace("empty");
     let index = indexed(&ws, None);
     let r = tsq::search::retrieve(&index, None, "zzzqqq xylophone", &Default::default(), &settings()).unwrap();
     assert!(r.ranked.is_empty());
@@ -225,7 +200,7 @@ fn local_model() -> Option<Box<dyn Embedder>> {
 #[test]
 fn end_to_end_with_the_local_model() {
     let Some(model) = local_model() else { return };
-    let ws = Ws::copy("local");
+    let ws = workspace("local");
     let index = indexed(&ws, Some(model));
     assert_eq!(index.embedder_name(), "all-MiniLM-L6-v2-int8");
     let (with, all) = index.vector_coverage().unwrap();

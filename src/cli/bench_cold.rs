@@ -168,7 +168,11 @@ pub fn run(names: &[String], samples: usize, runs: usize, mcp: bool) -> anyhow::
     if dirs.is_empty() {
         bail!("no corpus to measure");
     }
-    let tsq = std::env::current_exe()?;
+    // TSQ_BENCH_BIN measures another build (a "before" binary) with this harness.
+    let tsq = match std::env::var_os("TSQ_BENCH_BIN") {
+        Some(p) => PathBuf::from(p),
+        None => std::env::current_exe()?,
+    };
     let tmp = std::env::temp_dir().join(format!("tsq-bench-cold-{}", std::process::id()));
     std::fs::create_dir_all(tmp.join("lib"))?;
     std::fs::write(tmp.join("lib/typescript.js"), tsq::ts::TYPESCRIPT_JS)?;
@@ -183,16 +187,21 @@ pub fn run(names: &[String], samples: usize, runs: usize, mcp: bool) -> anyhow::
         let picked = sample(&root, samples)?;
         eprintln!("bench cold: {name}: {} declarations from {} files", picked.len(), picked.iter().map(|s| &s.rel).collect::<std::collections::BTreeSet<_>>().len());
         let (mut bare, mut qualified, mut inspect, mut node) = (Side::new(), Side::new(), Side::new(), Side::new());
+        let mut node_warm: Vec<f64> = Vec::new();
         for s in &picked {
             let qual = format!("symbol = {} > {}", s.rel, s.names.join(" > "));
             let bare_q = format!("symbol = {}", s.names.join(" > "));
-            let per = |side: &mut Side, cmd: &dyn Fn() -> Command| -> anyhow::Result<()> {
+            let mut per = |side: &mut Side, cmd: &dyn Fn() -> Command| -> anyhow::Result<()> {
                 let mut ms = Vec::new();
                 let mut rss = Vec::new();
                 for _ in 0..runs {
-                    let (m, r, _) = timed(&mut cmd())?;
+                    let (m, r, stdout) = timed(&mut cmd())?;
                     ms.push(m);
                     rss.push(r as f64);
+                    // Node reports its warm repeat of the query.
+                    if let Some(w) = serde_json::from_str::<serde_json::Value>(stdout.trim()).ok().and_then(|v| v["warmMs"].as_f64()) {
+                        node_warm.push(w);
+                    }
                 }
                 side.ms.push(median(&mut ms));
                 side.rss.push(median(&mut rss));
@@ -240,13 +249,16 @@ pub fn run(names: &[String], samples: usize, runs: usize, mcp: bool) -> anyhow::
             let (first, warm) = mcp_latency(&tsq, &root, &picked)?;
             writeln!(
                 out,
-                "  {:<30} {first:>10.0} {:>7.2}\n  {:<30} p50 {:.0} ms, p95 {:.0} ms ({} calls)",
+                "  {:<30} {first:>10.0} {:>7.2}\n  {:<30} p50 {:.0} ms, p95 {:.0} ms ({} calls); node tsserver warm p50 {:.0} ms, p95 {:.0} ms; p50 ×node {:.2}",
                 "first MCP tools/call",
                 first / n_ms,
                 "warm MCP tools/call",
                 percentile(&warm, 0.5),
                 percentile(&warm, 0.95),
-                warm.len()
+                warm.len(),
+                percentile(&node_warm, 0.5),
+                percentile(&node_warm, 0.95),
+                percentile(&warm, 0.5) / percentile(&node_warm, 0.5)
             )?;
         }
     }

@@ -21,7 +21,8 @@ use tsq::search::eval::{self, EvalQuery, Hit, WindowBm25};
 use super::ExitStatus;
 
 const EVAL: &str = include_str!("../../benches/search-eval/queries.jsonl");
-const SWEEP: &[f64] = &[0.3, 0.4, 0.5, 0.6, 0.7];
+const SWEEP: &[f64] = &[0.3, 0.5, 0.6, 0.7, 0.8, 0.9];
+const RERANK_SWEEP: &[f64] = &[0.5, 0.8, 1.0];
 
 fn hit(r: &ChunkRow) -> Hit {
     Hit { path: r.chunk.relative_path.clone(), start: r.chunk.start_line, end: r.chunk.end_line }
@@ -86,6 +87,14 @@ pub fn run(repos: &[String], embedder: EmbedderChoice) -> anyhow::Result<ExitSta
     let mut table: BTreeMap<String, BTreeMap<String, Score>> = BTreeMap::new();
     let mut splits: BTreeMap<String, BTreeMap<String, Score>> = BTreeMap::new();
     let mut latency = Vec::new();
+    let mut rerank_latency = Vec::new();
+    let reranker = match tsq::embed::local_rerank::LocalReranker::load() {
+        Ok(r) => Some(r),
+        Err(e) => {
+            eprintln!("bench search: no local reranker ({e})");
+            None
+        }
+    };
     let mut embedder_name = String::new();
     for repo in repos {
         let qs: Vec<&EvalQuery> = queries.iter().filter(|q| &q.repo == repo).collect();
@@ -129,17 +138,29 @@ pub fn run(repos: &[String], embedder: EmbedderChoice) -> anyhow::Result<ExitSta
             latency.push(t.elapsed().as_secs_f64() * 1000.0);
             let ranked = tsq::search::select::dedupe_concerns(r.ranked.clone());
             add(systems[3], &ranked.iter().take(10).map(|c| hit(&c.row)).collect::<Vec<_>>());
+            if let Some(rr) = &reranker {
+                let t = Instant::now();
+                let r = tsq::search::retrieve(&index, Some(rr as &dyn tsq::embed::Reranker), &q.query, &filter, &settings)?;
+                rerank_latency.push(t.elapsed().as_secs_f64() * 1000.0);
+                let ranked = tsq::search::select::dedupe_concerns(r.ranked.clone());
+                add("hybrid + local rerank", &ranked.iter().take(10).map(|c| hit(&c.row)).collect::<Vec<_>>());
+                // The rerank weight, swept on the same reranked candidates.
+                for &w in RERANK_SWEEP {
+                    let mut re = r.ranked.clone();
+                    for c in &mut re {
+                        c.scores.final_score = w * c.scores.rerank.unwrap_or(0.0) + (1.0 - w) * c.scores.vector;
+                    }
+                    re.sort_by(|a, b| b.scores.final_score.total_cmp(&a.scores.final_score));
+                    let re = tsq::search::select::dedupe_concerns(re);
+                    add(&format!("  + local rerank, rerank weight {w}"), &re.iter().take(10).map(|c| hit(&c.row)).collect::<Vec<_>>());
+                }
+            }
             // The hybrid's BM25 share, swept on the same candidates.
             for share in SWEEP {
                 let mut re = r.ranked.clone();
                 for c in &mut re {
                     let s = &c.scores;
-                    let relevance = share * s.bm25 + (1.0 - share) * s.vector;
-                    c.scores.final_score = if index.embedder().is_some() {
-                        (settings.rerank_weight * relevance + settings.vector_weight * s.vector) / (settings.rerank_weight + settings.vector_weight)
-                    } else {
-                        s.bm25
-                    };
+                    c.scores.final_score = if index.embedder().is_some() { tsq::search::fusion::hybrid(s.bm25, s.vector, *share) } else { s.bm25 };
                 }
                 re.sort_by(|a, b| b.scores.final_score.total_cmp(&a.scores.final_score));
                 let re = tsq::search::select::dedupe_concerns(re);
@@ -148,7 +169,7 @@ pub fn run(repos: &[String], embedder: EmbedderChoice) -> anyhow::Result<ExitSta
         }
     }
     let mut out = std::io::stdout().lock();
-    writeln!(out, "tsq bench search — {} queries; embedder {embedder_name}; reranker: none (no local cross-encoder ships in a reachable registry package)", queries.iter().filter(|q| repos.contains(&q.repo)).count())?;
+    writeln!(out, "tsq bench search — {} queries; embedder {embedder_name}; local reranker {} (measured, not adopted)", queries.iter().filter(|q| repos.contains(&q.repo)).count(), if reranker.is_some() { tsq::embed::local_rerank::MODEL } else { "unavailable" })?;
     writeln!(out, "                                      NDCG@10  R@5    MRR@10")?;
     let print = |out: &mut dyn Write, title: &str, rows: &BTreeMap<String, Score>| -> std::io::Result<()> {
         writeln!(out, "{title}")?;
@@ -174,6 +195,11 @@ pub fn run(repos: &[String], embedder: EmbedderChoice) -> anyhow::Result<ExitSta
     if !latency.is_empty() {
         let p = |q: f64| latency[((latency.len() - 1) as f64 * q).round() as usize];
         writeln!(out, "hybrid retrieval (query embedding, BM25, vector search, fusion): p50 {:.0} ms, p95 {:.0} ms", p(0.5), p(0.95))?;
+    }
+    rerank_latency.sort_by(|a, b| a.total_cmp(b));
+    if !rerank_latency.is_empty() {
+        let p = |q: f64| rerank_latency[((rerank_latency.len() - 1) as f64 * q).round() as usize];
+        writeln!(out, "hybrid retrieval + local rerank of the top {}: p50 {:.0} ms, p95 {:.0} ms", tsq::embed::local_rerank::DEPTH, p(0.5), p(0.95))?;
     }
     Ok(ExitStatus::Success)
 }

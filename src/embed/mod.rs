@@ -4,6 +4,7 @@
 
 mod http;
 pub mod local;
+pub mod local_rerank;
 pub mod voyage;
 
 use std::fmt;
@@ -74,6 +75,11 @@ pub trait Embedder: Send + Sync {
 /// Scores query-document pairs jointly.
 pub trait Reranker: Send + Sync {
     fn id(&self) -> String;
+    /// How many stage-1 candidates it reranks (the best first); `None` is
+    /// all of them.
+    fn depth(&self) -> Option<usize> {
+        None
+    }
     /// One score in [0, 1] per document, in order.
     fn rerank(&self, query: &str, docs: &[String]) -> Result<Vec<f32>, EmbedError>;
 }

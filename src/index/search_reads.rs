@@ -134,6 +134,33 @@ impl Index {
         })
     }
 
+    /// The exact cosine similarity of each chunk's best window to `vector`,
+    /// for the chunks given (those another signal found). Chunks without
+    /// vectors are absent.
+    pub fn similarities(&self, vector: &[f32], ids: &[String]) -> Result<HashMap<String, f32>, IndexError> {
+        if ids.is_empty() || vector.len() != self.store.dimension {
+            return Ok(HashMap::new());
+        }
+        self.runtime.block_on(async {
+            let q = self.store.vectors.query().only_if(sql_in("chunkId", ids)).select(lancedb::query::Select::columns(&["chunkId", "vector"]));
+            let batches: Vec<arrow_array::RecordBatch> = q.execute().await.map_err(lance)?.try_collect().await.map_err(lance)?;
+            let norm = |v: &[f32]| v.iter().map(|x| x * x).sum::<f32>().sqrt();
+            let qn = norm(vector);
+            let mut best: HashMap<String, f32> = HashMap::new();
+            for b in &batches {
+                let c = Columns(b);
+                for i in 0..b.num_rows() {
+                    let (Some(id), Some(w)) = (c.str("chunkId", i), c.vector("vector", i)) else { continue };
+                    let denom = qn * norm(&w);
+                    let sim = if denom > 0.0 { w.iter().zip(vector).map(|(a, b)| a * b).sum::<f32>() / denom } else { 0.0 };
+                    let e = best.entry(id).or_insert(f32::MIN);
+                    *e = e.max(sim);
+                }
+            }
+            Ok(best)
+        })
+    }
+
     /// Chunks by id, in no particular order.
     pub fn chunks_by_id(&self, ids: &[String]) -> Result<Vec<ChunkRow>, IndexError> {
         if ids.is_empty() {

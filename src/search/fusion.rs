@@ -8,11 +8,15 @@
 //! - **rerank**: Voyage's `relevance_score`, already in [0, 1].
 //!
 //! `relevance` is the rerank score when a reranker ran; otherwise the
-//! hybrid `bm25Weight·bm25 + (1 - bm25Weight)·vector` (0.5/0.5 measured
-//! best; BM25 alone when there are no vectors).
-//! `finalScore = rerankWeight·relevance + vectorWeight·vector`, with the
-//! weights divided by their sum; when there are no vectors the vector
-//! weight moves to `relevance`, so `finalScore = relevance`.
+//! hybrid `bm25Weight·bm25 + (1 - bm25Weight)·vector` (the share is the
+//! `bm25Weight` setting, chosen on `tsq bench search`; BM25 alone when
+//! there are no vectors).
+//!
+//! With a reranker, `finalScore = rerankWeight·rerank + vectorWeight·vector`,
+//! the weights divided by their sum (the blueprint's blend). Without one,
+//! `finalScore = relevance`: the hybrid already holds the vector signal,
+//! and blending it in again would only shift the BM25 share. Without
+//! vectors, `finalScore = relevance` too.
 
 /// One candidate's raw signals.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -43,6 +47,11 @@ pub struct Weights {
     pub bm25_in_hybrid: f64,
 }
 
+/// The hybrid relevance of normalized signals: `share·bm25 + (1 - share)·vector`.
+pub fn hybrid(bm25: f64, vector: f64, share: f64) -> f64 {
+    share * bm25 + (1.0 - share) * vector
+}
+
 /// Scores for every candidate, in input order.
 pub fn score(signals: &[Signals], w: Weights) -> Vec<Scores> {
     let max_bm25 = signals.iter().filter_map(|s| s.bm25).fold(0f32, f32::max);
@@ -64,10 +73,10 @@ pub fn score(signals: &[Signals], w: Weights) -> Vec<Scores> {
             let rerank = s.rerank.map(|r| r.clamp(0.0, 1.0) as f64);
             let relevance = match rerank {
                 Some(r) => r,
-                None if have_vectors => w.bm25_in_hybrid * bm25 + (1.0 - w.bm25_in_hybrid) * vector,
+                None if have_vectors => hybrid(bm25, vector, w.bm25_in_hybrid),
                 None => bm25,
             };
-            let final_score = if have_vectors {
+            let final_score = if have_vectors && rerank.is_some() {
                 let total = w.rerank + w.vector;
                 (w.rerank * relevance + w.vector * vector) / total
             } else {
@@ -106,11 +115,16 @@ mod tests {
             &[Signals { bm25: Some(10.0), vector: Some(0.5), rerank: None }, Signals { bm25: None, vector: Some(0.7), rerank: None }],
             W,
         );
-        // First: bm25 1.0, vector 0.0 → relevance 0.5, final 0.65·0.5.
+        // First: bm25 1.0, vector 0.0 → relevance 0.5 = final.
         assert!((s[0].relevance - 0.5).abs() < 1e-9);
-        assert!((s[0].final_score - 0.325).abs() < 1e-9);
-        // Second: bm25 0, vector 1.0 → relevance 0.5, final 0.65·0.5 + 0.35.
-        assert!((s[1].final_score - 0.675).abs() < 1e-9);
+        assert!((s[0].final_score - 0.5).abs() < 1e-9);
+        // Second: bm25 0, vector 1.0 → relevance 0.5 = final.
+        assert!((s[1].final_score - 0.5).abs() < 1e-9);
+        // The BM25 share tips the balance.
+        let w = Weights { bm25_in_hybrid: 0.7, ..W };
+        let s = score(&[Signals { bm25: Some(10.0), vector: Some(0.5), rerank: None }, Signals { bm25: Some(5.0), vector: Some(0.7), rerank: None }], w);
+        assert!((s[0].final_score - 0.7).abs() < 1e-9);
+        assert!((s[1].final_score - (0.7 * 0.5 + 0.3)).abs() < 1e-9);
     }
 
     #[test]

@@ -111,25 +111,34 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
         }
     }
     let started = Instant::now();
-    let mut cands = candidates::gather(index, query, &filter, settings.max_vector_candidates, &mut notes)?;
+    let cands = candidates::gather(index, query, &filter, settings.max_vector_candidates, &mut notes)?;
     let retrieval_ms = started.elapsed().as_millis() as u64;
+    let weights = fusion::Weights { rerank: settings.rerank_weight, vector: settings.vector_weight, bm25_in_hybrid: settings.bm25_weight };
+    let rank = |cands: Vec<candidates::CandidateChunk>| -> Vec<(candidates::CandidateChunk, fusion::Scores)> {
+        let scores = fusion::score(&cands.iter().map(|c| c.signals.clone()).collect::<Vec<_>>(), weights);
+        let mut ranked: Vec<_> = cands.into_iter().zip(scores).collect();
+        ranked.sort_by(|a, b| b.1.final_score.total_cmp(&a.1.final_score).then_with(|| a.0.row.chunk.id.cmp(&b.0.row.chunk.id)));
+        ranked
+    };
+    // Stage 1 order; a reranker of limited depth sees only its top.
+    let mut stage1 = rank(cands);
     let started = Instant::now();
     let mut reranker_name = "none".to_string();
     if let Some(r) = reranker {
-        let docs: Vec<String> = cands.iter().map(|c| format!("{}\n{}", c.row.chunk.breadcrumb, c.row.chunk.embedding_text)).collect();
+        let depth = r.depth().unwrap_or(usize::MAX).min(stage1.len());
+        let docs: Vec<String> = stage1[..depth].iter().map(|(c, _)| format!("{}\n{}", c.row.chunk.breadcrumb, c.row.chunk.embedding_text)).collect();
         match r.rerank(query, &docs) {
             Ok(scores) => {
                 reranker_name = r.id();
-                cands.iter_mut().zip(scores).for_each(|(c, s)| c.signals.rerank = Some(s));
+                stage1.truncate(depth);
+                stage1.iter_mut().zip(scores).for_each(|((c, _), s)| c.signals.rerank = Some(s));
+                stage1 = rank(stage1.into_iter().map(|(c, _)| c).collect());
             }
             Err(e) => notes.push(format!("reranker failed ({e}); ranked by stage-1 scores")),
         }
     }
     let rerank_ms = started.elapsed().as_millis() as u64;
-    let weights = fusion::Weights { rerank: settings.rerank_weight, vector: settings.vector_weight, bm25_in_hybrid: 0.5 };
-    let scores = fusion::score(&cands.iter().map(|c| c.signals.clone()).collect::<Vec<_>>(), weights);
-    let mut ranked: Vec<Ranked> = cands.into_iter().zip(scores).map(|(c, scores)| Ranked { row: c.row, scores }).collect();
-    ranked.sort_by(|a, b| b.scores.final_score.total_cmp(&a.scores.final_score).then_with(|| a.row.chunk.id.cmp(&b.row.chunk.id)));
+    let ranked: Vec<Ranked> = stage1.into_iter().map(|(c, scores)| Ranked { row: c.row, scores }).collect();
     let (with, all) = index.vector_coverage()?;
     if index.embedder().is_some() && with < all {
         notes.push(format!("vectors: {with}/{all} chunks so far; the rest are found by BM25 until they are embedded"));

@@ -82,3 +82,52 @@ pub fn golden(path: &Path, actual: &str, failures: &mut Vec<String>) {
         ));
     }
 }
+
+/// A directory under the system temp dir, removed on drop.
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    /// An empty directory `tsq-<name>-<pid>`.
+    pub fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("tsq-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+
+    /// A copy of `src` (without any `.tsq/` index in it).
+    pub fn copy_of(src: &Path, name: &str) -> TempDir {
+        let t = TempDir::new(name);
+        copy_tree(src, &t.0);
+        t
+    }
+
+    pub fn write(&self, rel: &str, bytes: &[u8]) -> PathBuf {
+        let p = self.0.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, bytes).unwrap();
+        p
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Copies a tree, leaving out `.tsq/` (an index a README run may have left).
+pub fn copy_tree(src: &Path, dst: &Path) {
+    std::fs::create_dir_all(dst).unwrap();
+    for e in std::fs::read_dir(src).unwrap() {
+        let e = e.unwrap();
+        let to = dst.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            if e.file_name() != ".tsq" {
+                copy_tree(&e.path(), &to);
+            }
+        } else {
+            std::fs::copy(e.path(), &to).unwrap();
+        }
+    }
+}
