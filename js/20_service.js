@@ -251,10 +251,14 @@
      *  owner (transitively), and those whose `paths` map into an owner's
      *  directory; plus any built program that already holds the file. */
     visibleFrom(fileName) {
-      const owners = this.projects.filter((p) => p.fileSet.has(fileName));
-      const out = new Set(owners);
+      // The file's default project, as tsserver picks it: the nearest
+      // config above it that includes it. Broader configs that also happen
+      // to include it (a root catch-all tsconfig) are not loaded for that
+      // alone; they are when a file of theirs imports it (importers below).
+      const owner = this.defaultProjectOf(fileName);
+      const out = new Set(owner ? [owner] : []);
+      const queue = [...out];
       const refs = this.referencedBy();
-      const queue = owners.slice();
       while (queue.length) {
         const p = queue.shift();
         for (const q of refs.get(p) || []) if (!out.has(q)) { out.add(q); queue.push(q); }
@@ -262,7 +266,7 @@
       // Projects of files that import it through relative paths (Rust
       // finds them for the request, without a parse).
       for (const f of this.importers || []) {
-        const p = this.projectOf(f);
+        const p = this.defaultProjectOf(f);
         if (p) out.add(p);
       }
       for (const p of this.projects) {
@@ -309,6 +313,15 @@
       return parsed;
     }
 
+    /** tsserver's default project of a file: the nearest config above it
+     * that includes it, else the inferred project. */
+    defaultProjectOf(fileName) {
+      const owners = this.projects.filter((p) => p.fileSet.has(fileName));
+      const configured = owners.filter((p) => p.configPath);
+      configured.sort((a, b) => dirOf(b.configPath).length - dirOf(a.configPath).length);
+      return configured[0] || owners[0] || null;
+    }
+
     /** The project that owns a file: a config project before the inferred one. */
     projectOf(fileName) {
       return this.projects.find((p) => p.fileSet.has(fileName)) || null;
@@ -329,6 +342,11 @@
         configErrors: this.configErrors.map((e) => e.split(this.root + "/").join("")),
       };
     }
+  }
+
+  /** The directory of a path, with its trailing slash. */
+  function dirOf(path) {
+    return path.slice(0, path.lastIndexOf("/") + 1);
   }
 
   /** Directories a project's `paths` patterns point into (`*` dropped). */

@@ -432,13 +432,12 @@ impl TsqServer {
             })));
         }
         let workspace = self.workspace(ctx).await?;
-        let answer = tokio::task::spawn_blocking(move || {
-            session.sync(&crate::index::sync_silent())?;
-            session.search(&workspace, &query, &filter, &settings)
-        })
+        let answer = tokio::task::spawn_blocking(move || session.sync_and_search(&workspace, &query, &filter, &settings, &crate::index::sync_silent()))
         .await
         .map_err(|e| format!("the search failed: {e}"))?
         .map_err(|e| format!("the search failed: {e}"))?;
+        let t = &answer.timings;
+        tracing::debug!(sync = t.sync, retrieval = t.retrieval, rerank = t.rerank, enrichment = t.enrichment, "search timings (ms)");
         // Priority follows finalScore, strictly decreasing after the graph.
         let mut priorities = Vec::new();
         let mut prev = 1.0f32;

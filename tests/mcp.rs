@@ -336,3 +336,42 @@ mod roots_and_progress {
         Ok(())
     }
 }
+
+/// A file created after `tsq serve` started is seen by the next query (its
+/// declaration is found, its call shows up among the callers), and a file
+/// deleted is gone from the next answer: the warm projects' file lists are
+/// refreshed, through the real binary over stdio.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn files_created_or_deleted_after_start_are_seen_by_the_next_query() -> anyhow::Result<()> {
+    let ws = common::TempDir::copy_of(&common::repo().join("fixtures/ts-ls/multi-project"), "mcp-created");
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_tsq"));
+    cmd.arg("serve").arg("--root").arg(&ws.0).stderr(std::process::Stdio::null());
+    let client = ().serve(TokioChildProcess::new(cmd)?).await?;
+    let ask = |q: &'static str| {
+        let client = &client;
+        async move { client.call_tool(CallToolRequestParams::new("codebase_search").with_arguments(args(json!({ "query": q })))).await }
+    };
+    // Loaded before the file exists.
+    let before = texts(&ask("symbol = add").await?).join("\n");
+    assert!(!before.contains("refund"), "{before}");
+    let r = ask("symbol = refund").await?;
+    assert!(texts(&r).join("\n").contains("No symbol"), "{:?}", texts(&r));
+
+    ws.write(
+        "packages/app/src/refund.ts",
+        b"import { add } from '@acme/core';\n\nexport function refund(cents: number): number {\n  return add(cents, -cents);\n}\n",
+    );
+    let r = ask("symbol = refund").await?;
+    let found = texts(&r).join("\n");
+    assert!(found.contains("export function refund(cents: number): number"), "{found}");
+    let callers = texts(&ask("symbol = add").await?).join("\n");
+    assert!(callers.contains("refund (packages/app/src/refund.ts)"), "{callers}");
+
+    std::fs::remove_file(ws.0.join("packages/app/src/refund.ts"))?;
+    let r = ask("symbol = refund").await?;
+    assert!(texts(&r).join("\n").contains("No symbol"), "{:?}", texts(&r));
+    let after = texts(&ask("symbol = add").await?).join("\n");
+    assert!(!after.contains("refund"), "{after}");
+    client.cancel().await?;
+    Ok(())
+}

@@ -4,8 +4,6 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-
 use common::TempDir;
 use tsq::config::Settings;
 use tsq::embed::{Document, EmbedError, Embedder, EmbedderId};

@@ -116,6 +116,16 @@ pub fn run(dirs: &[PathBuf], args: BenchArgs) -> anyhow::Result<ExitStatus> {
     Ok(ExitStatus::Success)
 }
 
+/// The `p` quantile (0.0-1.0) by nearest rank; NaN when empty.
+pub fn percentile(v: &[f64], p: f64) -> f64 {
+    let mut v = v.to_vec();
+    v.sort_by(|a, b| a.total_cmp(b));
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    v[((v.len() as f64 - 1.0) * p).round() as usize]
+}
+
 pub fn backend() -> &'static str {
     if cfg!(feature = "v8") {
         "V8"

@@ -14,6 +14,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context};
 
+use super::bench::percentile;
 use super::ExitStatus;
 
 const NODE_SCRIPT: &str = include_str!("../../benches/node-cold.js");
@@ -34,11 +35,6 @@ fn median(v: &mut [f64]) -> f64 {
     if v.is_empty() { f64::NAN } else { v[v.len() / 2] }
 }
 
-fn percentile(v: &[f64], p: f64) -> f64 {
-    let mut v = v.to_vec();
-    v.sort_by(|a, b| a.total_cmp(b));
-    if v.is_empty() { f64::NAN } else { v[((v.len() as f64 - 1.0) * p).round() as usize] }
-}
 
 /// The nearest tsconfig/jsconfig directory above a file: its project.
 fn project_dir(file: &Path, root: &Path) -> PathBuf {

@@ -14,6 +14,7 @@ use serde_json::json;
 
 use tsq::inspect::{InspectConfig, Workspace, RESOLVERS};
 
+use super::bench::percentile;
 use super::ExitStatus;
 
 const NODE_SCRIPT: &str = include_str!("../../benches/node-ls.js");
@@ -32,15 +33,6 @@ struct NodeLs {
     max_rss_kb: u64,
 }
 
-fn percentile(v: &[f64], p: f64) -> f64 {
-    let mut v = v.to_vec();
-    v.sort_by(|a, b| a.total_cmp(b));
-    if v.is_empty() {
-        return f64::NAN;
-    }
-    let i = ((v.len() as f64 - 1.0) * p).round() as usize;
-    v[i]
-}
 
 /// Copies the source files and project configs of `from` into `to`.
 fn copy_tree(from: &Path, to: &Path) -> anyhow::Result<usize> {

@@ -256,6 +256,11 @@ enum BenchCommand {
         repos: Vec<String>,
         #[arg(long, value_enum, default_value = "local")]
         embedder: tsq::embed::EmbedderChoice,
+        /// Also run the whole pipeline (sync, retrieval, rerank, enrichment
+        /// through the Language Service) warm on the first N queries of
+        /// each repository, and print the split.
+        #[arg(long, default_value_t = 0)]
+        enrich: usize,
     },
     /// The index: no-change sync on a synthetic tree beside a bare
     /// walk+stat, cold `tsq index` throughput per corpus (parse, embed,
@@ -324,7 +329,7 @@ pub fn run() -> anyhow::Result<ExitStatus> {
             bench::run(&dirs, bench::BenchArgs { runs, workers, node: !no_node })
         }
         Command::Bench { what: BenchCommand::Lookup { dir, queries, runs } } => bench_ls::run_lookup(&dir, queries, runs),
-        Command::Bench { what: BenchCommand::Search { repos, embedder } } => bench_search::run(&repos, embedder),
+        Command::Bench { what: BenchCommand::Search { repos, embedder, enrich } } => bench_search::run(&repos, embedder, enrich),
         Command::Bench { what: BenchCommand::Index { corpora, synthetic, runs, embedder } } => bench_index::run(&corpora, synthetic, runs, embedder),
         Command::Bench { what: BenchCommand::Cold { corpora, samples, runs, no_mcp } } => bench_cold::run(&corpora, samples, runs, !no_mcp),
         Command::Bench { what: BenchCommand::Ls { dir, queries, no_node } } => {

@@ -44,14 +44,14 @@ pub fn run(query: &str, args: SearchArgs) -> anyhow::Result<ExitStatus> {
         eprintln!("tsq: {n}");
     }
     let progress = progress::Stderr::new();
-    if session.sync(&progress).context("syncing the index")?.is_none() {
-        eprintln!("tsq: another tsq is writing the index; answering from its last committed version");
-    }
-    progress.finish();
     let filter = tsq::search::filter(&args.paths, args.language.as_deref());
     let mut out = std::io::stdout().lock();
     let concise = args.format == LookupFormat::Concise;
     if concise {
+        if session.sync(&progress).context("syncing the index")?.is_none() {
+            eprintln!("tsq: another tsq is writing the index; answering from its last committed version");
+        }
+        progress.finish();
         let retrieval = session.retrieve(query, &filter, &settings)?;
         for n in &retrieval.notes {
             eprintln!("tsq: {n}");
@@ -66,7 +66,8 @@ pub fn run(query: &str, args: SearchArgs) -> anyhow::Result<ExitStatus> {
         return Ok(if results.is_empty() { ExitStatus::NothingFound } else { ExitStatus::Success });
     }
     let ws = super::open_workspace(Some(root))?;
-    let answer = session.search(&ws, query, &filter, &settings)?;
+    let answer = session.sync_and_search(&ws, query, &filter, &settings, &progress)?;
+    progress.finish();
     for n in &answer.notes {
         eprintln!("tsq: {n}");
     }

@@ -78,6 +78,8 @@ impl Backends {
 /// Milliseconds per stage.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Timings {
+    /// The index sync before the query (set by the caller that synced).
+    pub sync: u64,
     pub retrieval: u64,
     pub rerank: u64,
     pub enrichment: u64,
@@ -147,7 +149,7 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
         ranked,
         backends: Backends { embedder: index.embedder_name(), reranker: reranker_name, vectors: [with, all] },
         notes,
-        timings: Timings { retrieval: retrieval_ms, rerank: rerank_ms, enrichment: 0 },
+        timings: Timings { sync: 0, retrieval: retrieval_ms, rerank: rerank_ms, enrichment: 0 },
     })
 }
 

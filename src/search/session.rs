@@ -63,4 +63,18 @@ impl Session {
     pub fn search(&self, ws: &Workspace, query: &str, filter: &Filter, settings: &Settings) -> Result<SearchAnswer, SearchError> {
         super::search(&self.index(), ws, self.reranker.as_deref(), query, filter, settings)
     }
+
+    /// Syncs (unless another process is writing), then searches; the
+    /// answer's timings include the sync. What both front ends call.
+    pub fn sync_and_search(&self, ws: &Workspace, query: &str, filter: &Filter, settings: &Settings, progress: &dyn Progress) -> Result<SearchAnswer, SearchError> {
+        let started = std::time::Instant::now();
+        let synced = self.sync(progress)?;
+        let sync_ms = started.elapsed().as_millis() as u64;
+        let mut answer = self.search(ws, query, filter, settings)?;
+        if synced.is_none() {
+            answer.notes.push("another tsq is writing the index; answered from its last committed version".into());
+        }
+        answer.timings.sync = sync_ms;
+        Ok(answer)
+    }
 }
