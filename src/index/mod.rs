@@ -256,8 +256,13 @@ impl Index {
 
     fn sync_locked(&mut self, engine: &crate::engine::TsqEngine, progress: &dyn Progress) -> Result<SyncReport, IndexError> {
         let started = std::time::Instant::now();
+        let before = self.runtime.block_on(self.store.table_versions())?;
         let mut report = self.runtime.block_on(sync::run(&self.store, &self.root, engine, &self.config, progress))?;
-        self.runtime.block_on(self.store.housekeeping(false))?;
+        // Housekeeping (index refresh, compaction) only after a write: a
+        // no-change sync stays a walk, a stat and one read of `files`.
+        if self.runtime.block_on(self.store.table_versions())? != before {
+            self.runtime.block_on(self.store.housekeeping(false))?;
+        }
         self.meta.last_sync = Some(now_ms());
         write_meta(&self.dir, &self.meta)?;
         report.embedder = self.embedder_name();
@@ -272,7 +277,9 @@ impl Index {
         let Some(embedder) = self.embedder.as_deref() else { return Ok(0) };
         let _lock = lock::acquire(&self.dir).map_err(|e| io(&self.dir, e))?;
         let n = self.runtime.block_on(sync::embed_missing(&self.store, embedder, limit, progress))?;
-        self.runtime.block_on(self.store.housekeeping(false))?;
+        if n > 0 {
+            self.runtime.block_on(self.store.housekeeping(false))?;
+        }
         Ok(n)
     }
 

@@ -196,6 +196,11 @@ impl Store {
 
     /// Compacts, re-indexes and prunes old versions once a table passes
     /// `MAX_VERSIONS`. Runs under the writer lock.
+    /// The checked-out versions of the three tables (changed by any write).
+    pub async fn table_versions(&self) -> Result<[u64; 3], IndexError> {
+        Ok([self.chunks.version().await.map_err(lance)?, self.vectors.version().await.map_err(lance)?, self.files.version().await.map_err(lance)?])
+    }
+
     pub async fn housekeeping(&self, force: bool) -> Result<bool, IndexError> {
         self.ensure_ann(false).await?;
         if !force && self.versions().await? <= MAX_VERSIONS {
