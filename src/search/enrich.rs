@@ -2,7 +2,8 @@
 //! the Language Service gives its metadata and its file's smart snapshot,
 //! exactly as for `symbol =` lookups; then `lookup::assemble` applies the
 //! budget. Root expressions and comments, which have no declaration, are
-//! shown from the index as they are.
+//! shown from the index as they are. Only results that can fit the budget
+//! are inspected: structural work never runs for what will be omitted.
 
 use crate::config::Settings;
 use crate::inspect::{InspectConfig, Workspace};
@@ -31,6 +32,9 @@ pub fn answer(ws: &Workspace, query: &str, kept: &[Ranked], backends: &Backends,
         ws.lookup(&queries.iter().map(|(_, q)| q.clone()).collect::<Vec<_>>())?
     };
     let mut results: Vec<LookupResultItem> = Vec::new();
+    // Results that resolved to a declaration, with their query: inspected
+    // below only if they can fit the budget.
+    let mut to_inspect: Vec<(usize, SymbolQuery)> = Vec::new();
     let mut snapshots: Vec<Snapshot> = found.snapshots.clone();
     for (i, r) in kept.iter().enumerate() {
         let c = &r.row.chunk;
@@ -46,16 +50,8 @@ pub fn answer(ws: &Workspace, query: &str, kept: &[Ranked], backends: &Backends,
         });
         match matched {
             Some((m, q)) => {
-                let metadata = ws
-                    .inspect(&q, &InspectConfig { call_depth: settings.call_depth, resolvers: None })?
-                    .matches
-                    .into_iter()
-                    .find(|x| x.symbol.file_path == m.symbol.file_path && x.symbol.line.is_some_and(|l| l >= m.start_line && l <= m.end_line))
-                    .map(|mut x| {
-                        x.symbol.name = m.qualified_name.clone();
-                        x
-                    });
-                results.push(LookupResultItem { location: m, score, metadata });
+                to_inspect.push((results.len(), q));
+                results.push(LookupResultItem { location: m, score, metadata: None });
             }
             None => {
                 // No declaration to resolve: the chunk as indexed.
@@ -87,5 +83,25 @@ pub fn answer(ws: &Workspace, query: &str, kept: &[Ranked], backends: &Backends,
     snapshots.retain(|s| results.iter().any(|r| r.location.symbol.file_path.as_deref() == Some(s.file_path.as_str())));
     snapshots.sort_by(|a, b| best(&b.file_path).total_cmp(&best(&a.file_path)));
     let frame = Frame { query: query.to_string(), backends: Some(backends.summary()), budget: settings.max_token_budget, note };
+    // The budget decides before the checker works: metadata only adds
+    // text, so what fits without it is all that can fit with it. Only
+    // those results are inspected (callers, callees, types).
+    let fits = assemble(&frame, results.clone(), snapshots.clone(), Vec::new());
+    let fitting = |r: &LookupResultItem| fits.results.iter().any(|k| k.location == r.location);
+    for (i, q) in to_inspect {
+        if !fitting(&results[i]) {
+            continue;
+        }
+        let m = results[i].location.clone();
+        results[i].metadata = ws
+            .inspect(&q, &InspectConfig { call_depth: settings.call_depth, resolvers: None })?
+            .matches
+            .into_iter()
+            .find(|x| x.symbol.file_path == m.symbol.file_path && x.symbol.line.is_some_and(|l| l >= m.start_line && l <= m.end_line))
+            .map(|mut x| {
+                x.symbol.name = m.qualified_name.clone();
+                x
+            });
+    }
     Ok(assemble(&frame, results, snapshots, Vec::new()))
 }
