@@ -205,6 +205,7 @@
       this.solutions = [];
       this.configErrors = [];
       this.visibility = null;
+      this.owners = null;
       const covered = new Set();
       const seen = new Set();
       const queue = configs.slice();
@@ -255,7 +256,7 @@
       // config above it that includes it. Broader configs that also happen
       // to include it (a root catch-all tsconfig) are not loaded for that
       // alone; they are when a file of theirs imports it (importers below).
-      const owner = this.defaultProjectOf(fileName);
+      const owner = this.projectOf(fileName);
       const out = new Set(owner ? [owner] : []);
       const queue = [...out];
       const refs = this.referencedBy();
@@ -266,7 +267,7 @@
       // Projects of files that import it through relative paths (Rust
       // finds them for the request, without a parse).
       for (const f of this.importers || []) {
-        const p = this.defaultProjectOf(f);
+        const p = this.projectOf(f);
         if (p) out.add(p);
       }
       for (const p of this.projects) {
@@ -313,18 +314,18 @@
       return parsed;
     }
 
-    /** tsserver's default project of a file: the nearest config above it
-     * that includes it, else the inferred project. */
-    defaultProjectOf(fileName) {
+    /** A file's default project, as tsserver picks it: the nearest config
+     *  above it that includes it, else the inferred project. Cached until
+     *  the configs are read again. */
+    projectOf(fileName) {
+      if (!this.owners) this.owners = new Map();
+      if (this.owners.has(fileName)) return this.owners.get(fileName);
       const owners = this.projects.filter((p) => p.fileSet.has(fileName));
       const configured = owners.filter((p) => p.configPath);
       configured.sort((a, b) => dirOf(b.configPath).length - dirOf(a.configPath).length);
-      return configured[0] || owners[0] || null;
-    }
-
-    /** The project that owns a file: a config project before the inferred one. */
-    projectOf(fileName) {
-      return this.projects.find((p) => p.fileSet.has(fileName)) || null;
+      const owner = configured[0] || owners[0] || null;
+      this.owners.set(fileName, owner);
+      return owner;
     }
 
     describe() {

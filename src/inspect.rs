@@ -181,7 +181,6 @@ fn importers(sources: &[String], targets: &[String]) -> Vec<String> {
     found
 }
 
-/// Logs program builds at debug level (`TSQ_LOG=debug`).
 /// Logs the programs an answer built, and takes the log out of the answer:
 /// timings belong in `TSQ_LOG=debug`, never in output or goldens.
 fn log_builds(log: &mut Vec<crate::ts::protocol::BuildEntry>) {

@@ -35,7 +35,6 @@ fn median(v: &mut [f64]) -> f64 {
     if v.is_empty() { f64::NAN } else { v[v.len() / 2] }
 }
 
-
 /// The nearest tsconfig/jsconfig directory above a file: its project.
 fn project_dir(file: &Path, root: &Path) -> PathBuf {
     let mut dir = file.parent();
