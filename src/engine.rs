@@ -56,30 +56,44 @@ impl TsqEngine {
     /// Paths are reported relative to `root`.
     pub fn parse_files(&self, files: &[PathBuf], root: &Path, sink: &mut dyn FnMut(Result<FileParse, Skipped>)) {
         for batch in files.chunks(BATCH) {
-            let mut slots: Vec<Result<(FilePaths, usize), Skipped>> = Vec::new();
-            let mut requests = Vec::new();
-            for path in batch {
-                match source::read_source(path, &self.read) {
-                    Ok(text) => {
-                        let paths = file_paths(path, root);
-                        requests.push(ParseRequest { file_name: paths.relative_path.clone(), text });
-                        slots.push(Ok((paths, requests.len() - 1)));
-                    }
-                    Err(e) => slots.push(Err(Skipped::new(path, e))),
+            let read: Vec<Result<(PathBuf, String), Skipped>> =
+                batch.iter().map(|path| source::read_source(path, &self.read).map(|text| (path.clone(), text)).map_err(|e| Skipped::new(path, e))).collect();
+            self.parse_batch(read, root, sink);
+        }
+    }
+
+    /// Parses texts already read (the index sync reads each file once,
+    /// through `FileView`), calling `sink` for each in input order.
+    pub fn parse_texts(&self, files: Vec<(PathBuf, String)>, root: &Path, sink: &mut dyn FnMut(Result<FileParse, Skipped>)) {
+        let mut files = files.into_iter().map(Ok).peekable();
+        while files.peek().is_some() {
+            self.parse_batch(files.by_ref().take(BATCH).collect(), root, sink);
+        }
+    }
+
+    fn parse_batch(&self, batch: Vec<Result<(PathBuf, String), Skipped>>, root: &Path, sink: &mut dyn FnMut(Result<FileParse, Skipped>)) {
+        let mut slots: Vec<Result<(FilePaths, usize), Skipped>> = Vec::new();
+        let mut requests = Vec::new();
+        let mut texts: Vec<Option<String>> = Vec::new();
+        for item in batch {
+            match item {
+                Ok((path, text)) => {
+                    let paths = file_paths(&path, root);
+                    requests.push(ParseRequest { file_name: paths.relative_path.clone(), text: text.clone() });
+                    texts.push(Some(text));
+                    slots.push(Ok((paths, requests.len() - 1)));
                 }
+                Err(skipped) => slots.push(Err(skipped)),
             }
-            let texts: Vec<String> = requests.iter().map(|r| r.text.clone()).collect();
-            let mut responses: Vec<Option<Result<ParseResponse, TsError>>> =
-                self.pool.parse_all(requests).into_iter().map(Some).collect();
-            let mut texts: Vec<Option<String>> = texts.into_iter().map(Some).collect();
-            for slot in slots {
-                match slot {
-                    Err(skipped) => sink(Err(skipped)),
-                    Ok((paths, i)) => {
-                        let text = texts[i].take().unwrap_or_default();
-                        let response = responses[i].take().unwrap_or(Err(TsError::PoolClosed));
-                        sink(Ok(FileParse { parsed: build_parsed(text, response), paths }));
-                    }
+        }
+        let mut responses: Vec<Option<Result<ParseResponse, TsError>>> = self.pool.parse_all(requests).into_iter().map(Some).collect();
+        for slot in slots {
+            match slot {
+                Err(skipped) => sink(Err(skipped)),
+                Ok((paths, i)) => {
+                    let text = texts[i].take().unwrap_or_default();
+                    let response = responses[i].take().unwrap_or(Err(TsError::PoolClosed));
+                    sink(Ok(FileParse { parsed: build_parsed(text, response), paths }));
                 }
             }
         }

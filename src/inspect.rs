@@ -4,8 +4,11 @@
 
 use std::path::{Path, PathBuf};
 
+use std::sync::Arc;
+
 use crate::query::SymbolQuery;
-use crate::source::{self, Skipped};
+use crate::source::{Skipped, Tree};
+use crate::ts::files::FileView;
 use crate::ts::host::WorkspaceFs;
 use crate::ts::protocol::{InspectResult, LookupResult, LookupTarget, ServiceRequest, ServiceResponse, WorkspaceInfo};
 use crate::ts::{Service, TsError, TS_LIBS};
@@ -21,30 +24,12 @@ pub struct InspectConfig {
 
 impl Default for InspectConfig {
     fn default() -> Self {
-        InspectConfig { call_depth: 1, resolvers: None }
+        InspectConfig { call_depth: crate::config::Settings::default().call_depth, resolvers: None }
     }
 }
 
 /// The resolvers `inspect` runs, by name.
 pub const RESOLVERS: &[&str] = &["signature", "members", "typeHierarchy", "outgoingCalls", "incomingCallers", "references", "typeFlows"];
-
-/// A sampled declaration: absolute file, UTF-16 offset of its name, and
-/// the names a query needs.
-#[derive(Debug, Clone, serde::Deserialize, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SampledSymbol {
-    pub file: String,
-    pub rel_file: String,
-    pub pos: u32,
-    pub line: u32,
-    pub names: Vec<String>,
-}
-
-impl SampledSymbol {
-    pub fn query(&self) -> SymbolQuery {
-        SymbolQuery { file: Some(self.rel_file.clone()), names: self.names.clone() }
-    }
-}
 
 /// Options of the extended analyses.
 #[derive(Debug, Clone)]
@@ -81,6 +66,8 @@ pub struct Workspace {
     service: Service,
     info: WorkspaceInfo,
     skipped: Vec<Skipped>,
+    /// File texts, shared with the index and the compiler host.
+    view: Arc<FileView>,
     /// The walk the projects were last loaded from: when a query finds it
     /// changed (files created or deleted), the projects are refreshed.
     files: std::sync::Mutex<Walked>,
@@ -88,97 +75,22 @@ pub struct Workspace {
 
 #[derive(PartialEq, Eq)]
 struct Walked {
-    sources: Vec<String>,
-    configs: Vec<String>,
+    sources: Vec<PathBuf>,
+    configs: Vec<PathBuf>,
 }
 
 impl Walked {
-    fn now(root: &Path) -> (Walked, Vec<Skipped>) {
-        let sources = source::walk(root);
-        let configs = source::walk_configs(root);
-        let mut skipped = sources.skipped;
-        skipped.extend(configs.skipped);
-        (Walked { sources: sources.files.iter().map(|p| slash(p)).collect(), configs: configs.files.iter().map(|p| slash(p)).collect() }, skipped)
+    fn of(tree: &Tree) -> Walked {
+        Walked { sources: tree.sources.clone(), configs: tree.configs.clone() }
     }
-}
 
-/// Relative module specifiers a file imports (`from './x'`, `require('../y')`,
-/// `import('./z')`), resolved lexically against its directory, without
-/// extension: enough to find which files import which, without a parse.
-fn relative_imports(file: &str, text: &str) -> Vec<String> {
-    let dir = Path::new(file).parent().unwrap_or(Path::new("/"));
-    let mut out = Vec::new();
-    for marker in ["from ", "require(", "import(", "import "] {
-        for (i, _) in text.match_indices(marker) {
-            let rest = text[i + marker.len()..].trim_start();
-            let Some(q) = rest.chars().next().filter(|c| *c == '\'' || *c == '"') else { continue };
-            let Some(end) = rest[1..].find(q) else { continue };
-            let spec = &rest[1..1 + end];
-            if spec.starts_with("./") || spec.starts_with("../") {
-                let joined = normalize(&dir.join(spec));
-                out.push(strip_source_ext(&joined));
-            }
-        }
+    fn sources(&self) -> Vec<String> {
+        self.sources.iter().map(|p| slash(p)).collect()
     }
-    out
-}
 
-fn normalize(p: &Path) -> String {
-    let mut out = PathBuf::new();
-    for c in p.components() {
-        match c {
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
-            std::path::Component::CurDir => {}
-            other => out.push(other),
-        }
+    fn configs(&self) -> Vec<String> {
+        self.configs.iter().map(|p| slash(p)).collect()
     }
-    out.display().to_string()
-}
-
-/// `a/b.ts` -> `a/b`; `a/index.ts` -> `a/index` (and `a` matches it too).
-fn strip_source_ext(p: &str) -> String {
-    for ext in [".d.ts", ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"] {
-        if let Some(s) = p.strip_suffix(ext) {
-            return s.to_string();
-        }
-    }
-    p.to_string()
-}
-
-/// Files that import any of `targets` through relative specifiers,
-/// transitively (barrels re-exporting a module count), up to 4 hops.
-fn importers(sources: &[String], targets: &[String]) -> Vec<String> {
-    let mut keys: std::collections::HashSet<String> = std::collections::HashSet::new();
-    let add_keys = |keys: &mut std::collections::HashSet<String>, f: &str| {
-        let k = strip_source_ext(f);
-        if let Some(dir) = k.strip_suffix("/index") {
-            keys.insert(dir.to_string());
-        }
-        keys.insert(k);
-    };
-    for t in targets {
-        add_keys(&mut keys, t);
-    }
-    let graph: Vec<(String, Vec<String>)> =
-        sources.iter().filter_map(|f| std::fs::read_to_string(f).ok().map(|t| (f.clone(), relative_imports(f, &t)))).collect();
-    let mut found: Vec<String> = Vec::new();
-    for _ in 0..4 {
-        let before = found.len();
-        for (f, imports) in &graph {
-            if !found.contains(f) && !targets.contains(f) && imports.iter().any(|i| keys.contains(i)) {
-                found.push(f.clone());
-            }
-        }
-        if found.len() == before {
-            break;
-        }
-        for f in found[before..].to_vec() {
-            add_keys(&mut keys, &f);
-        }
-    }
-    found
 }
 
 /// Logs the programs an answer built, and takes the log out of the answer:
@@ -220,18 +132,23 @@ fn slash(p: &Path) -> String {
 }
 
 impl Workspace {
-    /// Walks `root` for source files and tsconfig/jsconfig files and loads
-    /// the projects.
+    /// Walks `root` and loads its projects (tests and tools; the engine API
+    /// uses `open_with` and its own walk).
     pub fn open(root: &Path) -> Result<Workspace, TsError> {
+        let view = Arc::new(FileView::new(crate::source::ReadConfig::default()));
+        Workspace::open_with(root, &Tree::walk(root), view)
+    }
+
+    /// Loads the projects of `root` from `tree` (its one walk), reading
+    /// files through `view`.
+    pub fn open_with(root: &Path, tree: &Tree, view: Arc<FileView>) -> Result<Workspace, TsError> {
         let root = root.canonicalize().map_err(|e| TsError::Service(format!("{}: {e}", root.display())))?;
+        let walked = Walked::of(tree);
         let started = std::time::Instant::now();
-        let (walked, skipped) = Walked::now(&root);
-        tracing::debug!(ms = started.elapsed().as_millis() as u64, sources = walked.sources.len(), configs = walked.configs.len(), "walk");
-        let started = std::time::Instant::now();
-        let service = Service::start(WorkspaceFs::new(&root, TS_LIBS))?;
+        let service = Service::start(WorkspaceFs::with_view(&root, TS_LIBS, Arc::clone(&view)))?;
         tracing::debug!(ms = started.elapsed().as_millis() as u64, "engine start-up (service isolate)");
         let started = std::time::Instant::now();
-        let request = ServiceRequest::Load { root: slash(&root), configs: walked.configs.clone(), source_files: walked.sources.clone() };
+        let request = ServiceRequest::Load { root: slash(&root), configs: walked.configs(), source_files: walked.sources() };
         let info = match service.call(request)? {
             ServiceResponse::Loaded { mut workspace } => {
                 log_builds(&mut workspace.build_log);
@@ -240,19 +157,20 @@ impl Workspace {
             other => return Err(TsError::Protocol(format!("expected `loaded`, got {other:?}"))),
         };
         tracing::debug!(ms = started.elapsed().as_millis() as u64, projects = info.projects.len(), "config parsing (no programs built)");
-        Ok(Workspace { root, service, info, skipped, files: std::sync::Mutex::new(walked) })
+        Ok(Workspace { root, service, info, skipped: tree.skipped.clone(), view, files: std::sync::Mutex::new(walked) })
     }
 
-    /// Re-walks the workspace; when files were created or deleted since the
-    /// projects were loaded, the projects' file lists are refreshed.
-    pub fn refresh(&self) -> Result<bool, TsError> {
-        let (walked, _) = Walked::now(&self.root);
+    /// Brings the projects' file lists up to `tree` (the query's walk):
+    /// when files were created or deleted since they were loaded, the
+    /// projects are refreshed.
+    pub fn refresh(&self, tree: &Tree) -> Result<bool, TsError> {
+        let walked = Walked::of(tree);
         let mut last = self.files.lock().unwrap_or_else(|p| p.into_inner());
         if *last == walked {
             return Ok(false);
         }
         let started = std::time::Instant::now();
-        let request = ServiceRequest::Refresh { configs: walked.configs.clone(), source_files: walked.sources.clone() };
+        let request = ServiceRequest::Refresh { configs: walked.configs(), source_files: walked.sources() };
         match self.service.call(request)? {
             ServiceResponse::Loaded { mut workspace } => log_builds(&mut workspace.build_log),
             other => return Err(TsError::Protocol(format!("expected `loaded`, got {other:?}"))),
@@ -274,7 +192,8 @@ impl Workspace {
         let name = names.last()?;
         let started = std::time::Instant::now();
         let files = self.files.lock().unwrap_or_else(|p| p.into_inner()).sources.clone();
-        let out: Vec<String> = files.into_iter().filter(|f| std::fs::read_to_string(f).is_ok_and(|t| may_declare(&t, name))).collect();
+        let out: Vec<String> =
+            files.into_iter().filter(|f| self.view.get(f).is_ok_and(|e| may_declare(e.text_or_empty(), name))).map(|f| slash(&f)).collect();
         tracing::debug!(ms = started.elapsed().as_millis() as u64, name = %name, files = out.len(), "candidate files");
         Some(out)
     }
@@ -289,6 +208,11 @@ impl Workspace {
 
     pub fn skipped(&self) -> &[Skipped] {
         &self.skipped
+    }
+
+    /// Runs an internal analysis over the whole workspace (benchmarks).
+    pub fn analyze_internal(&self, analysis: &str, config: &AnalyzeConfig) -> Result<serde_json::Value, TsError> {
+        self.analyze(analysis, None, config)
     }
 
     /// Runs an extended analysis (`ANALYSES`) over the workspace, or over
@@ -306,32 +230,10 @@ impl Workspace {
         }
     }
 
-    /// Builds (or brings up to date) every project's program and checker;
-    /// returns how many source files the programs hold.
-    pub fn build_programs(&self) -> Result<u64, TsError> {
-        let request = ServiceRequest::Analyze { analysis: "program-build".into(), file: None, names: None, type_depth: 0 };
-        match self.service.call(request)? {
-            ServiceResponse::Analyzed { result } => Ok(result.get("files").and_then(|f| f.as_u64()).unwrap_or(0)),
-            other => Err(TsError::Protocol(format!("expected `analyzed`, got {other:?}"))),
-        }
-    }
-
-    /// A deterministic sample of functions, methods and classes: every
-    /// `every_nth` in file order (the internal `symbol-sample` analysis,
-    /// which reads the stride from `typeDepth`).
-    pub fn symbol_sample(&self, every_nth: i32) -> Result<Vec<SampledSymbol>, TsError> {
-        let request = ServiceRequest::Analyze { analysis: "symbol-sample".into(), file: None, names: None, type_depth: every_nth };
-        match self.service.call(request)? {
-            ServiceResponse::Analyzed { result } => serde_json::from_value(result).map_err(|e| TsError::Protocol(e.to_string())),
-            other => Err(TsError::Protocol(format!("expected `analyzed`, got {other:?}"))),
-        }
-    }
-
     /// Exact declarations for `query`, their files' smart snapshots, or
     /// hints when nothing matches.
     /// Several queries' targets share snapshots when they share a file.
     pub fn lookup(&self, queries: &[SymbolQuery]) -> Result<LookupResult, TsError> {
-        self.refresh()?;
         let targets = queries
             .iter()
             .map(|q| LookupTarget { file: q.file.clone(), names: q.names.clone(), candidates: self.candidates(q.file.as_deref(), &q.names) })
@@ -349,7 +251,6 @@ impl Workspace {
     }
 
     pub fn inspect(&self, query: &SymbolQuery, config: &InspectConfig) -> Result<InspectResult, TsError> {
-        self.refresh()?;
         let candidates = self.candidates(query.file.as_deref(), &query.names);
         let started = std::time::Instant::now();
         let declaring: Vec<String> = match (&candidates, &query.file) {
@@ -358,7 +259,7 @@ impl Workspace {
             (None, None) => Vec::new(),
         };
         let sources = self.files.lock().unwrap_or_else(|p| p.into_inner()).sources.clone();
-        let importers = importers(&sources, &declaring);
+        let importers = self.view.importers(&sources, &declaring);
         tracing::debug!(ms = started.elapsed().as_millis() as u64, files = importers.len(), "importers (relative imports, transitive)");
         let request = ServiceRequest::Inspect {
             file: query.file.clone(),
@@ -383,26 +284,6 @@ impl Workspace {
 #[cfg(test)]
 mod tests {
     use super::may_declare;
-
-    #[test]
-    fn relative_imports_resolve_lexically_and_importers_are_transitive() {
-        let imports = super::relative_imports("/w/a/b.ts", "import { x } from './c';\nconst y = require(\"../d/index.js\");\nimport 'lib';");
-        assert_eq!(imports, vec!["/w/a/c".to_string(), "/w/d/index".to_string()]);
-        let dir = std::env::temp_dir().join(format!("tsq-importers-{}", std::process::id()));
-        std::fs::create_dir_all(dir.join("core")).unwrap();
-        std::fs::create_dir_all(dir.join("app")).unwrap();
-        let f = |p: &str, t: &str| {
-            std::fs::write(dir.join(p), t).unwrap();
-            dir.join(p).display().to_string()
-        };
-        let math = f("core/math.ts", "export const add = 1;");
-        let barrel = f("core/index.ts", "export { add } from './math';");
-        let app = f("app/main.ts", "import { add } from '../core';");
-        let other = f("app/other.ts", "import { x } from './main2';");
-        let found = super::importers(&[math.clone(), barrel.clone(), app.clone(), other], &[math]);
-        assert_eq!(found, vec![barrel, app]);
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
 
     #[test]
     fn declaration_sites_are_candidates_and_uses_are_not() {

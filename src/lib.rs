@@ -1,6 +1,8 @@
 //! tsq: a code-context engine for TypeScript and JavaScript built on the
 //! real TypeScript compiler. See ARCHITECTURE.md for the code map.
 
+pub mod api;
+pub mod bench;
 pub mod chunk;
 pub mod config;
 pub mod embed;

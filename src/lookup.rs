@@ -25,7 +25,8 @@ pub struct LookupConfig {
 
 impl Default for LookupConfig {
     fn default() -> Self {
-        LookupConfig { call_depth: 1, max_token_budget: 8000, paths: Vec::new() }
+        let d = crate::config::Settings::default();
+        LookupConfig { call_depth: d.call_depth, max_token_budget: d.max_token_budget, paths: Vec::new() }
     }
 }
 
@@ -75,11 +76,17 @@ pub struct LookupAnswer {
 
 /// `None` when the text is not a symbol lookup (no `symbol =` prefix).
 pub fn lookup(ws: &Workspace, text: &str, config: &LookupConfig) -> Result<Option<LookupAnswer>, LookupError> {
-    if !text.trim_start().starts_with("symbol") || !text.contains('=') {
+    if !crate::api::is_symbol_query(text) {
         return Ok(None);
     }
     let query = SymbolQuery::parse(text).map_err(|e| LookupError::Query(e.to_string()))?;
-    let mut found = ws.lookup(std::slice::from_ref(&query))?;
+    Ok(Some(lookup_query(ws, &query, config)?))
+}
+
+/// A parsed `symbol =` query end to end: exact matches (hints when none),
+/// their metadata, the graph, the snapshots, the budget.
+pub fn lookup_query(ws: &Workspace, query: &SymbolQuery, config: &LookupConfig) -> Result<LookupAnswer, TsError> {
+    let mut found = ws.lookup(std::slice::from_ref(query))?;
     if !config.paths.is_empty() {
         let before = found.matches.len();
         found.matches.retain(|m| m.symbol.file_path.as_deref().is_some_and(|f| in_scope(f, &config.paths)));
@@ -91,7 +98,7 @@ pub fn lookup(ws: &Workspace, text: &str, config: &LookupConfig) -> Result<Optio
     let metadata = if found.matches.is_empty() {
         Vec::new()
     } else {
-        ws.inspect(&query, &InspectConfig { call_depth: config.call_depth, resolvers: None })?.matches
+        ws.inspect(query, &InspectConfig { call_depth: config.call_depth, resolvers: None })?.matches
     };
     let results: Vec<LookupResultItem> = found
         .matches
@@ -107,7 +114,7 @@ pub fn lookup(ws: &Workspace, text: &str, config: &LookupConfig) -> Result<Optio
             }),
         })
         .collect();
-    Ok(Some(assemble(&Frame { query: query.to_string(), backends: None, budget: config.max_token_budget, note: None }, results, found.snapshots, found.hints)))
+    Ok(assemble(&Frame { query: query.to_string(), backends: None, budget: config.max_token_budget, note: None }, results, found.snapshots, found.hints))
 }
 
 #[derive(Debug, thiserror::Error)]

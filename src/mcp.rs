@@ -4,29 +4,20 @@
 //! problem with a call is a tool error (`isError: true`), never a protocol
 //! error, and stdout carries only protocol messages.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{
-    Annotations, CallToolResult, ContentBlock, Implementation, ProgressNotificationParam, Role, ServerCapabilities, ServerConfig, TextContent,
-};
+use rmcp::model::{Annotations, CallToolResult, ContentBlock, Implementation, ProgressNotificationParam, Role, ServerCapabilities, ServerConfig, TextContent};
 use rmcp::service::RequestContext;
 use rmcp::{schemars, tool, tool_handler, tool_router, RoleServer, ServerHandler};
 use serde::Deserialize;
 use tokio::sync::OnceCell;
 
-use crate::config::{Overrides, Settings};
+use crate::api::{render, Answer, Engine, EngineOptions, QueryInput, Shape};
+use crate::config::Overrides;
 use crate::index::Progress;
-use crate::inspect::Workspace;
-use crate::lookup::{concise, lookup, LookupConfig, LookupError};
-use crate::search::session::Session;
-
-/// The longest query accepted, in bytes.
-pub const MAX_QUERY_BYTES: usize = 4096;
-/// The most `path` entries accepted.
-pub const MAX_PATHS: usize = 64;
 
 /// How results come back.
 #[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema, PartialEq, Eq)]
@@ -95,8 +86,7 @@ pub enum RootChoice {
 #[derive(Clone)]
 pub struct TsqServer {
     choice: RootChoice,
-    workspace: Arc<OnceCell<Arc<Workspace>>>,
-    session: Arc<OnceCell<Arc<Session>>>,
+    engine: Arc<OnceCell<Arc<Engine>>>,
     embedding: Arc<std::sync::atomic::AtomicBool>,
     tool_router: ToolRouter<Self>,
 }
@@ -157,23 +147,45 @@ fn tool_error(message: impl Into<String>) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(message.into())])
 }
 
-/// Resolves a `path` argument inside `root`: canonical, symlinks resolved,
-/// contained by path components; `Err` is the tool error to send.
-pub fn scoped_path(root: &Path, arg: &str) -> Result<String, String> {
-    if arg.contains('\0') {
-        return Err(format!("path {arg:?} contains a NUL byte"));
-    }
-    if arg.contains(['*', '?', '[']) {
-        // A glob is matched against workspace-relative paths; it reads nothing.
-        if Path::new(arg).is_absolute() || Path::new(arg).components().any(|c| c == Component::ParentDir) {
-            return Err(format!("path {arg:?} leaves the workspace {}", root.display()));
+impl SearchArgs {
+    /// The front-end-neutral input (checked by the engine, as the CLI's).
+    fn input(self) -> QueryInput {
+        QueryInput {
+            query: self.query,
+            paths: self.path.unwrap_or_default(),
+            languages: self.languages.unwrap_or_default(),
+            shape: match self.format {
+                Some(SearchFormat::Concise) => Shape::Concise,
+                _ => Shape::Full,
+            },
+            overrides: Overrides {
+                rerank_weight: self.rerank_weight,
+                vector_weight: self.vector_weight,
+                minimum_relevance_threshold: self.minimum_relevance_threshold,
+                max_vector_candidates: self.max_vector_candidates,
+                top_k: self.top_k,
+                max_token_budget: self.max_token_budget,
+                call_depth: self.call_depth,
+                ..Default::default()
+            },
+            symbol_only: false,
         }
-        return Ok(arg.to_string());
     }
-    let joined = root.join(arg);
-    let real = joined.canonicalize().map_err(|_| format!("File not found: {arg} (workspace root: {})", root.display()))?;
-    let rel = real.strip_prefix(root).map_err(|_| format!("path {arg:?} leaves the workspace {}", root.display()))?;
-    Ok(rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/"))
+}
+
+/// An answer as MCP content: full answers as blocks for the assistant,
+/// concise ones as structured content; an empty lookup is a tool error.
+pub fn tool_result(answer: &Answer) -> CallToolResult {
+    if let Some(message) = render::nothing_found(answer) {
+        return tool_error(message);
+    }
+    match answer {
+        Answer::Concise(c) => CallToolResult::structured(render::concise(c)),
+        Answer::Full(full) => {
+            let assistant = |priority: f32| Annotations::default().with_audience(vec![Role::Assistant]).with_priority(priority);
+            CallToolResult::success(render::blocks(full).into_iter().map(|b| ContentBlock::Text(TextContent::new(b.text).with_annotations(assistant(b.priority)))).collect())
+        }
+    }
 }
 
 #[tool_router]
@@ -184,23 +196,14 @@ impl TsqServer {
     }
 
     pub fn with_root(choice: RootChoice) -> TsqServer {
-        TsqServer {
-            choice,
-            workspace: Arc::new(OnceCell::new()),
-            session: Arc::new(OnceCell::new()),
-            embedding: Arc::new(std::sync::atomic::AtomicBool::new(false)),
-            tool_router: Self::tool_router(),
-        }
+        TsqServer { choice, engine: Arc::new(OnceCell::new()), embedding: Arc::new(std::sync::atomic::AtomicBool::new(false)), tool_router: Self::tool_router() }
     }
 
     /// The workspace root: `--root`, else the client's first valid root,
-    /// else the current directory. Fixed once anything is loaded.
+    /// else the current directory. Fixed once the engine is open.
     async fn root(&self, ctx: &RequestContext<RoleServer>) -> PathBuf {
-        if let Some(ws) = self.workspace.get() {
-            return ws.root().to_path_buf();
-        }
-        if let Some(s) = self.session.get() {
-            return s.root().to_path_buf();
+        if let Some(e) = self.engine.get() {
+            return e.root().to_path_buf();
         }
         match &self.choice {
             RootChoice::Given(root) => root.clone(),
@@ -218,42 +221,23 @@ impl TsqServer {
         }
     }
 
-    /// The warm search session (index and parse engine), opened and synced
-    /// on first use with progress notifications; vectors are then computed
-    /// in the background, a batch at a time, between queries.
-    async fn session(&self, ctx: &RequestContext<RoleServer>, embedder: crate::embed::EmbedderChoice) -> Result<Arc<Session>, String> {
+    /// The warm engine, opened on first use.
+    async fn engine(&self, ctx: &RequestContext<RoleServer>) -> Result<Arc<Engine>, String> {
         let root = self.root(ctx).await;
-        let progress = McpProgress { peer: ctx.peer.clone(), token: ctx.meta.get_progress_token(), handle: tokio::runtime::Handle::current(), last: Default::default() };
-        let session = self
-            .session
-            .get_or_try_init(|| async move {
-                tokio::task::spawn_blocking(move || {
-                    let session = Session::open(&root, embedder).map_err(|e| format!("opening the index: {e}"))?;
-                    for n in &session.notes {
-                        tracing::info!("{n}");
-                    }
-                    session.sync(&progress).map_err(|e| format!("indexing: {e}"))?;
-                    Ok::<_, String>(Arc::new(session))
-                })
-                .await
-                .map_err(|e| format!("opening the index failed: {e}"))?
-            })
-            .await
-            .cloned()?;
-        self.embed_in_background(&session);
-        Ok(session)
+        self.engine.get_or_try_init(|| async move { Engine::open(&root, EngineOptions::default()).map(Arc::new).map_err(|e| e.to_string()) }).await.cloned()
     }
 
-    /// Starts the background embedder unless it is running.
-    fn embed_in_background(&self, session: &Arc<Session>) {
+    /// Starts the background embedder unless it is running: vectors are
+    /// computed a batch at a time, between queries.
+    fn embed_in_background(&self, engine: &Arc<Engine>) {
         use std::sync::atomic::Ordering;
-        if !session.has_embedder() || self.embedding.swap(true, Ordering::SeqCst) {
+        if !engine.has_embedder() || self.embedding.swap(true, Ordering::SeqCst) {
             return;
         }
-        let (session, flag) = (Arc::clone(session), Arc::clone(&self.embedding));
+        let (engine, flag) = (Arc::clone(engine), Arc::clone(&self.embedding));
         std::thread::spawn(move || {
             loop {
-                match session.embed_some(128, &crate::index::sync_silent()) {
+                match engine.embed_some(128) {
                     Ok(0) => break,
                     Ok(n) => tracing::debug!("embedded {n} chunks"),
                     Err(e) => {
@@ -264,38 +248,6 @@ impl TsqServer {
             }
             flag.store(false, Ordering::SeqCst);
         });
-    }
-
-    /// The warm workspace, loaded on first use on a blocking thread, with
-    /// progress notifications when the client asked for them.
-    async fn workspace(&self, ctx: &RequestContext<RoleServer>) -> Result<Arc<Workspace>, String> {
-        if let Some(ws) = self.workspace.get() {
-            return Ok(Arc::clone(ws));
-        }
-        let root = self.root(ctx).await;
-        let token = ctx.meta.get_progress_token();
-        if let Some(t) = &token {
-            let mut p = ProgressNotificationParam::new(t.clone(), 0.0);
-            p.total = Some(1.0);
-            p.message = Some(format!("loading the TypeScript projects under {}", root.display()));
-            let _ = ctx.peer.notify_progress(p).await;
-        }
-        let ws = self
-            .workspace
-            .get_or_try_init(|| async move {
-                tokio::task::spawn_blocking(move || Workspace::open(&root).map(Arc::new).map_err(|e| e.to_string()))
-                    .await
-                    .map_err(|e| format!("loading the workspace failed: {e}"))?
-            })
-            .await
-            .cloned()?;
-        if let Some(t) = token {
-            let mut p = ProgressNotificationParam::new(t, 1.0);
-            p.total = Some(1.0);
-            p.message = Some("projects loaded".into());
-            let _ = ctx.peer.notify_progress(p).await;
-        }
-        Ok(ws)
     }
 
     #[tool(
@@ -331,136 +283,26 @@ impl TsqServer {
         result
     }
 
+    /// Checks the arguments and answers through the engine, on a
+    /// blocking thread, with progress on the client's token.
     async fn search(&self, args: SearchArgs, ctx: &RequestContext<RoleServer>) -> Result<CallToolResult, String> {
-        let query = args.query.trim().to_string();
-        if query.is_empty() {
-            return Err("Empty query: pass `symbol = name`, `symbol = Parent > name` or `symbol = path/file.ts > Parent > name`.".into());
-        }
-        if query.len() > MAX_QUERY_BYTES {
-            return Err(format!("Query too long: {} bytes, the limit is {MAX_QUERY_BYTES}.", query.len()));
-        }
-        let mut language = None;
-        if let Some(langs) = &args.languages {
-            if let Some(other) = langs.iter().find(|l| !matches!(l.to_ascii_lowercase().as_str(), "typescript" | "javascript" | "ts" | "js")) {
-                return Err(format!("Unsupported language {other:?}: tsq reads TypeScript and JavaScript."));
+        let engine = self.engine(ctx).await?;
+        let request = engine.request(args.input()).map_err(|e| e.to_string())?;
+        let progress = McpProgress { peer: ctx.peer.clone(), token: ctx.meta.get_progress_token(), handle: tokio::runtime::Handle::current(), last: Default::default() };
+        let e = Arc::clone(&engine);
+        let answer = tokio::task::spawn_blocking(move || {
+            let answer = e.query(&request, &progress);
+            for n in e.take_notes() {
+                tracing::info!("{n}");
             }
-            let wanted: std::collections::BTreeSet<&str> =
-                langs.iter().map(|l| if l.to_ascii_lowercase().starts_with('j') { "javascript" } else { "typescript" }).collect();
-            if wanted.len() == 1 {
-                language = wanted.into_iter().next().map(str::to_string);
-            }
-        }
-        let paths = args.path.clone().unwrap_or_default();
-        if paths.len() > MAX_PATHS {
-            return Err(format!("Too many paths: {}, the limit is {MAX_PATHS}.", paths.len()));
-        }
-        let root = self.root(ctx).await;
-        let scoped: Vec<String> = paths.iter().map(|p| scoped_path(&root, p)).collect::<Result<_, _>>()?;
-        for (arg, rel) in paths.iter().zip(&scoped) {
-            if rel.contains(['*', '?', '[']) {
-                continue;
-            }
-            let full = root.join(rel);
-            let has_sources = if full.is_dir() { !crate::source::walk(&full).files.is_empty() } else { crate::source::is_supported(&full) };
-            if !has_sources {
-                return Err(format!("No supported files in path {arg} (tsq reads .ts .tsx .js .jsx .mts .mjs .cts .cjs)."));
-            }
-        }
-        if !query.starts_with("symbol") || !query.contains('=') {
-            return self.natural_language(query, args, scoped, language, ctx).await;
-        }
-        let workspace = self.workspace(ctx).await?;
-        let config = LookupConfig {
-            call_depth: args.call_depth.unwrap_or(1).clamp(-1, 16),
-            max_token_budget: args.max_token_budget.unwrap_or(8000).clamp(200, 200_000),
-            paths: scoped,
-        };
-        let format = args.format.unwrap_or(SearchFormat::Full);
-        let ws = Arc::clone(&workspace);
-        let answer = tokio::task::spawn_blocking(move || lookup(&ws, &query, &config))
-            .await
-            .map_err(|e| format!("the search failed: {e}"))?
-            .map_err(|e| match e {
-                LookupError::Query(m) => format!("Failed to parse the query: {m}"),
-                LookupError::Ts(e) => format!("The TypeScript engine failed: {e}"),
-            })?
-            .ok_or("not a symbol lookup")?;
-        if answer.results.is_empty() && answer.omitted == 0 {
-            return Err(answer.hints.join("\n"));
-        }
-        if format == SearchFormat::Concise {
-            let value = serde_json::to_value(concise(&answer, workspace.root())).map_err(|e| e.to_string())?;
-            return Ok(CallToolResult::structured(serde_json::json!({ "results": value })));
-        }
-        Ok(CallToolResult::success(content_blocks(&answer, |i| (0.95 - 0.05 * i as f32).max(0.1))))
-    }
-
-    /// The natural-language pipeline: sync, retrieve, rerank, select,
-    /// enrich (the same output path as lookups).
-    async fn natural_language(&self, query: String, args: SearchArgs, paths: Vec<String>, language: Option<String>, ctx: &RequestContext<RoleServer>) -> Result<CallToolResult, String> {
-        let root = self.root(ctx).await;
-        let overrides = Overrides {
-            rerank_weight: args.rerank_weight,
-            vector_weight: args.vector_weight,
-            minimum_relevance_threshold: args.minimum_relevance_threshold,
-            max_vector_candidates: args.max_vector_candidates,
-            top_k: args.top_k,
-            max_token_budget: args.max_token_budget,
-            call_depth: args.call_depth,
-            ..Default::default()
-        };
-        let settings = Settings::load(&root, overrides).map_err(|e| format!("Bad setting: {e}"))?;
-        let session = self.session(ctx, settings.embedder).await?;
-        let filter = crate::search::filter(&paths, language.as_deref());
-        let format = args.format.unwrap_or(SearchFormat::Full);
-        if format == SearchFormat::Concise {
-            let s = Arc::clone(&session);
-            let (q, f, st) = (query.clone(), filter.clone(), settings.clone());
-            let retrieval = tokio::task::spawn_blocking(move || {
-                s.sync(&crate::index::sync_silent())?;
-                s.retrieve(&q, &f, &st)
-            })
-            .await
-            .map_err(|e| format!("the search failed: {e}"))?
-            .map_err(|e| format!("the search failed: {e}"))?;
-            let results = crate::search::concise(&retrieval.ranked, settings.top_k);
-            return Ok(CallToolResult::structured(serde_json::json!({
-                "query": query,
-                "backend": {"embedder": retrieval.backends.embedder, "reranker": retrieval.backends.reranker, "vectors": retrieval.backends.vectors},
-                "notes": retrieval.notes,
-                "results": results,
-            })));
-        }
-        let workspace = self.workspace(ctx).await?;
-        let answer = tokio::task::spawn_blocking(move || session.sync_and_search(&workspace, &query, &filter, &settings, &crate::index::sync_silent()))
+            answer
+        })
         .await
         .map_err(|e| format!("the search failed: {e}"))?
-        .map_err(|e| format!("the search failed: {e}"))?;
-        let t = &answer.timings;
-        tracing::debug!(sync = t.sync, retrieval = t.retrieval, rerank = t.rerank, enrichment = t.enrichment, "search timings (ms)");
-        // Priority follows finalScore, strictly decreasing after the graph.
-        let mut priorities = Vec::new();
-        let mut prev = 1.0f32;
-        for s in &answer.answer.snapshots {
-            let best = answer.answer.results.iter().filter(|r| r.location.symbol.file_path.as_deref() == Some(s.file_path.as_str())).map(|r| r.score as f32).fold(0.0, f32::max);
-            let p = best.min(prev - 0.01).max(0.01);
-            priorities.push(p);
-            prev = p;
-        }
-        Ok(CallToolResult::success(content_blocks(&answer.answer, |i| priorities.get(i).copied().unwrap_or(0.01))))
+        .map_err(|e| e.to_string())?;
+        self.embed_in_background(&engine);
+        Ok(tool_result(&answer))
     }
-}
-
-/// The graph (and summary) at priority 1.0, then one block per snapshot,
-/// all for the assistant.
-fn content_blocks(answer: &crate::lookup::LookupAnswer, priority: impl Fn(usize) -> f32) -> Vec<ContentBlock> {
-    let assistant = |priority: f32| Annotations::default().with_audience(vec![Role::Assistant]).with_priority(priority);
-    let graph_end = answer.snapshots.first().and_then(|s| answer.text.find(&s.text)).unwrap_or(answer.text.len());
-    let mut content = vec![ContentBlock::Text(TextContent::new(answer.text[..graph_end].trim_end()).with_annotations(assistant(1.0)))];
-    for (i, s) in answer.snapshots.iter().enumerate() {
-        content.push(ContentBlock::Text(TextContent::new(s.text.clone()).with_annotations(assistant(priority(i)))));
-    }
-    content
 }
 
 #[tool_handler(router = self.tool_router)]

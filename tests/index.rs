@@ -166,7 +166,7 @@ fn failed_embedding_stores_nothing_and_is_retried() {
 fn bad_files_are_recorded_with_their_reason_and_the_rest_is_indexed() {
     let ws = TempDir::copy_of(&common::repo().join("fixtures/index/workspace"), "index-skips");
     let w = |rel: &str, bytes: Vec<u8>| std::fs::write(ws.0.join(rel), bytes).unwrap();
-    w("big.ts", format!("export const big = `{}`;\n", "x\n".repeat(2_200_000)).into_bytes());
+    w("big.ts", format!("export const big = `{}`;\n", "x\n".repeat(8_500_000)).into_bytes());
     w("bundle.min.js", format!("var a={};\n", "[1,2,3],".repeat(2000)).repeat(3).into_bytes());
     w("binary.ts", b"export const a = 1;\0\0\x01".to_vec());
     w("latin1.ts", b"export const caf\xe9 = 1;\n".to_vec());
@@ -179,7 +179,7 @@ fn bad_files_are_recorded_with_their_reason_and_the_rest_is_indexed() {
     assert_eq!(r.chunks, 11, "the good files are all indexed");
     let status = index.status().unwrap();
     let reason = |p: &str| status.skipped.iter().find(|s| s.path == p).map(|s| s.reason.clone()).unwrap_or_else(|| panic!("{p} not recorded: {:?}", status.skipped));
-    assert!(reason("big.ts").contains("over the 4194304-byte limit"), "{}", reason("big.ts"));
+    assert!(reason("big.ts").contains("over the 16777216-byte limit"), "{}", reason("big.ts"));
     assert!(reason("bundle.min.js").starts_with("minified"), "{}", reason("bundle.min.js"));
     assert!(reason("binary.ts").starts_with("binary file"), "{}", reason("binary.ts"));
     assert!(reason("latin1.ts").starts_with("invalid UTF-8"), "{}", reason("latin1.ts"));

@@ -1,37 +1,20 @@
 //! `tsq analyze <analysis> [query]`: the extended analyses, as JSON.
 
 use std::io::Write;
-use std::path::PathBuf;
 
-use anyhow::Context;
+use tsq::api::{render, Engine, EngineError};
+use tsq::inspect::AnalyzeConfig;
 
-use tsq::inspect::{AnalyzeConfig, ANALYSES};
-use tsq::query::SymbolQuery;
-
-use super::output;
 use super::ExitStatus;
 
-pub struct AnalyzeArgs {
-    pub root: Option<PathBuf>,
-    pub type_depth: i32,
-}
-
-pub fn run(analysis: &str, query: Option<&str>, args: AnalyzeArgs) -> anyhow::Result<ExitStatus> {
-    if !ANALYSES.contains(&analysis) {
-        eprintln!("tsq: unknown analysis `{analysis}`; known: {}", ANALYSES.join(", "));
-        return Ok(ExitStatus::Error);
-    }
-    let query = match query.map(SymbolQuery::parse).transpose() {
-        Ok(q) => q,
-        Err(e) => {
-            eprintln!("tsq: {e}");
-            return Ok(ExitStatus::Error);
-        }
+pub fn run(engine: &Engine, analysis: &str, query: Option<&str>, type_depth: i32) -> anyhow::Result<ExitStatus> {
+    let result = match engine.analyze(analysis, query, &AnalyzeConfig { type_depth }) {
+        Ok(r) => r,
+        Err(e @ (EngineError::Request(_) | EngineError::UnknownAnalysis(_))) => return super::refused(&e),
+        Err(e) => return Err(e.into()),
     };
-    let workspace = super::open_workspace(args.root)?;
-    let result = workspace.analyze(analysis, query.as_ref(), &AnalyzeConfig { type_depth: args.type_depth }).context("analyzing")?;
     let mut out = std::io::stdout().lock();
-    output::json(&mut out, &result)?;
+    out.write_all(render::pretty(&result).as_bytes())?;
     out.flush()?;
     let empty = match &result {
         serde_json::Value::Array(a) => a.is_empty(),

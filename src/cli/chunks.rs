@@ -1,13 +1,11 @@
 //! `tsq chunks <file|dir>...`: the phase-2 chunks.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use anyhow::Context;
 use serde::Serialize;
 
 use tsq::chunk::CodeChunk;
-use tsq::engine::{EngineConfig, TsqEngine};
 use tsq::source::{self, SourceError, Skipped};
 use tsq::validate;
 
@@ -48,12 +46,9 @@ pub fn run(paths: &[PathBuf], args: ChunksArgs) -> anyhow::Result<ExitStatus> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut json_files: Vec<serde_json::Value> = Vec::new();
-    if !files.is_empty() {
-        let mut config = EngineConfig::default();
-        config.pool.workers = config.pool.workers.min(files.len()).max(1);
-        let engine = TsqEngine::new(&config).context("starting the TypeScript engine")?;
+    {
         let mut io_result = Ok(());
-        engine.parse_files(&files, &root, &mut |r| {
+        tsq::api::parse_files(&files, &root, &mut |r| {
             let f = match r {
                 Ok(f) => f,
                 Err(s) => {
@@ -80,7 +75,7 @@ pub fn run(paths: &[PathBuf], args: ChunksArgs) -> anyhow::Result<ExitStatus> {
             } else if io_result.is_ok() {
                 io_result = write_text(&mut out, &f.paths.relative_path, &chunks, violations.as_deref());
             }
-        });
+        })?;
         io_result?;
     }
     output::skipped(&skipped);
@@ -88,7 +83,6 @@ pub fn run(paths: &[PathBuf], args: ChunksArgs) -> anyhow::Result<ExitStatus> {
         output::json(&mut out, &Report { files: json_files, skipped: &skipped })?;
     }
     out.flush()?;
-    let _ = Path::new("");
     Ok(if !skipped.is_empty() || failed_checks > 0 {
         ExitStatus::Error
     } else if found == 0 {

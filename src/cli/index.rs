@@ -1,102 +1,54 @@
-//! `tsq index`, `tsq status` and `tsq clean`: the persistent index.
+//! `tsq index`, `tsq status` and `tsq clean`: the persistent index, through
+//! the engine API.
 
 use std::io::Write;
-use std::path::PathBuf;
 
-use anyhow::Context;
+use tsq::api::{render, Engine};
+use tsq::index::Progress as _;
 
-use tsq::config::{Overrides, Settings};
-use tsq::embed::EmbedderChoice;
-use tsq::index::{Index, IndexConfig, Progress};
+use super::{progress, ExitStatus};
 
-use super::{output, progress, ExitStatus};
-
-fn root_of(root: Option<PathBuf>) -> anyhow::Result<PathBuf> {
-    let root = match root {
-        Some(r) => r,
-        None => std::env::current_dir()?,
-    };
-    root.canonicalize().with_context(|| format!("workspace root {}", root.display()))
-}
-
-/// Opens the index with the resolved settings, saying its notes on stderr.
-pub fn open(root: &std::path::Path, embedder: Option<EmbedderChoice>) -> anyhow::Result<(Index, Settings)> {
-    let settings = Settings::load(root, Overrides { embedder, ..Default::default() })?;
-    let index = Index::open(root, &IndexConfig { embedder: settings.embedder, ..Default::default() }).context("opening the index")?;
-    for n in &index.notes {
+pub fn run_index(engine: &Engine, json: bool) -> anyhow::Result<ExitStatus> {
+    let progress = progress::Stderr::new();
+    let result = engine.index(&progress);
+    progress.finish();
+    for n in engine.take_notes() {
         eprintln!("tsq: {n}");
     }
-    Ok((index, settings))
-}
-
-pub fn run_index(root: Option<PathBuf>, embedder: Option<EmbedderChoice>, json: bool) -> anyhow::Result<ExitStatus> {
-    let root = root_of(root)?;
-    let (mut index, _) = open(&root, embedder)?;
-    let engine = tsq::engine::TsqEngine::new(&Default::default()).context("starting the TypeScript engine")?;
-    let progress = progress::Stderr::new();
-    let mut report = index.sync(&engine, &progress).context("syncing the index")?;
-    let embed_started = std::time::Instant::now();
-    report.embedded = match index.embed_missing(None, &progress) {
-        Ok(n) => n,
-        Err(e) => {
-            progress.finish();
+    let (report, failed) = result?;
+    let status = match failed {
+        Some(e) => {
             eprintln!("tsq: embedding stopped: {e}; the chunks without vectors are retried on the next sync");
-            return finish(&report, json, ExitStatus::Error);
+            ExitStatus::Error
         }
+        None => ExitStatus::Success,
     };
-    report.embed_ms = embed_started.elapsed().as_millis() as u64;
-    report.ms += report.embed_ms;
-    progress.finish();
-    finish(&report, json, ExitStatus::Success)
-}
-
-fn finish(report: &tsq::index::SyncReport, json: bool, status: ExitStatus) -> anyhow::Result<ExitStatus> {
     let mut out = std::io::stdout().lock();
-    if json {
-        output::json(&mut out, report)?;
-    } else {
-        writeln!(
-            out,
-            "{} files: {} unchanged, {} touched, {} parsed, {} removed, {} skipped; {} chunks, {} embedded, {} re-embedded by signature cascade ({}), {} ms",
-            report.files, report.unchanged, report.touched, report.parsed, report.removed, report.skipped, report.chunks, report.embedded, report.cascade, report.embedder, report.ms
-        )?;
-    }
+    out.write_all(if json { render::pretty(&report) } else { render::sync_report(&report) }.as_bytes())?;
     Ok(status)
 }
 
-pub fn run_status(root: Option<PathBuf>, json: bool) -> anyhow::Result<ExitStatus> {
-    let root = root_of(root)?;
-    if !tsq::index::index_dir(&root).exists() {
-        eprintln!("tsq: no index in {} yet: run `tsq index --root {}`", root.display(), root.display());
+pub fn run_status(engine: &Engine, json: bool) -> anyhow::Result<ExitStatus> {
+    let root = engine.root().display();
+    let Some(status) = engine.status()? else {
+        eprintln!("tsq: no index in {root} yet: run `tsq index --root {root}`");
         return Ok(ExitStatus::NothingFound);
-    }
-    // Status reads what the index holds, whatever embedder it was built with.
-    let (index, _) = open(&root, Some(EmbedderChoice::None))?;
-    let status = index.status()?;
+    };
     let mut out = std::io::stdout().lock();
-    if json {
-        output::json(&mut out, &status)?;
-    } else {
-        writeln!(out, "index: {}", status.location)?;
-        writeln!(out, "files: {}  chunks: {}  vectors: {}/{} chunks ({}, {} dimensions)", status.files, status.chunks, status.vectors, status.embeddable, status.embedder, status.dimensions)?;
-        writeln!(out, "size: {} bytes in {} versions; last sync: {}", status.bytes, status.versions, status.last_sync.map(|t| format!("{t} (unix ms)")).unwrap_or_else(|| "never".into()))?;
-        for s in &status.skipped {
-            writeln!(out, "skipped: {}: {}", s.path, s.reason)?;
-        }
-    }
+    out.write_all(if json { render::pretty(&status) } else { render::status(&status) }.as_bytes())?;
     Ok(ExitStatus::Success)
 }
 
-pub fn run_clean(root: Option<PathBuf>, json: bool) -> anyhow::Result<ExitStatus> {
-    let root = root_of(root)?;
-    let removed = tsq::index::clean(&root)?;
+pub fn run_clean(engine: &Engine, json: bool) -> anyhow::Result<ExitStatus> {
+    let removed = engine.clean()?;
+    let dir = tsq::index::index_dir(engine.root());
     let mut out = std::io::stdout().lock();
     if json {
-        output::json(&mut out, &serde_json::json!({"removed": removed, "index": tsq::index::index_dir(&root)}))?;
+        out.write_all(render::pretty(&serde_json::json!({"removed": removed, "index": dir})).as_bytes())?;
     } else if removed {
-        writeln!(out, "removed {}", tsq::index::index_dir(&root).display())?;
+        writeln!(out, "removed {}", dir.display())?;
     } else {
-        writeln!(out, "no index in {}", root.display())?;
+        writeln!(out, "no index in {}", engine.root().display())?;
     }
     Ok(ExitStatus::Success)
 }

@@ -1,18 +1,14 @@
-//! Command-line front end: flags in, `engine` calls, `output` out.
+//! Command-line front end: flags in, a `tsq::api::Engine` call, rendered
+//! answers out (`tsq::api::render`; `output` for the file-level commands).
 
-mod bench;
-mod bench_cold;
-mod bench_index;
-mod bench_search;
-mod bench_ls;
 mod analyze;
+mod bench;
 mod chunks;
 mod index;
-mod progress;
-mod search;
 mod inspect;
-mod lookup;
 mod output;
+pub mod progress;
+mod query;
 mod serve;
 mod symbols;
 
@@ -100,9 +96,9 @@ enum Command {
         /// Workspace root (default: the current directory).
         #[arg(long)]
         root: Option<PathBuf>,
-        /// Call tree depth: 1, N, or -1 for all.
-        #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
-        call_depth: i32,
+        /// Call tree depth: 1, N, or -1 for all (default: the settings').
+        #[arg(long, allow_negative_numbers = true)]
+        call_depth: Option<i32>,
         #[arg(long)]
         json: bool,
     },
@@ -113,16 +109,20 @@ enum Command {
         query: String,
         #[arg(long)]
         root: Option<PathBuf>,
-        #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
-        call_depth: i32,
+        /// Call tree depth: 1, N, or -1 for all (default: the settings').
+        #[arg(long, allow_negative_numbers = true)]
+        call_depth: Option<i32>,
         /// Only results in these files, directories or globs.
         #[arg(long = "path")]
         paths: Vec<String>,
-        /// `maxTokenBudget`.
-        #[arg(long, default_value_t = 8000)]
-        budget: usize,
+        /// `maxTokenBudget` (default: the settings').
+        #[arg(long)]
+        budget: Option<usize>,
         #[arg(long, value_enum, default_value = "text")]
-        format: lookup::LookupFormat,
+        format: query::Format,
+        /// Same as --format json (with --format concise: the concise JSON).
+        #[arg(long)]
+        json: bool,
     },
     /// Serve MCP over stdio: the `codebase_search` tool.
     Serve {
@@ -153,17 +153,20 @@ enum Command {
         /// Only results in these files, directories or globs.
         #[arg(long = "path")]
         paths: Vec<String>,
-        /// typescript or javascript.
-        #[arg(long)]
-        language: Option<String>,
+        /// typescript or javascript (repeat for both).
+        #[arg(long = "language")]
+        languages: Vec<String>,
         #[arg(long, value_enum, default_value = "text")]
-        format: lookup::LookupFormat,
+        format: query::Format,
         /// Results in the concise format (`topK`).
         #[arg(long)]
         top_k: Option<usize>,
         /// `maxTokenBudget`.
         #[arg(long)]
         budget: Option<usize>,
+        /// Call tree depth: 1, N, or -1 for all (`callDepth`).
+        #[arg(long, allow_negative_numbers = true)]
+        call_depth: Option<i32>,
         /// `minimumRelevanceThreshold`.
         #[arg(long)]
         threshold: Option<f64>,
@@ -202,138 +205,51 @@ enum Command {
     /// Benchmarks.
     Bench {
         #[command(subcommand)]
-        what: BenchCommand,
+        what: bench::BenchCommand,
     },
 }
 
-#[derive(Subcommand)]
-enum BenchCommand {
-    /// Parse+chunk throughput over directories, beside Node running the same
-    /// vendored TypeScript's createSourceFile on the same files.
-    Parse {
-        #[arg(required = true)]
-        dirs: Vec<PathBuf>,
-        /// Runs per side; medians are reported.
-        #[arg(long, default_value_t = 5)]
-        runs: usize,
-        /// Engine isolates (default: one per core).
-        #[arg(long)]
-        workers: Option<usize>,
-        /// Skip the Node baseline.
-        #[arg(long)]
-        no_node: bool,
-    },
-    /// `tsq lookup` figures: cold process latency, warm lookup p50/p95,
-    /// text against concise output size.
-    Lookup {
-        dir: PathBuf,
-        #[arg(long, default_value_t = 50)]
-        queries: usize,
-        /// Cold process runs.
-        #[arg(long, default_value_t = 5)]
-        runs: usize,
-    },
-    /// A new user's first question on real workspaces: fresh-process
-    /// `tsq lookup` and `tsq inspect` on sampled declarations beside Node's
-    /// tsserver doing the same, peak RSS, and the first and warm MCP calls.
-    Cold {
-        /// Corpus names (../shared/corpus.sh) or directories; default vue,
-        /// trpc, tanstack, rxjs.
-        corpora: Vec<String>,
-        #[arg(long, default_value_t = 10)]
-        samples: usize,
-        #[arg(long, default_value_t = 3)]
-        runs: usize,
-        /// Skip the MCP latency figures.
-        #[arg(long)]
-        no_mcp: bool,
-    },
-    /// Retrieval quality on benches/search-eval: the 2,500-character BM25
-    /// baseline, code-aware BM25, local vectors and the hybrid, with
-    /// NDCG@10, Recall@5 and MRR@10, per repository and split.
-    Search {
-        #[arg(default_values_t = ["rxjs", "zod", "vue", "trpc"].map(String::from))]
-        repos: Vec<String>,
-        #[arg(long, value_enum, default_value = "local")]
-        embedder: tsq::embed::EmbedderChoice,
-        /// Also run the whole pipeline (sync, retrieval, rerank, enrichment
-        /// through the Language Service) warm on the first N queries of
-        /// each repository, and print the split.
-        #[arg(long, default_value_t = 0)]
-        enrich: usize,
-    },
-    /// The index: no-change sync on a synthetic tree beside a bare
-    /// walk+stat, cold `tsq index` throughput per corpus (parse, embed,
-    /// write, size, peak RSS), incremental sync after a one-file edit.
-    Index {
-        /// Corpus names for the cold figures.
-        #[arg(default_values_t = ["rxjs", "zod", "effect", "vue", "trpc", "tanstack"].map(String::from))]
-        corpora: Vec<String>,
-        /// Files in the synthetic no-change tree (0: skip).
-        #[arg(long, default_value_t = 10_000)]
-        synthetic: usize,
-        #[arg(long, default_value_t = 5)]
-        runs: usize,
-        #[arg(long, value_enum, default_value = "none")]
-        embedder: tsq::embed::EmbedderChoice,
-    },
-    /// Language Service figures (program build, warm query p50/p95 per
-    /// resolver, incremental update, peak RSS) beside Node running the same
-    /// Language Service calls. Works on a temp copy of the directory.
-    Ls {
-        dir: PathBuf,
-        /// About how many symbols to query per resolver.
-        #[arg(long, default_value_t = 50)]
-        queries: usize,
-        #[arg(long)]
-        no_node: bool,
-    },
-}
-
-/// Opens the workspace at `root` (default: the current directory) and
-/// reports the files its walk skipped.
-fn open_workspace(root: Option<PathBuf>) -> anyhow::Result<tsq::inspect::Workspace> {
-    use anyhow::Context;
+/// The engine on `root` (default: the current directory).
+fn engine(root: Option<PathBuf>, options: tsq::api::EngineOptions) -> anyhow::Result<tsq::api::Engine> {
     let root = match root {
         Some(r) => r,
         None => std::env::current_dir()?,
     };
-    let workspace = tsq::inspect::Workspace::open(&root).with_context(|| format!("loading the projects under {}", root.display()))?;
-    output::skipped(workspace.skipped());
-    Ok(workspace)
+    Ok(tsq::api::Engine::open(&root, options)?)
+}
+
+/// A refused request: its message on stderr, exit code 2.
+fn refused(e: &tsq::api::EngineError) -> anyhow::Result<ExitStatus> {
+    eprintln!("tsq: {e}");
+    Ok(ExitStatus::Error)
 }
 
 pub fn run() -> anyhow::Result<ExitStatus> {
     let cli = Cli::parse();
     let default_level = if matches!(cli.command, Command::Serve { .. }) { tracing::Level::INFO } else { tracing::Level::WARN };
     init_logging(cli.verbose, default_level);
+    let none = tsq::api::EngineOptions::default;
     match cli.command {
         Command::Symbols { files, json } => symbols::run(&files, json),
         Command::Chunks { paths, json, root, check } => chunks::run(&paths, chunks::ChunksArgs { json, root, check }),
-        Command::Inspect { query, root, call_depth, json } => inspect::run(&query, inspect::InspectArgs { root, call_depth, json }),
-        Command::Lookup { query, root, paths, call_depth, budget, format } => {
-            lookup::run(&query, lookup::LookupArgs { root, paths, call_depth, budget, format })
+        Command::Inspect { query, root, call_depth, json } => inspect::run(&engine(root, none())?, &query, call_depth, json),
+        Command::Lookup { query, root, paths, call_depth, budget, format, json } => {
+            let format = if json && format == query::Format::Text { query::Format::Json } else { format };
+            let overrides = tsq::config::Overrides { max_token_budget: budget, call_depth, ..Default::default() };
+            let input = tsq::api::QueryInput { query, paths, shape: format.shape(), overrides, symbol_only: true, ..Default::default() };
+            query::run(&engine(root, none())?, input, format)
         }
         Command::Serve { root } => serve::run(root),
-        Command::Search { query, root, paths, language, format, top_k, budget, threshold, embedder, json } => {
-            let overrides = tsq::config::Overrides { top_k, max_token_budget: budget, minimum_relevance_threshold: threshold, embedder, ..Default::default() };
-            search::run(&query, search::SearchArgs { root, paths, language, format, json, overrides })
+        Command::Search { query, root, paths, languages, format, top_k, budget, call_depth, threshold, embedder, json } => {
+            let format = if json && format == query::Format::Text { query::Format::Json } else { format };
+            let overrides = tsq::config::Overrides { top_k, max_token_budget: budget, call_depth, minimum_relevance_threshold: threshold, embedder, ..Default::default() };
+            let input = tsq::api::QueryInput { query, paths, languages, shape: format.shape(), overrides, symbol_only: false };
+            query::run(&engine(root, tsq::api::EngineOptions { embedder })?, input, format)
         }
-        Command::Index { root, embedder, json } => index::run_index(root, embedder, json),
-        Command::Status { root, json } => index::run_status(root, json),
-        Command::Clean { root, json } => index::run_clean(root, json),
-        Command::Analyze { analysis, query, root, type_depth } => {
-            analyze::run(&analysis, query.as_deref(), analyze::AnalyzeArgs { root, type_depth })
-        }
-        Command::Bench { what: BenchCommand::Parse { dirs, runs, workers, no_node } } => {
-            bench::run(&dirs, bench::BenchArgs { runs, workers, node: !no_node })
-        }
-        Command::Bench { what: BenchCommand::Lookup { dir, queries, runs } } => bench_ls::run_lookup(&dir, queries, runs),
-        Command::Bench { what: BenchCommand::Search { repos, embedder, enrich } } => bench_search::run(&repos, embedder, enrich),
-        Command::Bench { what: BenchCommand::Index { corpora, synthetic, runs, embedder } } => bench_index::run(&corpora, synthetic, runs, embedder),
-        Command::Bench { what: BenchCommand::Cold { corpora, samples, runs, no_mcp } } => bench_cold::run(&corpora, samples, runs, !no_mcp),
-        Command::Bench { what: BenchCommand::Ls { dir, queries, no_node } } => {
-            bench_ls::run(&dir, bench_ls::BenchLsArgs { queries, node: !no_node })
-        }
+        Command::Index { root, embedder, json } => index::run_index(&engine(root, tsq::api::EngineOptions { embedder })?, json),
+        Command::Status { root, json } => index::run_status(&engine(root, none())?, json),
+        Command::Clean { root, json } => index::run_clean(&engine(root, none())?, json),
+        Command::Analyze { analysis, query, root, type_depth } => analyze::run(&engine(root, none())?, &analysis, query.as_deref(), type_depth),
+        Command::Bench { what } => bench::run(what),
     }
 }

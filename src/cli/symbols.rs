@@ -3,10 +3,8 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::Context;
 use serde::Serialize;
 
-use tsq::engine::{EngineConfig, TsqEngine};
 use tsq::parse::ParsedSymbol;
 
 use super::output::{self, FileJson, Report};
@@ -18,18 +16,15 @@ struct SymbolsBody<'a> {
 }
 
 pub fn run(files: &[PathBuf], json: bool) -> anyhow::Result<ExitStatus> {
-    let mut config = EngineConfig::default();
-    config.pool.workers = config.pool.workers.min(files.len()).max(1);
-    let engine = TsqEngine::new(&config).context("starting the TypeScript engine")?;
     let root = std::env::current_dir()?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut parsed = Vec::new();
     let mut skipped = Vec::new();
-    engine.parse_files(files, &root, &mut |r| match r {
+    tsq::api::parse_files(files, &root, &mut |r| match r {
         Ok(f) => parsed.push(f),
         Err(s) => skipped.push(s),
-    });
+    })?;
     output::skipped(&skipped);
     let mut found = 0;
     if json {

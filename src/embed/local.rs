@@ -57,7 +57,7 @@ fn find_runtime() -> Result<PathBuf, EmbedError> {
 }
 
 /// ONNX Runtime is loaded once per process.
-pub(super) fn environment() -> Result<&'static ort::environment::Environment, EmbedError> {
+pub fn environment() -> Result<&'static ort::environment::Environment, EmbedError> {
     static ENV: OnceLock<Result<ort::environment::Environment, String>> = OnceLock::new();
     ENV.get_or_init(|| {
         let path = find_runtime().map_err(|e| e.to_string())?;

@@ -4,7 +4,6 @@
 
 mod http;
 pub mod local;
-pub mod local_rerank;
 pub mod voyage;
 
 use std::fmt;

@@ -20,7 +20,7 @@ use crate::embed::{self, EmbedError, Embedder, EmbedderChoice, EmbedderId, HttpC
 pub use schema::{language_of, ChunkRow, FileRow, SCHEMA_VERSION};
 pub use search_reads::{Filter, Hit};
 pub use store::MAX_VERSIONS;
-pub use sync::{Progress, Silent, SyncReport};
+pub use sync::{Progress, Silent, SyncInput, SyncReport};
 
 /// A `Progress` that reports nothing.
 pub fn sync_silent() -> Silent {
@@ -33,10 +33,6 @@ use store::Store;
 pub struct IndexConfig {
     pub embedder: EmbedderChoice,
     pub http: HttpConfig,
-    /// Files larger than this are recorded as skipped ("too large"). 4 MiB
-    /// holds hand-written code with room to spare; bigger files are
-    /// generated bundles.
-    pub max_file_bytes: u64,
     /// A file whose mean line is longer than this is minified.
     pub minified_mean_line: usize,
     /// Files parsed and written per LanceDB commit.
@@ -48,7 +44,6 @@ impl Default for IndexConfig {
         IndexConfig {
             embedder: EmbedderChoice::Auto,
             http: HttpConfig::default(),
-            max_file_bytes: 4 * 1024 * 1024,
             minified_mean_line: 400,
             files_per_commit: 200,
         }
@@ -236,17 +231,26 @@ impl Index {
     }
 
     /// Brings the index up to date with the files on disk (the blueprint's
-    /// steps 1-7); waits for another writer to finish first.
+    /// steps 1-7); waits for another writer to finish first. Walks and
+    /// reads on its own (tests and tools; the engine API passes its walk
+    /// and file view to `sync_with`).
     pub fn sync(&mut self, engine: &crate::engine::TsqEngine, progress: &dyn Progress) -> Result<SyncReport, IndexError> {
-        let _lock = lock::acquire(&self.dir).map_err(|e| io(&self.dir, e))?;
-        self.sync_locked(engine, progress)
+        let tree = crate::source::Tree::walk(&self.root);
+        let view = crate::ts::files::FileView::new(Default::default());
+        self.sync_with(engine, SyncInput { tree: &tree, view: &view }, progress)
     }
 
-    /// Like `sync`, but when another process is writing, answers from the
-    /// last committed version instead of waiting (`None`).
-    pub fn try_sync(&mut self, engine: &crate::engine::TsqEngine, progress: &dyn Progress) -> Result<Option<SyncReport>, IndexError> {
+    /// `sync` over the caller's walk and file view.
+    pub fn sync_with(&mut self, engine: &crate::engine::TsqEngine, input: SyncInput<'_>, progress: &dyn Progress) -> Result<SyncReport, IndexError> {
+        let _lock = lock::acquire(&self.dir).map_err(|e| io(&self.dir, e))?;
+        self.sync_locked(engine, input, progress)
+    }
+
+    /// Like `sync_with`, but when another process is writing, answers from
+    /// the last committed version instead of waiting (`None`).
+    pub fn try_sync_with(&mut self, engine: &crate::engine::TsqEngine, input: SyncInput<'_>, progress: &dyn Progress) -> Result<Option<SyncReport>, IndexError> {
         match lock::try_acquire(&self.dir).map_err(|e| io(&self.dir, e))? {
-            Some(_lock) => self.sync_locked(engine, progress).map(Some),
+            Some(_lock) => self.sync_locked(engine, input, progress).map(Some),
             None => {
                 self.runtime.block_on(async { self.store.chunks.checkout_latest().await.ok() });
                 Ok(None)
@@ -254,10 +258,10 @@ impl Index {
         }
     }
 
-    fn sync_locked(&mut self, engine: &crate::engine::TsqEngine, progress: &dyn Progress) -> Result<SyncReport, IndexError> {
+    fn sync_locked(&mut self, engine: &crate::engine::TsqEngine, input: SyncInput<'_>, progress: &dyn Progress) -> Result<SyncReport, IndexError> {
         let started = std::time::Instant::now();
         let before = self.runtime.block_on(self.store.table_versions())?;
-        let mut report = self.runtime.block_on(sync::run(&self.store, &self.root, engine, &self.config, progress))?;
+        let mut report = self.runtime.block_on(sync::run(&self.store, &self.root, engine, &self.config, input, progress))?;
         // Housekeeping (index refresh, compaction) only after a write: a
         // no-change sync stays a walk, a stat and one read of `files`.
         if self.runtime.block_on(self.store.table_versions())? != before {

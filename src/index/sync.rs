@@ -12,15 +12,15 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use serde::Serialize;
-use sha2::{Digest, Sha256};
 
 use super::schema::{self, sql_in, ChunkRow, Columns, FileRow, WindowRow};
 use super::store::Store;
-use super::{hex, IndexConfig, IndexError};
+use super::{IndexConfig, IndexError};
 use crate::chunk::CodeChunk;
 use crate::embed::{Document, Embedder};
 use crate::engine::TsqEngine;
-use crate::source::{self, SourceError};
+use crate::source::Tree;
+use crate::ts::files::FileView;
 
 pub const JOURNAL: &str = "pending.json";
 /// Chunks that get vectors: import and re-export chunks are never ranked.
@@ -73,6 +73,8 @@ struct Dirty {
     mtime: i64,
     size: i64,
     hash: String,
+    /// The text as read and hashed once (`FileView`): parsed from here.
+    text: std::sync::Arc<str>,
 }
 
 fn mtime_ns(m: &std::fs::Metadata) -> i64 {
@@ -100,12 +102,18 @@ pub async fn recover_journal(store: &Store) -> Result<(), IndexError> {
     Ok(())
 }
 
-pub async fn run(store: &Store, root: &Path, engine: &TsqEngine, config: &IndexConfig, progress: &dyn Progress) -> Result<SyncReport, IndexError> {
+/// What a sync reads: the query's one walk and the shared file view.
+pub struct SyncInput<'a> {
+    pub tree: &'a Tree,
+    pub view: &'a FileView,
+}
+
+pub async fn run(store: &Store, root: &Path, engine: &TsqEngine, config: &IndexConfig, input: SyncInput<'_>, progress: &dyn Progress) -> Result<SyncReport, IndexError> {
     recover_journal(store).await?;
     let known: HashMap<String, FileRow> = store.files().await?.into_iter().map(|f| (f.relative_path.clone(), f)).collect();
-    let walk = source::walk(root);
-    let mut report = SyncReport { files: walk.files.len(), ..Default::default() };
-    let mut seen: HashSet<String> = HashSet::with_capacity(walk.files.len());
+    let walk = input.tree;
+    let mut report = SyncReport { files: walk.sources.len(), ..Default::default() };
+    let mut seen: HashSet<String> = HashSet::with_capacity(walk.sources.len());
     let mut dirty: Vec<Dirty> = Vec::new();
     let mut touched: Vec<FileRow> = Vec::new();
     let mut skipped_rows: Vec<FileRow> = Vec::new();
@@ -119,7 +127,7 @@ pub async fn run(store: &Store, root: &Path, engine: &TsqEngine, config: &IndexC
         }
         report.skipped += 1;
     }
-    for path in &walk.files {
+    for path in &walk.sources {
         let rel = relative(path, root);
         seen.insert(rel.clone());
         let Ok(meta) = std::fs::metadata(path) else { continue };
@@ -135,37 +143,36 @@ pub async fn run(store: &Store, root: &Path, engine: &TsqEngine, config: &IndexC
             }
         }
         let skip = |reason: String| FileRow { relative_path: rel.clone(), mtime, size, content_hash: String::new(), chunks: 0, diagnostics: 0, skip_reason: Some(reason) };
-        if size as u64 > config.max_file_bytes {
-            skipped_rows.push(skip(SourceError::TooLarge { size: size as u64, limit: config.max_file_bytes }.to_string()));
-            report.skipped += 1;
-            continue;
-        }
-        let bytes = match std::fs::read(path) {
-            Ok(b) => b,
+        // Read, checked and hashed once; the parse below takes this text.
+        let entry = match input.view.get_with(path, &meta) {
+            Ok(e) => e,
             Err(e) => {
-                skipped_rows.push(skip(SourceError::Io { message: e.to_string() }.to_string()));
+                skipped_rows.push(skip(e.to_string()));
                 report.skipped += 1;
                 continue;
             }
         };
-        let hash = hex(&Sha256::digest(&bytes));
+        let hash = entry.hash.clone();
         if let Some(old) = old {
-            if old.content_hash == hash {
+            if !hash.is_empty() && old.content_hash == hash {
                 touched.push(FileRow { mtime, size, ..old.clone() });
                 report.touched += 1;
                 continue;
             }
         }
-        let reason = match source::decode(bytes) {
-            Err(e) => Some(e.to_string()),
-            Ok(text) => minified(&text, config.minified_mean_line),
+        let text = match &entry.text {
+            Err(e) => Err(e.to_string()),
+            Ok(text) => minified(text, config.minified_mean_line).map_or(Ok(text.clone()), Err),
         };
-        if let Some(reason) = reason {
-            skipped_rows.push(FileRow { content_hash: hash, ..skip(reason) });
-            report.skipped += 1;
-            continue;
-        }
-        dirty.push(Dirty { rel, path: path.clone(), mtime, size, hash });
+        let text = match text {
+            Ok(t) => t,
+            Err(reason) => {
+                skipped_rows.push(FileRow { content_hash: hash, ..skip(reason) });
+                report.skipped += 1;
+                continue;
+            }
+        };
+        dirty.push(Dirty { rel, path: path.clone(), mtime, size, hash, text });
     }
     let removed: Vec<String> = known.keys().filter(|k| !seen.contains(*k)).cloned().collect();
     report.removed = removed.len();
@@ -214,10 +221,10 @@ pub async fn run(store: &Store, root: &Path, engine: &TsqEngine, config: &IndexC
         let previous = previous_signatures(store, &paths).await?;
         let mut rows: Vec<ChunkRow> = Vec::new();
         let mut file_rows: Vec<FileRow> = Vec::new();
-        let files: Vec<std::path::PathBuf> = batch.iter().map(|d| d.path.clone()).collect();
+        let files: Vec<(std::path::PathBuf, String)> = batch.iter().map(|d| (d.path.clone(), d.text.to_string())).collect();
         let mut i = 0;
         let parse_started = std::time::Instant::now();
-        engine.parse_files(&files, root, &mut |result| {
+        engine.parse_texts(files, root, &mut |result| {
             let d = &batch[i];
             i += 1;
             let base = FileRow { relative_path: d.rel.clone(), mtime: d.mtime, size: d.size, content_hash: d.hash.clone(), chunks: 0, diagnostics: 0, skip_reason: None };

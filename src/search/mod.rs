@@ -5,10 +5,8 @@
 
 pub mod candidates;
 pub mod enrich;
-pub mod eval;
 pub mod fusion;
 pub mod select;
-pub mod session;
 
 use std::time::Instant;
 

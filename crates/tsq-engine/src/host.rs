@@ -4,11 +4,10 @@
 
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
-use std::time::SystemTime;
-
-use sha2::{Digest, Sha256};
+use std::sync::Arc;
 
 use super::protocol::DirEntries;
+use crate::files::FileView;
 use crate::source::{self, ReadConfig};
 
 /// Where the vendored `lib.*.d.ts` files appear to the compiler.
@@ -21,8 +20,9 @@ const HIDDEN_DIRS: &[&str] = &[".git", ".tsq"];
 pub struct WorkspaceFs {
     root: PathBuf,
     libs: HashMap<&'static str, &'static str>,
-    read: ReadConfig,
-    /// Script versions: content hashes, recomputed when mtime or size change.
+    /// File texts and content hashes, shared with the index sync.
+    view: Arc<FileView>,
+    /// Script versions (content hashes) as checked in an epoch.
     versions: HashMap<PathBuf, Version>,
     /// Bumped per service request: within one request a file is stat'ed
     /// once, however often the Language Service asks for its version.
@@ -30,16 +30,19 @@ pub struct WorkspaceFs {
 }
 
 struct Version {
-    mtime: Option<SystemTime>,
-    len: u64,
     hash: String,
     checked_in: u64,
 }
 
 impl WorkspaceFs {
     pub fn new(root: &Path, libs: &[(&'static str, &'static str)]) -> WorkspaceFs {
+        WorkspaceFs::with_view(root, libs, Arc::new(FileView::new(ReadConfig::default())))
+    }
+
+    /// A host reading through `view`, which the caller shares.
+    pub fn with_view(root: &Path, libs: &[(&'static str, &'static str)], view: Arc<FileView>) -> WorkspaceFs {
         let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-        WorkspaceFs { root, libs: libs.iter().copied().collect(), read: ReadConfig::default(), versions: HashMap::new(), epoch: 0 }
+        WorkspaceFs { root, libs: libs.iter().copied().collect(), view, versions: HashMap::new(), epoch: 0 }
     }
 
     pub fn root(&self) -> &Path {
@@ -73,12 +76,13 @@ impl WorkspaceFs {
         if p.extension().is_some_and(|e| e == "json") {
             return std::fs::read_to_string(&p).ok();
         }
-        source::read_source(&p, &self.read).ok().or_else(|| {
-            // Declaration files and other text the compiler asks for.
-            let bytes = std::fs::read(&p).ok()?;
-            (bytes.len() as u64 <= self.read.max_file_bytes).then_some(())?;
-            source::decode(bytes).ok()
-        })
+        if source::is_supported(&p) {
+            return self.view.get(&p).ok()?.text.as_ref().ok().map(|t| t.to_string());
+        }
+        // Other text the compiler asks for.
+        let bytes = std::fs::read(&p).ok()?;
+        (bytes.len() as u64 <= self.view.read_config().max_file_bytes).then_some(())?;
+        source::decode(bytes).ok()
     }
 
     pub fn file_exists(&self, path: &str) -> bool {
@@ -128,20 +132,12 @@ impl WorkspaceFs {
                 return v.hash.clone();
             }
         }
-        let Ok(meta) = std::fs::metadata(&p) else { return "missing".to_string() };
-        let mtime = meta.modified().ok();
-        let epoch = self.epoch;
-        if let Some(v) = self.versions.get_mut(&p) {
-            if v.mtime == mtime && v.len == meta.len() {
-                v.checked_in = epoch;
-                return v.hash.clone();
-            }
-        }
-        let hash = match std::fs::read(&p) {
-            Ok(bytes) => Sha256::digest(&bytes).iter().take(12).map(|b| format!("{b:02x}")).collect(),
+        let hash = match self.view.get(&p) {
+            Ok(e) if !e.hash.is_empty() => e.hash.clone(),
+            Ok(e) => format!("unread-{}", e.len),
             Err(_) => "missing".to_string(),
         };
-        self.versions.insert(p, Version { mtime, len: meta.len(), hash: hash.clone(), checked_in: epoch });
+        self.versions.insert(p, Version { hash: hash.clone(), checked_in: self.epoch });
         hash
     }
 

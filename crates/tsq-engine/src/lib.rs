@@ -7,9 +7,11 @@
 //! `isolate` holds one isolate with the vendored compiler, `pool` runs a set
 //! of them on dedicated threads, `service` runs the warm Language Service on
 //! its own thread, `host` is the file system the compiler sees, and
+//! `files` is the file view the index and the host share, and
 //! `protocol` is the serde half of the Rust-JS contract (its twin is
 //! `js/protocol.d.ts`).
 
+pub mod files;
 pub mod host;
 mod isolate;
 pub mod source;
@@ -20,6 +22,11 @@ mod service;
 pub use isolate::{Engine, TS_LIBS, TYPESCRIPT_JS, TYPESCRIPT_VERSION};
 pub use pool::{EnginePool, PoolConfig};
 pub use service::Service;
+
+/// Lower-case hex of `bytes`.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
 
 /// Errors at the Rust-JS boundary.
 #[derive(Debug, thiserror::Error)]

@@ -37,7 +37,7 @@ pub enum SourceError {
 }
 
 /// A file that was not parsed, and why.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Skipped {
     pub path: String,
@@ -106,6 +106,45 @@ pub struct WalkResult {
     pub skipped: Vec<Skipped>,
 }
 
+/// One walk of a workspace: its source files, its tsconfig/jsconfig
+/// files, and what was skipped on the way. A query walks once and every
+/// part of tsq (the index sync, the Language Service's file lists, path
+/// checks) reads this one view.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Tree {
+    pub sources: Vec<PathBuf>,
+    pub configs: Vec<PathBuf>,
+    pub skipped: Vec<Skipped>,
+}
+
+impl Tree {
+    /// Walks `root` once (as `walk` does) for sources and configs.
+    pub fn walk(root: &Path) -> Tree {
+        let all = walk_matching(root, |p| is_supported(p) || is_config(p));
+        let (configs, sources) = all.files.into_iter().partition(|p| is_config(p));
+        Tree { sources, configs, skipped: all.skipped }
+    }
+
+    /// Whether any source file lies at or under the workspace-relative
+    /// `rel` (a file or a directory).
+    pub fn has_sources_under(&self, root: &Path, rel: &str) -> bool {
+        let base = root.join(rel);
+        self.sources.iter().any(|f| f.starts_with(&base))
+    }
+}
+
+fn is_config(p: &Path) -> bool {
+    p.file_name().is_some_and(|n| n == "tsconfig.json" || n == "jsconfig.json")
+}
+
+static WALKS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// How many walks this process has made (a debug counter: tests assert
+/// that a warm query walks the tree once).
+pub fn walk_count() -> usize {
+    WALKS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Lists the supported files under `root`, honouring `.gitignore` (also
 /// outside a git repository) and `.tsqignore`, skipping
 /// `node_modules`, `.git` and `.tsq`, following symlinks but never out of
@@ -114,13 +153,8 @@ pub fn walk(root: &Path) -> WalkResult {
     walk_matching(root, is_supported)
 }
 
-/// The `tsconfig.json` and `jsconfig.json` files under `root`, walked like
-/// source files.
-pub fn walk_configs(root: &Path) -> WalkResult {
-    walk_matching(root, |p| p.file_name().is_some_and(|n| n == "tsconfig.json" || n == "jsconfig.json"))
-}
-
 fn walk_matching(root: &Path, wanted: fn(&Path) -> bool) -> WalkResult {
+    WALKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let mut result = WalkResult::default();
     let Ok(canonical_root) = root.canonicalize() else {
         result.skipped.push(Skipped::new(root, SourceError::Missing));

@@ -16,12 +16,12 @@ use tsq::config::Settings;
 use tsq::embed::EmbedderChoice;
 use tsq::index::{ChunkRow, Index, IndexConfig};
 use tsq::index::Progress as _;
-use tsq::search::eval::{self, EvalQuery, Hit, WindowBm25};
+use tsq::bench::eval::{self, EvalQuery, Hit, WindowBm25};
 
-use super::bench::percentile;
-use super::ExitStatus;
+use super::parse::percentile;
+use crate::cli::ExitStatus;
 
-const EVAL: &str = include_str!("../../benches/search-eval/queries.jsonl");
+const EVAL: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/benches/search-eval/queries.jsonl"));
 const SWEEP: &[f64] = &[0.3, 0.5, 0.6, 0.7, 0.8, 0.9];
 const RERANK_SWEEP: &[f64] = &[0.5, 0.8, 1.0];
 
@@ -59,13 +59,13 @@ impl Score {
 /// A copy of the repository to index: vue and trpc keep `packages/` only
 /// (the ground truth's scope; examples and docs sites are left out).
 fn workspace(repo: &str) -> anyhow::Result<PathBuf> {
-    let src = super::bench_index::corpus_dir(repo).with_context(|| format!("{repo}: not in ../shared/corpus.sh here"))?;
+    let src = super::index::corpus_dir(repo).with_context(|| format!("{repo}: not in ../shared/corpus.sh here"))?;
     let dir = std::env::temp_dir().join(format!("tsq-bench-search-{repo}"));
     if !dir.join(".tsq-bench-copied").exists() {
         let _ = std::fs::remove_dir_all(&dir);
         let from = if src.join("packages").is_dir() { src.join("packages") } else { src.clone() };
         let to = if src.join("packages").is_dir() { dir.join("packages") } else { dir.clone() };
-        super::bench_index::copy_sources(&from, &to)?;
+        super::index::copy_sources(&from, &to)?;
         std::fs::write(dir.join(".tsq-bench-copied"), "")?;
     }
     Ok(dir)
@@ -92,7 +92,7 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow:
     let mut rerank_latency = Vec::new();
     // The whole pipeline, warm: [sync, retrieval, rerank, enrichment] per query.
     let mut pipeline: Vec<[f64; 4]> = Vec::new();
-    let reranker = match tsq::embed::local_rerank::LocalReranker::load() {
+    let reranker = match tsq::bench::local_rerank::LocalReranker::load() {
         Ok(r) => Some(r),
         Err(e) => {
             eprintln!("bench search: no local reranker ({e})");
@@ -110,7 +110,7 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow:
         for n in &index.notes {
             eprintln!("tsq: {n}");
         }
-        let progress = super::progress::Stderr::new();
+        let progress = crate::cli::progress::Stderr::new();
         eprintln!("bench search: {repo}: indexing {}", dir.display());
         index.sync(&engine, &progress)?;
         let t = Instant::now();
@@ -187,7 +187,7 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow:
         }
     }
     let mut out = std::io::stdout().lock();
-    writeln!(out, "tsq bench search — {} queries; embedder {embedder_name}; local reranker {} (measured, not adopted)", queries.iter().filter(|q| repos.contains(&q.repo)).count(), if reranker.is_some() { tsq::embed::local_rerank::MODEL } else { "unavailable" })?;
+    writeln!(out, "tsq bench search — {} queries; embedder {embedder_name}; local reranker {} (measured, not adopted)", queries.iter().filter(|q| repos.contains(&q.repo)).count(), if reranker.is_some() { tsq::bench::local_rerank::MODEL } else { "unavailable" })?;
     writeln!(out, "                                      NDCG@10  R@5    MRR@10")?;
     let print = |out: &mut dyn Write, title: &str, rows: &BTreeMap<String, Score>| -> std::io::Result<()> {
         writeln!(out, "{title}")?;
@@ -240,7 +240,7 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow:
     rerank_latency.sort_by(|a, b| a.total_cmp(b));
     if !rerank_latency.is_empty() {
         let p = |q: f64| rerank_latency[((rerank_latency.len() - 1) as f64 * q).round() as usize];
-        writeln!(out, "hybrid retrieval + local rerank of the top {}: p50 {:.0} ms, p95 {:.0} ms", tsq::embed::local_rerank::DEPTH, p(0.5), p(0.95))?;
+        writeln!(out, "hybrid retrieval + local rerank of the top {}: p50 {:.0} ms, p95 {:.0} ms", tsq::bench::local_rerank::DEPTH, p(0.5), p(0.95))?;
     }
     Ok(ExitStatus::Success)
 }

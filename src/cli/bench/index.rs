@@ -14,7 +14,7 @@ use anyhow::Context;
 use tsq::embed::EmbedderChoice;
 use tsq::index::{Index, IndexConfig};
 
-use super::ExitStatus;
+use crate::cli::ExitStatus;
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.total_cmp(b));
@@ -77,7 +77,7 @@ pub fn run(corpora: &[String], synthetic: usize, runs: usize, embedder: Embedder
     let engine = tsq::engine::TsqEngine::new(&Default::default())?;
     let silent = tsq::index::sync_silent();
     let mut out = std::io::stdout().lock();
-    writeln!(out, "tsq bench index — {} engine, medians of {runs}", super::bench::backend())?;
+    writeln!(out, "tsq bench index — {} engine, medians of {runs}", super::parse::backend())?;
 
     // 1. No-change sync beside a bare walk+stat.
     if synthetic > 0 {
@@ -85,7 +85,7 @@ pub fn run(corpora: &[String], synthetic: usize, runs: usize, embedder: Embedder
         synthetic_tree(&dir, synthetic)?;
         let mut index = Index::open_with(&dir, &IndexConfig::default(), None)?;
         eprintln!("bench index: indexing the {synthetic}-file tree (first time only)…");
-        let first = index.sync(&engine, &super::progress::Stderr::new())?;
+        let first = index.sync(&engine, &crate::cli::progress::Stderr::new())?;
         let (mut sync_ms, mut walk_ms) = (Vec::new(), Vec::new());
         for _ in 0..runs {
             let t = Instant::now();

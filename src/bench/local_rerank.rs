@@ -18,7 +18,7 @@ use ort::session::Session;
 use ort::value::Tensor;
 use tokenizers::{Tokenizer, TruncationParams, TruncationStrategy};
 
-use super::{EmbedError, Reranker};
+use crate::embed::{EmbedError, Reranker};
 
 pub const MODEL: &str = "ms-marco-MiniLM-L-12-v2-int8";
 /// Tokens per pair, special tokens included.
@@ -51,7 +51,7 @@ impl LocalReranker {
             })
         };
         let (model, tokenizer_json) = (read("model.onnx")?, read("tokenizer.json")?);
-        let env = super::local::environment()?;
+        let env = crate::embed::local::environment()?;
         let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
         let fail = |e: String| EmbedError::Local(format!("loading the reranker: {e}"));
         let builder = Session::builder(env).map_err(|e| fail(e.to_string()))?;

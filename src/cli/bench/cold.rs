@@ -14,10 +14,10 @@ use std::time::Instant;
 
 use anyhow::{bail, Context};
 
-use super::bench::percentile;
-use super::ExitStatus;
+use super::parse::percentile;
+use crate::cli::ExitStatus;
 
-const NODE_SCRIPT: &str = include_str!("../../benches/node-cold.js");
+const NODE_SCRIPT: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/benches/node-cold.js"));
 
 /// One sampled declaration.
 #[derive(Debug, Clone)]
@@ -176,7 +176,7 @@ pub fn run(names: &[String], samples: usize, runs: usize, mcp: bool) -> anyhow::
     }
     std::fs::write(tmp.join("node-cold.js"), NODE_SCRIPT)?;
     let mut out = std::io::stdout().lock();
-    writeln!(out, "tsq bench cold — fresh processes, median of {runs} per query, {} engine; Node runs the same typescript.js as a tsserver Session", super::bench::backend())?;
+    writeln!(out, "tsq bench cold — fresh processes, median of {runs} per query, {} engine; Node runs the same typescript.js as a tsserver Session", super::parse::backend())?;
     for (name, dir) in &dirs {
         let root = dir.canonicalize()?;
         let picked = sample(&root, samples)?;

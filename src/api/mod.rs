@@ -1,0 +1,418 @@
+//! The engine API: the one door both front ends use. An `Engine` owns one
+//! workspace's index, its Language Service workspace, the parse pool, the
+//! reranker, the shared file view and the settings; its methods are the
+//! product (`query`, `inspect`, `analyze`, `index`, `sync`, `status`,
+//! `clean`, `parse`). A front end turns its input into a `QueryInput`,
+//! the engine checks it (`request`), answers, and `render` turns the answer
+//! into text, JSON, concise records or MCP blocks.
+//!
+//! How a query flows: `Engine::request` (`Request::new`) → `Engine::query`
+//! → `Engine::walk` (the query's one walk) → natural language:
+//! `Index::try_sync_with` → `search::retrieve` → `search::select` →
+//! `search::enrich::answer` (`Workspace::lookup`, `Workspace::inspect`) →
+//! `lookup::assemble`; `symbol =`: `Workspace::refresh` →
+//! `lookup::lookup_query` → `lookup::assemble` → `render`.
+
+pub mod render;
+pub mod request;
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+
+use serde::Serialize;
+
+use crate::config::{ConfigError, Overrides, Settings};
+use crate::embed::{EmbedderChoice, Reranker};
+use crate::engine::{EngineConfig, FileParse, TsqEngine};
+use crate::index::{Index, IndexConfig, IndexError, Progress, Status, SyncInput, SyncReport};
+use crate::inspect::{AnalyzeConfig, InspectConfig, Workspace, ANALYSES};
+use crate::lookup::{ConciseResult, LookupAnswer, LookupConfig};
+use crate::query::SymbolQuery;
+use crate::search::{Backends, SearchAnswer, SearchError};
+use crate::source::{ReadConfig, Skipped, Tree};
+use crate::ts::files::FileView;
+use crate::ts::protocol::{InspectResult, WorkspaceInfo};
+use crate::ts::TsError;
+
+pub use request::{is_symbol_query, Mode, QueryInput, Request, RequestError, Shape};
+
+/// How an engine is opened, built once at the edge.
+#[derive(Debug, Clone, Default)]
+pub struct EngineOptions {
+    /// The embedder for the index; `None`: the settings' (environment,
+    /// `tsq.toml`, default).
+    pub embedder: Option<EmbedderChoice>,
+}
+
+/// Errors of the engine API, one enum for both front ends.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    #[error(transparent)]
+    Request(#[from] RequestError),
+    #[error("workspace root {path}: {message}")]
+    Root { path: String, message: String },
+    #[error("Bad setting: {0}")]
+    Setting(#[from] ConfigError),
+    #[error(transparent)]
+    Index(#[from] IndexError),
+    #[error(transparent)]
+    Search(#[from] SearchError),
+    #[error("The TypeScript engine failed: {0}")]
+    Ts(#[from] TsError),
+    #[error("unknown analysis `{0}`; known: {known}", known = ANALYSES.join(", "))]
+    UnknownAnalysis(String),
+}
+
+/// An answer to a query.
+#[derive(Debug, Clone)]
+pub enum Answer {
+    Full(FullAnswer),
+    Concise(ConciseAnswer),
+}
+
+/// The graph and snapshots: a lookup's, or a search's with its ranking.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum FullAnswer {
+    Lookup(LookupAnswer),
+    Search(SearchAnswer),
+}
+
+impl FullAnswer {
+    pub fn lookup(&self) -> &LookupAnswer {
+        match self {
+            FullAnswer::Lookup(a) => a,
+            FullAnswer::Search(s) => &s.answer,
+        }
+    }
+
+    pub fn notes(&self) -> &[String] {
+        match self {
+            FullAnswer::Lookup(_) => &[],
+            FullAnswer::Search(s) => &s.notes,
+        }
+    }
+}
+
+/// The concise list (seed 002): navigational records, no Language Service.
+#[derive(Debug, Clone, Serialize)]
+pub struct ConciseAnswer {
+    pub query: String,
+    /// The backends that ranked (natural-language search only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub backend: Option<Backends>,
+    pub notes: Vec<String>,
+    pub results: Vec<ConciseResult>,
+    /// Hints when a lookup found nothing.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hints: Vec<String>,
+}
+
+impl Answer {
+    /// Whether nothing was found (exit code 1; an MCP tool error).
+    pub fn is_empty(&self) -> bool {
+        match self {
+            Answer::Full(FullAnswer::Lookup(a)) => a.results.is_empty() && a.omitted == 0,
+            Answer::Full(FullAnswer::Search(s)) => s.answer.results.is_empty() && s.answer.omitted == 0,
+            Answer::Concise(c) => c.results.is_empty(),
+        }
+    }
+}
+
+/// `inspect`'s answer: the metadata per match and the workspace behind it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InspectAnswer {
+    pub query: String,
+    pub workspace: WorkspaceInfo,
+    #[serde(flatten)]
+    pub result: InspectResult,
+}
+
+pub struct Engine {
+    root: PathBuf,
+    options: EngineOptions,
+    /// File texts and hashes, shared by the sync, the parse pool's callers
+    /// and the compiler host.
+    view: Arc<FileView>,
+    index: Mutex<Option<Index>>,
+    workspace: Mutex<Option<Arc<Workspace>>>,
+    parser: OnceLock<Result<TsqEngine, String>>,
+    reranker: OnceLock<Option<Box<dyn Reranker>>>,
+    /// Notes from opening the index (rebuilds, fallbacks), said once.
+    notes: Mutex<Vec<String>>,
+}
+
+impl Engine {
+    /// An engine on the workspace at `root`. Opens nothing yet: the index,
+    /// the projects and the parse pool start when a call needs them.
+    pub fn open(root: &Path, options: EngineOptions) -> Result<Engine, EngineError> {
+        let root = root.canonicalize().map_err(|e| EngineError::Root { path: root.display().to_string(), message: e.to_string() })?;
+        if !root.is_dir() {
+            return Err(EngineError::Root { path: root.display().to_string(), message: "not a directory".into() });
+        }
+        Ok(Engine {
+            root,
+            options,
+            view: Arc::new(FileView::new(ReadConfig::default())),
+            index: Mutex::new(None),
+            workspace: Mutex::new(None),
+            parser: OnceLock::new(),
+            reranker: OnceLock::new(),
+            notes: Mutex::new(Vec::new()),
+        })
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Checks a front end's input against this workspace.
+    pub fn request(&self, input: QueryInput) -> Result<Request, EngineError> {
+        Ok(Request::new(&self.root, input)?)
+    }
+
+    /// The settings in force without per-query arguments.
+    pub fn settings(&self) -> Result<Settings, EngineError> {
+        Ok(Settings::load(&self.root, Overrides { embedder: self.options.embedder, ..Default::default() })?)
+    }
+
+    /// Files read from disk so far (a debug counter: a warm query over
+    /// unchanged files reads none).
+    pub fn files_read(&self) -> usize {
+        self.view.reads()
+    }
+
+    /// Notes from opening the index (said once, then cleared).
+    pub fn take_notes(&self) -> Vec<String> {
+        std::mem::take(&mut *lock(&self.notes))
+    }
+
+    /// The query's one walk: sources, configs, skips.
+    fn walk(&self) -> Tree {
+        let started = std::time::Instant::now();
+        let tree = Tree::walk(&self.root);
+        tracing::debug!(ms = started.elapsed().as_millis() as u64, sources = tree.sources.len(), configs = tree.configs.len(), "walk");
+        tree
+    }
+
+    fn parser(&self) -> Result<&TsqEngine, EngineError> {
+        self.parser
+            .get_or_init(|| TsqEngine::new(&EngineConfig::default()).map_err(|e| e.to_string()))
+            .as_ref()
+            .map_err(|e| EngineError::Ts(TsError::Startup(e.clone())))
+    }
+
+    fn reranker(&self) -> Option<&dyn Reranker> {
+        self.reranker
+            .get_or_init(|| {
+                crate::embed::choose_reranker(&Default::default()).unwrap_or_else(|e| {
+                    tracing::warn!("no reranker: {e}");
+                    None
+                })
+            })
+            .as_deref()
+    }
+
+    /// The index, opened on first use.
+    fn open_index(&self) -> Result<MutexGuard<'_, Option<Index>>, EngineError> {
+        let mut guard = lock(&self.index);
+        if guard.is_none() {
+            let settings = self.settings()?;
+            let mut index = Index::open(&self.root, &IndexConfig { embedder: settings.embedder, ..Default::default() })?;
+            lock(&self.notes).extend(std::mem::take(&mut index.notes));
+            *guard = Some(index);
+        }
+        Ok(guard)
+    }
+
+    /// The Language Service workspace, loaded on first use from `tree`,
+    /// else brought up to `tree` (files created or deleted).
+    fn workspace(&self, tree: &Tree, progress: &dyn Progress) -> Result<Arc<Workspace>, EngineError> {
+        let mut guard = lock(&self.workspace);
+        if let Some(ws) = guard.as_ref() {
+            ws.refresh(tree)?;
+            return Ok(Arc::clone(ws));
+        }
+        progress.update("loading the TypeScript projects", 0, 1);
+        let ws = Arc::new(Workspace::open_with(&self.root, tree, Arc::clone(&self.view))?);
+        progress.update("projects loaded", 1, 1);
+        *guard = Some(Arc::clone(&ws));
+        Ok(ws)
+    }
+
+    /// Syncs the index with `tree`, unless another process is writing
+    /// (`None`: answered from its last committed version).
+    fn sync_tree(&self, tree: &Tree, progress: &dyn Progress) -> Result<Option<SyncReport>, EngineError> {
+        let parser = self.parser()?;
+        let mut guard = self.open_index()?;
+        let index = guard.as_mut().expect("opened above");
+        Ok(index.try_sync_with(parser, SyncInput { tree, view: &self.view }, progress)?)
+    }
+
+    /// Answers a checked request: a lookup or a natural-language search,
+    /// full or concise.
+    pub fn query(&self, req: &Request, progress: &dyn Progress) -> Result<Answer, EngineError> {
+        let tree = self.walk();
+        for rel in &req.scope {
+            if !rel.contains(['*', '?', '[']) && !tree.has_sources_under(&self.root, rel) {
+                return Err(RequestError::NoSources(rel.clone()).into());
+            }
+        }
+        match &req.mode {
+            Mode::Symbol(query) => self.lookup(req, query, &tree, progress),
+            Mode::Natural(text) => self.search(req, text, &tree, progress),
+        }
+    }
+
+    fn lookup(&self, req: &Request, query: &SymbolQuery, tree: &Tree, progress: &dyn Progress) -> Result<Answer, EngineError> {
+        let ws = self.workspace(tree, progress)?;
+        let config = LookupConfig { call_depth: req.settings.call_depth, max_token_budget: req.settings.max_token_budget, paths: req.scope.clone() };
+        let answer = crate::lookup::lookup_query(&ws, query, &config).map_err(EngineError::Ts)?;
+        Ok(match req.shape {
+            Shape::Full => Answer::Full(FullAnswer::Lookup(answer)),
+            Shape::Concise => Answer::Concise(ConciseAnswer {
+                query: req.text.clone(),
+                backend: None,
+                notes: Vec::new(),
+                results: crate::lookup::concise(&answer, &self.root),
+                hints: answer.hints,
+            }),
+        })
+    }
+
+    fn search(&self, req: &Request, text: &str, tree: &Tree, progress: &dyn Progress) -> Result<Answer, EngineError> {
+        let started = std::time::Instant::now();
+        let synced = self.sync_tree(tree, progress)?;
+        let sync_ms = started.elapsed().as_millis() as u64;
+        let mut notes = self.take_notes();
+        if synced.is_none() {
+            notes.push("another tsq is writing the index; answered from its last committed version".into());
+        }
+        let filter = crate::search::filter(&req.scope, req.language.as_deref());
+        let guard = self.open_index()?;
+        let index = guard.as_ref().expect("opened above");
+        if req.shape == Shape::Concise {
+            let retrieval = crate::search::retrieve(index, self.reranker(), text, &filter, &req.settings)?;
+            notes.extend(retrieval.notes);
+            return Ok(Answer::Concise(ConciseAnswer {
+                query: req.text.clone(),
+                results: crate::search::concise(&retrieval.ranked, req.settings.top_k),
+                backend: Some(retrieval.backends),
+                notes,
+                hints: Vec::new(),
+            }));
+        }
+        let ws = self.workspace(tree, progress)?;
+        let mut answer = crate::search::search(index, &ws, self.reranker(), text, &filter, &req.settings)?;
+        answer.timings.sync = sync_ms;
+        notes.append(&mut answer.notes);
+        answer.notes = notes;
+        let t = &answer.timings;
+        tracing::debug!(sync = t.sync, retrieval = t.retrieval, rerank = t.rerank, enrichment = t.enrichment, "search timings (ms)");
+        Ok(Answer::Full(FullAnswer::Search(answer)))
+    }
+
+    /// `SymbolMetadata` for every declaration `query` names
+    /// (`symbol =` optional), with the coverage behind it.
+    pub fn inspect(&self, query: &str, call_depth: Option<i32>) -> Result<InspectAnswer, EngineError> {
+        let parsed = SymbolQuery::parse(query).map_err(RequestError::from)?;
+        let settings = Settings::load(&self.root, Overrides { call_depth, ..Default::default() })?;
+        let tree = self.walk();
+        let ws = self.workspace(&tree, &crate::index::sync_silent())?;
+        let result = ws.inspect(&parsed, &InspectConfig { call_depth: settings.call_depth, resolvers: None })?;
+        Ok(InspectAnswer { query: parsed.to_string(), workspace: ws.info().clone(), result })
+    }
+
+    /// An extended analysis (`ANALYSES`), over the workspace or the
+    /// declarations `query` names.
+    pub fn analyze(&self, analysis: &str, query: Option<&str>, config: &AnalyzeConfig) -> Result<serde_json::Value, EngineError> {
+        if !ANALYSES.contains(&analysis) {
+            return Err(EngineError::UnknownAnalysis(analysis.to_string()));
+        }
+        let query = query.map(SymbolQuery::parse).transpose().map_err(RequestError::from)?;
+        let tree = self.walk();
+        let ws = self.workspace(&tree, &crate::index::sync_silent())?;
+        Ok(ws.analyze(analysis, query.as_ref(), config)?)
+    }
+
+    /// Files the walk skipped, and why (walks once).
+    pub fn skipped(&self) -> Vec<Skipped> {
+        self.walk().skipped
+    }
+
+    /// Syncs the index (walks once), unless another process is writing.
+    pub fn sync(&self, progress: &dyn Progress) -> Result<Option<SyncReport>, EngineError> {
+        let tree = self.walk();
+        self.sync_tree(&tree, progress)
+    }
+
+    /// `tsq index`: a full sync (waiting for another writer), then every
+    /// missing vector. An embedding failure is returned beside the report:
+    /// what was synced stays.
+    pub fn index(&self, progress: &dyn Progress) -> Result<(SyncReport, Option<IndexError>), EngineError> {
+        let tree = self.walk();
+        let parser = self.parser()?;
+        let mut guard = self.open_index()?;
+        let index = guard.as_mut().expect("opened above");
+        let mut report = index.sync_with(parser, SyncInput { tree: &tree, view: &self.view }, progress)?;
+        let started = std::time::Instant::now();
+        let failed = match index.embed_missing(None, progress) {
+            Ok(n) => {
+                report.embedded = n;
+                None
+            }
+            Err(e) => Some(e),
+        };
+        report.embed_ms = started.elapsed().as_millis() as u64;
+        report.ms += report.embed_ms;
+        Ok((report, failed))
+    }
+
+    /// Embeds up to `limit` chunks lacking vectors; 0 when none are left or
+    /// there is no embedder.
+    pub fn embed_some(&self, limit: usize) -> Result<usize, EngineError> {
+        let mut guard = self.open_index()?;
+        Ok(guard.as_mut().expect("opened above").embed_missing(Some(limit), &crate::index::sync_silent())?)
+    }
+
+    /// Whether the index is open and has an embedder (a lookup never
+    /// opens the index).
+    pub fn has_embedder(&self) -> bool {
+        lock(&self.index).as_ref().is_some_and(|i| i.embedder().is_some())
+    }
+
+    /// What the index holds; `None` when there is no index yet (nothing is
+    /// created).
+    pub fn status(&self) -> Result<Option<Status>, EngineError> {
+        if !crate::index::index_dir(&self.root).exists() {
+            return Ok(None);
+        }
+        // Status reads what the index holds, whatever embedder built it.
+        let index = Index::open(&self.root, &IndexConfig { embedder: EmbedderChoice::None, ..Default::default() })?;
+        Ok(Some(index.status()?))
+    }
+
+    /// Removes the index; false when there was none.
+    pub fn clean(&self) -> Result<bool, EngineError> {
+        lock(&self.index).take();
+        Ok(crate::index::clean(&self.root)?)
+    }
+}
+
+/// Parses `files`, reporting paths relative to `root`, and calls `sink`
+/// per file in order (`tsq symbols`, `tsq chunks`): one parse pool of at
+/// most one isolate per file.
+pub fn parse_files(files: &[PathBuf], root: &Path, sink: &mut dyn FnMut(Result<FileParse, Skipped>)) -> Result<(), EngineError> {
+    if files.is_empty() {
+        return Ok(());
+    }
+    let mut config = EngineConfig::default();
+    config.pool.workers = config.pool.workers.min(files.len()).max(1);
+    TsqEngine::new(&config)?.parse_files(files, root, sink);
+    Ok(())
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}

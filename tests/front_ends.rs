@@ -1,0 +1,152 @@
+//! Both front ends are one engine: the same requests, good and bad, sent
+//! through the `tsq` CLI and through a real MCP client (rmcp over
+//! `tsq serve`'s stdio) give the same answers and the same errors.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::transport::TokioChildProcess;
+use rmcp::ServiceExt;
+use serde_json::{json, Value};
+
+use common::TempDir;
+
+/// One request, as MCP arguments; `cli_args` gives the same on the CLI.
+struct Case {
+    args: Value,
+}
+
+impl Case {
+    fn cli_args(&self, root: &Path) -> Vec<String> {
+        let a = &self.args;
+        let mut out = vec!["search".to_string(), a["query"].as_str().unwrap().to_string(), "--root".into(), root.display().to_string()];
+        for p in a["path"].as_array().into_iter().flatten() {
+            out.extend(["--path".into(), p.as_str().unwrap().into()]);
+        }
+        for l in a["languages"].as_array().into_iter().flatten() {
+            out.extend(["--language".into(), l.as_str().unwrap().into()]);
+        }
+        if a["format"] == "concise" {
+            out.extend(["--format".into(), "concise".into()]);
+        }
+        if let Some(d) = a["callDepth"].as_i64() {
+            out.push(format!("--call-depth={d}"));
+        }
+        if let Some(b) = a["maxTokenBudget"].as_i64() {
+            out.push(format!("--budget={b}"));
+        }
+        if let Some(k) = a["topK"].as_i64() {
+            out.push(format!("--top-k={k}"));
+        }
+        out
+    }
+}
+
+/// Non-empty lines, without the notes (MCP shows them in the graph block,
+/// the CLI on stderr).
+fn lines(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut in_notes = false;
+    for l in text.lines() {
+        if l == tsq::api::render::NOTES {
+            in_notes = true;
+            continue;
+        }
+        if l.trim().is_empty() {
+            in_notes = false;
+            continue;
+        }
+        if !in_notes {
+            out.push(l.trim_end().to_string());
+        }
+    }
+    out
+}
+
+fn texts(r: &CallToolResult) -> Vec<String> {
+    r.content.iter().filter_map(|c| c.as_text().map(|t| t.text.clone())).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_cli_and_mcp_give_the_same_answers_and_errors() -> anyhow::Result<()> {
+    let ws = TempDir::copy_of(&common::repo().join("fixtures/search"), "front-ends");
+    // BM25 only: answers must not depend on background embedding.
+    ws.write("tsq.toml", b"embedder = \"none\"\n");
+    ws.write("notes.txt", b"not code\n");
+    let root = ws.0.canonicalize()?;
+    let cases: Vec<Case> = [
+        // Answers.
+        json!({ "query": "symbol = parseCsv" }),
+        json!({ "query": "symbol = parseCsv", "format": "concise" }),
+        json!({ "query": "symbol = LruCache > get", "callDepth": 2, "maxTokenBudget": 3000 }),
+        json!({ "query": "split comma separated lines into fields" }),
+        json!({ "query": "split comma separated lines into fields", "format": "concise", "topK": 3 }),
+        json!({ "query": "evict the least recently used entry", "path": ["src"], "languages": ["ts"] }),
+        // Nothing found: a lookup's hints.
+        json!({ "query": "symbol = parsecsv" }),
+        // Errors.
+        json!({ "query": "   " }),
+        json!({ "query": "x".repeat(5000) }),
+        json!({ "query": "symbol = a >> b" }),
+        json!({ "query": "symbol = parseCsv", "path": ["../.."] }),
+        json!({ "query": "how are tokens refreshed", "path": ["/etc"] }),
+        json!({ "query": "symbol = parseCsv", "path": ["nope.ts"] }),
+        json!({ "query": "symbol = parseCsv", "path": ["notes.txt"] }),
+        json!({ "query": "how are tokens refreshed", "languages": ["python"] }),
+        json!({ "query": "symbol = parseCsv", "callDepth": 99 }),
+        json!({ "query": "how are tokens refreshed", "topK": 0, "format": "concise" }),
+    ]
+    .into_iter()
+    .map(|args| Case { args })
+    .collect();
+
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_tsq"));
+    cmd.arg("serve").arg("--root").arg(&root).stderr(std::process::Stdio::null());
+    let client = ().serve(TokioChildProcess::new(cmd)?).await?;
+    let (mut answers, mut errors) = (0, 0);
+    for case in &cases {
+        let a = &case.args;
+        let r = client.call_tool(CallToolRequestParams::new("codebase_search").with_arguments(a.as_object().unwrap().clone())).await?;
+        let cli = Command::new(env!("CARGO_BIN_EXE_tsq")).args(case.cli_args(&root)).output()?;
+        let (stdout, stderr) = (String::from_utf8_lossy(&cli.stdout).into_owned(), String::from_utf8_lossy(&cli.stderr).into_owned());
+        let mcp = texts(&r).join("\n");
+        if r.is_error == Some(true) {
+            errors += 1;
+            match cli.status.code() {
+                // Nothing found: the hints are the MCP error and in the CLI's answer.
+                Some(1) => assert!(!mcp.is_empty() && stdout.contains(&mcp), "{a}: MCP {mcp:?}, CLI {stdout:?}"),
+                Some(2) => assert_eq!(stderr.trim_end(), format!("tsq: {mcp}"), "{a}"),
+                other => panic!("{a}: MCP error {mcp:?}, CLI exit {other:?}: {stderr}"),
+            }
+            continue;
+        }
+        answers += 1;
+        assert_eq!(cli.status.code(), Some(0), "{a}: {stderr}");
+        match &r.structured_content {
+            Some(sc) => {
+                let from_cli: Value = serde_json::from_str(&stdout)?;
+                assert_eq!(&from_cli, sc, "{a}: concise records differ");
+            }
+            None => assert_eq!(lines(&stdout), lines(&mcp), "{a}: full answers differ"),
+        }
+    }
+    assert_eq!((answers, errors), (6, 11), "every case answered or refused as expected");
+    client.cancel().await?;
+    Ok(())
+}
+
+#[test]
+fn the_cli_refuses_paths_that_escape_the_workspace() {
+    let root = common::repo().join("fixtures/ts-ls/call-chain");
+    for (cmd, query) in [("lookup", "symbol = normalize"), ("search", "symbol = normalize"), ("search", "how are names normalized")] {
+        for path in ["../..", "/etc", "../*.ts"] {
+            let o = Command::new(env!("CARGO_BIN_EXE_tsq")).args([cmd, query, "--path", path, "--root"]).arg(&root).output().unwrap();
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{cmd} --path {path}: {err}");
+            assert!(err.contains("leaves the workspace"), "{cmd} --path {path}: {err}");
+        }
+    }
+}
