@@ -229,11 +229,7 @@ impl<'a> Chunker<'a> {
     }
 
     fn relevant_imports(&self, source: &str) -> Vec<String> {
-        self.imports
-            .iter()
-            .filter(|imp| imp.bindings.iter().any(|b| contains_word(source, b)))
-            .map(|imp| imp.text.clone())
-            .collect()
+        self.imports.iter().filter(|imp| imp.bindings.iter().any(|b| contains_word(source, b))).map(|imp| imp.text.clone()).collect()
     }
 
     fn finish(self) -> Vec<CodeChunk> {

@@ -143,7 +143,12 @@ impl Settings {
 
     fn validate(&self) -> Result<(), ConfigError> {
         let bad = |key: &str, message: String| Err(ConfigError::Value { key: key.into(), message });
-        for (key, v) in [("rerankWeight", self.rerank_weight), ("vectorWeight", self.vector_weight), ("bm25Weight", self.bm25_weight), ("minimumRelevanceThreshold", self.minimum_relevance_threshold)] {
+        for (key, v) in [
+            ("rerankWeight", self.rerank_weight),
+            ("vectorWeight", self.vector_weight),
+            ("bm25Weight", self.bm25_weight),
+            ("minimumRelevanceThreshold", self.minimum_relevance_threshold),
+        ] {
             if !(0.0..=1.0).contains(&v) || v.is_nan() {
                 return bad(key, format!("{v} is outside 0.0-1.0"));
             }

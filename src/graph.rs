@@ -83,7 +83,8 @@ fn details_head(out: &mut String, m: &SymbolMetadata, indent: &str) {
     }
     if let Some(members) = &m.members {
         if !members.is_empty() {
-            let names: Vec<String> = members.iter().filter(|x| !x.name.is_empty()).map(|x| if x.kind == "method" { format!("{}()", x.name) } else { x.name.clone() }).collect();
+            let names: Vec<String> =
+                members.iter().filter(|x| !x.name.is_empty()).map(|x| if x.kind == "method" { format!("{}()", x.name) } else { x.name.clone() }).collect();
             let _ = writeln!(out, "{indent}Members: {}", names.join(", "));
         }
     }
@@ -214,11 +215,7 @@ pub fn diamonds(m: &SymbolMetadata) -> Vec<Diamond> {
             walk(next, &direct.name, &mut reached);
         }
     }
-    reached
-        .into_values()
-        .filter(|(_, via)| via.len() >= 2)
-        .map(|(target, via)| Diamond { via: via.into_iter().collect(), target })
-        .collect()
+    reached.into_values().filter(|(_, via)| via.len() >= 2).map(|(target, via)| Diamond { via: via.into_iter().collect(), target }).collect()
 }
 
 /// The graph as data: every call edge under the results, by name and file.

@@ -108,8 +108,23 @@ fn log_builds(log: &mut Vec<crate::ts::protocol::BuildEntry>) {
 /// cheap enough to run over every file; tsc decides in the projects left.
 fn may_declare(text: &str, name: &str) -> bool {
     const KEYWORDS: &[&str] = &["function", "function*", "class", "interface", "type", "enum", "namespace", "module", "const", "let", "var"];
-    const MODIFIERS: &[&str] =
-        &["export", "default", "declare", "abstract", "public", "private", "protected", "static", "readonly", "override", "async", "get", "set", "accessor", "*"];
+    const MODIFIERS: &[&str] = &[
+        "export",
+        "default",
+        "declare",
+        "abstract",
+        "public",
+        "private",
+        "protected",
+        "static",
+        "readonly",
+        "override",
+        "async",
+        "get",
+        "set",
+        "accessor",
+        "*",
+    ];
     let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
     text.match_indices(name).any(|(i, _)| {
         if text[..i].chars().next_back().is_some_and(ident) || text[i + name.len()..].chars().next().is_some_and(ident) {
@@ -192,8 +207,7 @@ impl Workspace {
         let name = names.last()?;
         let started = std::time::Instant::now();
         let files = self.files.lock().unwrap_or_else(|p| p.into_inner()).sources.clone();
-        let out: Vec<String> =
-            files.into_iter().filter(|f| self.view.get(f).is_ok_and(|e| may_declare(e.text_or_empty(), name))).map(|f| slash(&f)).collect();
+        let out: Vec<String> = files.into_iter().filter(|f| self.view.get(f).is_ok_and(|e| may_declare(e.text_or_empty(), name))).map(|f| slash(&f)).collect();
         tracing::debug!(ms = started.elapsed().as_millis() as u64, name = %name, files = out.len(), "candidate files");
         Some(out)
     }

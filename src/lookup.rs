@@ -95,11 +95,8 @@ pub fn lookup_query(ws: &Workspace, query: &SymbolQuery, config: &LookupConfig) 
             found.hints.push(format!("{before} matches lie outside --path {}", config.paths.join(", ")));
         }
     }
-    let metadata = if found.matches.is_empty() {
-        Vec::new()
-    } else {
-        ws.inspect(query, &InspectConfig { call_depth: config.call_depth, resolvers: None })?.matches
-    };
+    let metadata =
+        if found.matches.is_empty() { Vec::new() } else { ws.inspect(query, &InspectConfig { call_depth: config.call_depth, resolvers: None })?.matches };
     let results: Vec<LookupResultItem> = found
         .matches
         .iter()
@@ -212,7 +209,18 @@ fn render(frame: &Frame, results: &[LookupResultItem], snaps: &[Snapshot], hints
         let meta: Vec<SymbolMetadata> = results.iter().filter_map(|r| r.metadata.clone()).collect();
         body.push_str(&match meta.len() {
             // Root expressions have no Language Service metadata.
-            0 => results.iter().map(|r| format!("{} — {}:{}-{}\n", r.location.qualified_name, r.location.symbol.file_path.as_deref().unwrap_or("?"), r.location.start_line, r.location.end_line)).collect(),
+            0 => results
+                .iter()
+                .map(|r| {
+                    format!(
+                        "{} — {}:{}-{}\n",
+                        r.location.qualified_name,
+                        r.location.symbol.file_path.as_deref().unwrap_or("?"),
+                        r.location.start_line,
+                        r.location.end_line
+                    )
+                })
+                .collect(),
             1 => graph::render_single(&meta[0]),
             _ => graph::render_multi(&meta),
         });
@@ -284,7 +292,8 @@ pub fn concise(answer: &LookupAnswer, root: &std::path::Path) -> Vec<ConciseResu
         .map(|r| {
             let file = r.location.symbol.file_path.clone().unwrap_or_default();
             let text = std::fs::read_to_string(root.join(&file)).unwrap_or_default();
-            let lines: Vec<&str> = text.lines().skip(r.location.start_line.saturating_sub(1) as usize).take((r.location.end_line + 1 - r.location.start_line) as usize).collect();
+            let lines: Vec<&str> =
+                text.lines().skip(r.location.start_line.saturating_sub(1) as usize).take((r.location.end_line + 1 - r.location.start_line) as usize).collect();
             let mut preview = lines.iter().filter(|l| !l.trim().is_empty()).take(2).cloned().collect::<Vec<_>>().join("\n");
             if preview.chars().count() > 200 {
                 preview = preview.chars().take(197).collect::<String>() + "...";

@@ -183,7 +183,9 @@ pub fn tool_result(answer: &Answer) -> CallToolResult {
         Answer::Concise(c) => CallToolResult::structured(render::concise(c)),
         Answer::Full(full) => {
             let assistant = |priority: f32| Annotations::default().with_audience(vec![Role::Assistant]).with_priority(priority);
-            CallToolResult::success(render::blocks(full).into_iter().map(|b| ContentBlock::Text(TextContent::new(b.text).with_annotations(assistant(b.priority)))).collect())
+            CallToolResult::success(
+                render::blocks(full).into_iter().map(|b| ContentBlock::Text(TextContent::new(b.text).with_annotations(assistant(b.priority)))).collect(),
+            )
         }
     }
 }
@@ -196,7 +198,12 @@ impl TsqServer {
     }
 
     pub fn with_root(choice: RootChoice) -> TsqServer {
-        TsqServer { choice, engine: Arc::new(OnceCell::new()), embedding: Arc::new(std::sync::atomic::AtomicBool::new(false)), tool_router: Self::tool_router() }
+        TsqServer {
+            choice,
+            engine: Arc::new(OnceCell::new()),
+            embedding: Arc::new(std::sync::atomic::AtomicBool::new(false)),
+            tool_router: Self::tool_router(),
+        }
     }
 
     /// The workspace root: `--root`, else the client's first valid root,
@@ -211,11 +218,8 @@ impl TsqServer {
                 let supports_roots = ctx.peer.peer_info().is_some_and(|i| i.capabilities.roots.is_some());
                 // Roots are deprecated by SEP-2577 but still what clients send.
                 #[allow(deprecated)]
-                let from_client = if supports_roots {
-                    ctx.peer.list_roots().await.ok().and_then(|r| r.roots.iter().find_map(|root| root_dir(&root.uri)))
-                } else {
-                    None
-                };
+                let from_client =
+                    if supports_roots { ctx.peer.list_roots().await.ok().and_then(|r| r.roots.iter().find_map(|root| root_dir(&root.uri))) } else { None };
                 from_client.unwrap_or_else(|| fallback.clone())
             }
         }
@@ -288,7 +292,8 @@ impl TsqServer {
     async fn search(&self, args: SearchArgs, ctx: &RequestContext<RoleServer>) -> Result<CallToolResult, String> {
         let engine = self.engine(ctx).await?;
         let request = engine.request(args.input()).map_err(|e| e.to_string())?;
-        let progress = McpProgress { peer: ctx.peer.clone(), token: ctx.meta.get_progress_token(), handle: tokio::runtime::Handle::current(), last: Default::default() };
+        let progress =
+            McpProgress { peer: ctx.peer.clone(), token: ctx.meta.get_progress_token(), handle: tokio::runtime::Handle::current(), last: Default::default() };
         let e = Arc::clone(&engine);
         let answer = tokio::task::spawn_blocking(move || {
             let answer = e.query(&request, &progress);

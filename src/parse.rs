@@ -87,11 +87,7 @@ pub fn build(source: SourceText, response: ParseResponse) -> ParsedFile {
         diagnostics.push(Diagnostic { line: 1, column: 1, message: error.clone() });
     }
     let symbols = tree(&source, &response.nodes);
-    let comments = response
-        .comments
-        .iter()
-        .map(|&(s, e)| Span { start: source.byte(s), end: source.byte(e) })
-        .collect();
+    let comments = response.comments.iter().map(|&(s, e)| Span { start: source.byte(s), end: source.byte(e) }).collect();
     ParsedFile { source, symbols, comments, diagnostics, failure: response.error }
 }
 

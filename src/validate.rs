@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use crate::chunk::{contains_word, import_text, estimate_tokens, CodeChunk, MAX_CHUNK_TOKENS, TRUNCATION_NOTE};
+use crate::chunk::{contains_word, estimate_tokens, import_text, CodeChunk, MAX_CHUNK_TOKENS, TRUNCATION_NOTE};
 use crate::parse::ParsedFile;
 
 /// One broken rule.
@@ -30,9 +30,7 @@ pub fn check_file(file: &ParsedFile, chunks: &[CodeChunk], second_run: &[CodeChu
             covered[line as usize] = true;
         }
     }
-    let uncovered: Vec<u32> = (1..=file.source.line_count())
-        .filter(|&l| !covered[l as usize] && !file.source.lines(l, l).trim().is_empty())
-        .collect();
+    let uncovered: Vec<u32> = (1..=file.source.line_count()).filter(|&l| !covered[l as usize] && !file.source.lines(l, l).trim().is_empty()).collect();
     if !uncovered.is_empty() {
         fail(1, format!("{} non-blank lines in no root chunk, first: line {}", uncovered.len(), uncovered[0]));
     }
@@ -132,18 +130,10 @@ pub fn check_file(file: &ParsedFile, chunks: &[CodeChunk], second_run: &[CodeChu
     }
 
     // 10. relevantImports: exactly the imports whose bindings the chunk uses.
-    let imports: Vec<(&str, &[String])> = file
-        .symbols
-        .iter()
-        .filter(|s| s.kind == "import" && !s.bindings.is_empty())
-        .map(|s| (import_text(text, s), s.bindings.as_slice()))
-        .collect();
+    let imports: Vec<(&str, &[String])> =
+        file.symbols.iter().filter(|s| s.kind == "import" && !s.bindings.is_empty()).map(|s| (import_text(text, s), s.bindings.as_slice())).collect();
     for c in chunks.iter().filter(|c| c.node_kind != "import" && c.node_kind != "comment") {
-        let expected: Vec<&str> = imports
-            .iter()
-            .filter(|(_, b)| b.iter().any(|b| contains_word(&c.full_source, b)))
-            .map(|(t, _)| *t)
-            .collect();
+        let expected: Vec<&str> = imports.iter().filter(|(_, b)| b.iter().any(|b| contains_word(&c.full_source, b))).map(|(t, _)| *t).collect();
         let actual: Vec<&str> = c.relevant_imports.iter().map(String::as_str).collect();
         if expected != actual {
             fail(10, format!("{}: relevantImports {:?}, expected {:?}", c.breadcrumb, actual, expected));

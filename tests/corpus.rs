@@ -33,9 +33,7 @@ fn every_corpus_file_keeps_the_rules() {
                 }
             }
         });
-        println!(
-            "corpus {name}: {files} files, {lines} lines, {chunks_total} chunks, {truncated} embeddingTexts cut at 32K tokens"
-        );
+        println!("corpus {name}: {files} files, {lines} lines, {chunks_total} chunks, {truncated} embeddingTexts cut at 32K tokens");
     }
     println!("corpus: {} files break a rule", failures.len());
     assert!(failures.is_empty(), "{}", failures.join("\n"));

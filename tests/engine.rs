@@ -36,11 +36,7 @@ fn a_thousand_nested_parentheses_parse() {
 fn stack_overflow_is_a_diagnostic_and_the_engine_goes_on() {
     let text = format!("const x = {}1{};\n", "[".repeat(2_000_000), "]".repeat(2_000_000));
     let parsed = common::engine().parse_text("overflow.ts", text);
-    assert!(
-        parsed.diagnostics.iter().any(|d| d.message.contains("stack overflow") || d.message.contains("RangeError")),
-        "{:?}",
-        parsed.diagnostics
-    );
+    assert!(parsed.diagnostics.iter().any(|d| d.message.contains("stack overflow") || d.message.contains("RangeError")), "{:?}", parsed.diagnostics);
     // The same engine pool still answers.
     let after = common::engine().parse_text("after.ts", "export function ok() {}\n".to_string());
     assert_eq!(after.symbols[0].name, "ok");

@@ -178,7 +178,8 @@ fn bad_files_are_recorded_with_their_reason_and_the_rest_is_indexed() {
     let r = sync(&mut index);
     assert_eq!(r.chunks, 11, "the good files are all indexed");
     let status = index.status().unwrap();
-    let reason = |p: &str| status.skipped.iter().find(|s| s.path == p).map(|s| s.reason.clone()).unwrap_or_else(|| panic!("{p} not recorded: {:?}", status.skipped));
+    let reason =
+        |p: &str| status.skipped.iter().find(|s| s.path == p).map(|s| s.reason.clone()).unwrap_or_else(|| panic!("{p} not recorded: {:?}", status.skipped));
     assert!(reason("big.ts").contains("over the 16777216-byte limit"), "{}", reason("big.ts"));
     assert!(reason("bundle.min.js").starts_with("minified"), "{}", reason("bundle.min.js"));
     assert!(reason("binary.ts").starts_with("binary file"), "{}", reason("binary.ts"));
@@ -261,16 +262,19 @@ fn kill_9_at_ten_moments_never_breaks_the_index() {
     index_json(&ws.0);
     let got = state(&ws.0);
     let first_difference = got.iter().zip(&expected).find(|(a, b)| a != b);
-    assert!(got.len() == expected.len() && first_difference.is_none(), "the next sync converges to a clean build: {} rows against {}, first difference {first_difference:?}", got.len(), expected.len());
+    assert!(
+        got.len() == expected.len() && first_difference.is_none(),
+        "the next sync converges to a clean build: {} rows against {}, first difference {first_difference:?}",
+        got.len(),
+        expected.len()
+    );
 }
 
 #[test]
 fn two_writers_at_once_both_finish_consistently() {
     let ws = TempDir::copy_of(&common::repo().join("fixtures/ts-ls"), "index-two-writers");
     let root = ws.0.to_str().unwrap().to_string();
-    let spawn = || {
-        Command::new(env!("CARGO_BIN_EXE_tsq")).args(["index", "--root", &root, "--embedder", "none", "--json"]).output().unwrap()
-    };
+    let spawn = || Command::new(env!("CARGO_BIN_EXE_tsq")).args(["index", "--root", &root, "--embedder", "none", "--json"]).output().unwrap();
     let (a, b) = std::thread::scope(|s| {
         let a = s.spawn(spawn);
         let b = s.spawn(spawn);

@@ -6,7 +6,6 @@
 
 mod common;
 
-
 use serde_json::{Map, Value};
 use tsq::chunk::estimate_tokens;
 use tsq::graph;
@@ -73,9 +72,7 @@ fn answer(ws: &Workspace, q: &str) -> tsq::lookup::LookupAnswer {
 #[test]
 fn the_blueprints_lookup_cases() {
     let ws = Workspace::open(&common::repo().join("fixtures/lookup")).unwrap();
-    let files = |a: &tsq::lookup::LookupAnswer| -> Vec<String> {
-        a.results.iter().map(|r| r.location.symbol.file_path.clone().unwrap()).collect()
-    };
+    let files = |a: &tsq::lookup::LookupAnswer| -> Vec<String> { a.results.iter().map(|r| r.location.symbol.file_path.clone().unwrap()).collect() };
     let a = answer(&ws, "symbol = validateToken");
     assert_eq!(files(&a), ["src/auth/tokenService.ts", "src/legacy/tokenService.ts"]);
     assert_eq!(files(&answer(&ws, "symbol = TokenService > validateToken")).len(), 2);

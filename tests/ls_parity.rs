@@ -33,13 +33,7 @@ struct OracleEntry {
 
 fn oracle(root: &Path, every_nth: usize, limit: usize) -> Vec<OracleEntry> {
     let script = common::repo().join("tests/parity/tsserver-oracle.js");
-    let output = Command::new("node")
-        .arg(script)
-        .arg(root)
-        .arg(every_nth.to_string())
-        .arg(limit.to_string())
-        .output()
-        .expect("node runs");
+    let output = Command::new("node").arg(script).arg(root).arg(every_nth.to_string()).arg(limit.to_string()).output().expect("node runs");
     assert!(output.status.success(), "oracle failed: {}", String::from_utf8_lossy(&output.stderr));
     serde_json::from_slice(&output.stdout).expect("oracle JSON")
 }
@@ -84,12 +78,16 @@ pub fn compare(root: &Path, every_nth: usize, limit: usize) -> Agreement {
             a.differences.push(format!("{query}: incoming\n    tsq:      {inc:?}\n    tsserver: {want_in:?}"));
         } else {
             for extra in inc.difference(&want_in) {
-                let caller_project = ws.info().projects.iter().find(|p| {
-                    p.config_path.as_deref().and_then(|c| c.rsplit_once('/')).is_some_and(|(dir, _)| extra.contains(&format!("@{dir}/")))
-                });
-                let own_project = ws.info().projects.iter().find(|p| {
-                    p.config_path.as_deref().and_then(|c| c.rsplit_once('/')).is_some_and(|(dir, _)| e.file.starts_with(&format!("{dir}/")))
-                });
+                let caller_project = ws
+                    .info()
+                    .projects
+                    .iter()
+                    .find(|p| p.config_path.as_deref().and_then(|c| c.rsplit_once('/')).is_some_and(|(dir, _)| extra.contains(&format!("@{dir}/"))));
+                let own_project = ws
+                    .info()
+                    .projects
+                    .iter()
+                    .find(|p| p.config_path.as_deref().and_then(|c| c.rsplit_once('/')).is_some_and(|(dir, _)| e.file.starts_with(&format!("{dir}/"))));
                 if caller_project.map(|p| &p.name) != own_project.map(|p| &p.name) {
                     a.cross_project_extras.push(format!("{query}: caller {extra} (another project)"));
                 } else {

@@ -43,9 +43,7 @@ async fn codebase_search_over_an_in_process_client() -> anyhow::Result<()> {
     assert_eq!((ann.read_only_hint, ann.destructive_hint, ann.idempotent_hint, ann.open_world_hint), (Some(true), Some(false), Some(true), Some(false)));
 
     // A lookup: the graph first, then one snapshot per file.
-    let r = client
-        .call_tool(CallToolRequestParams::new("codebase_search").with_arguments(args(json!({ "query": "symbol = UserService > register" }))))
-        .await?;
+    let r = client.call_tool(CallToolRequestParams::new("codebase_search").with_arguments(args(json!({ "query": "symbol = UserService > register" })))).await?;
     assert_ne!(r.is_error, Some(true));
     let t = texts(&r);
     assert!(t[0].starts_with("Search: \"symbol = UserService > register\" | 1 result |"), "{}", t[0]);
@@ -136,9 +134,8 @@ async fn natural_language_over_an_in_process_client() -> anyhow::Result<()> {
     assert!(blocks.iter().all(|b| b["annotations"]["audience"] == json!(["assistant"])));
 
     // Concise: ranked records with the backends.
-    let r = client
-        .call_tool(CallToolRequestParams::new("codebase_search").with_arguments(args(json!({ "query": query, "format": "concise", "topK": 3 }))))
-        .await?;
+    let r =
+        client.call_tool(CallToolRequestParams::new("codebase_search").with_arguments(args(json!({ "query": query, "format": "concise", "topK": 3 })))).await?;
     let sc = r.structured_content.clone().expect("structured content");
     assert_eq!(sc["backend"]["embedder"], "none");
     let results = sc["results"].as_array().unwrap();
@@ -176,9 +173,7 @@ async fn the_tsq_serve_binary_over_stdio() -> anyhow::Result<()> {
     let client = ().serve(TokioChildProcess::new(cmd)?).await?;
     let tools = client.list_all_tools().await?;
     assert_eq!(tools.len(), 1);
-    let r = client
-        .call_tool(CallToolRequestParams::new("codebase_search").with_arguments(args(json!({ "query": "symbol = add", "callDepth": 2 }))))
-        .await?;
+    let r = client.call_tool(CallToolRequestParams::new("codebase_search").with_arguments(args(json!({ "query": "symbol = add", "callDepth": 2 })))).await?;
     let t = texts(&r);
     assert!(t[0].contains("Called by: checkout (packages/app/src/main.ts)"), "{}", t[0]);
     let r = client
@@ -212,7 +207,8 @@ fn garbage_bom_and_wrong_shapes_do_not_kill_the_server() {
         r#"{"foo": 1}"#.to_string(),
         "[1, 2, 3]".to_string(),
         r#"{"jsonrpc":"2.0","id":"x","method":"no/such/method"}"#.to_string(),
-        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#.to_string(),
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#
+            .to_string(),
         r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.to_string(),
         r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"codebase_search","arguments":{"query":"symbol = normalize"}}}"#.to_string(),
     ];
@@ -247,7 +243,11 @@ fn the_stateless_era_discover_then_call() {
     let mut stdin = child.stdin.take().unwrap();
     let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
     writeln!(stdin, r#"{{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{{{meta}}}}}"#).unwrap();
-    writeln!(stdin, r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"codebase_search","arguments":{{"query":"symbol = isBlank"}},{meta}}}}}"#).unwrap();
+    writeln!(
+        stdin,
+        r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"codebase_search","arguments":{{"query":"symbol = isBlank"}},{meta}}}}}"#
+    )
+    .unwrap();
     stdin.flush().unwrap();
     let mut seen = Vec::new();
     for line in BufReader::new(child.stdout.take().unwrap()).lines() {
@@ -273,8 +273,8 @@ mod roots_and_progress {
     use std::sync::{Arc, Mutex};
 
     use rmcp::model::{
-        CallToolRequestParams, ClientCapabilities, ClientConfig, ErrorData, Implementation, ListRootsResult, NumberOrString,
-        ProgressNotificationParam, ProgressToken, RequestParamsMeta, Root,
+        CallToolRequestParams, ClientCapabilities, ClientConfig, ErrorData, Implementation, ListRootsResult, NumberOrString, ProgressNotificationParam,
+        ProgressToken, RequestParamsMeta, Root,
     };
     use rmcp::service::{NotificationContext, RequestContext};
     use rmcp::{ClientHandler, RoleClient, ServiceExt};
@@ -317,8 +317,7 @@ mod roots_and_progress {
         });
         let progress = Arc::new(Mutex::new(Vec::new()));
         let client = RootsClient { root: format!("file://{}", wanted.display()), progress: Arc::clone(&progress) }.serve(client_io).await?;
-        let mut params = CallToolRequestParams::new("codebase_search")
-            .with_arguments(json!({ "query": "symbol = normalize" }).as_object().unwrap().clone());
+        let mut params = CallToolRequestParams::new("codebase_search").with_arguments(json!({ "query": "symbol = normalize" }).as_object().unwrap().clone());
         params.set_progress_token(ProgressToken(NumberOrString::Number(7)));
         let r = client.call_tool(params).await?;
         let text = r.content[0].as_text().unwrap().text.clone();

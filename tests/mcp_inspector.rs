@@ -16,14 +16,8 @@ fn inspector(args: &[&str]) -> Value {
 
 fn inspector_at(root: &std::path::Path, args: &[&str]) -> Value {
     let bin = std::env::var("TSQ_MCP_INSPECTOR").unwrap();
-    let out = Command::new(bin)
-        .arg("--cli")
-        .arg(env!("CARGO_BIN_EXE_tsq"))
-        .args(["serve", "--root"])
-        .arg(&root)
-        .args(args)
-        .output()
-        .expect("the inspector runs");
+    let out =
+        Command::new(bin).arg("--cli").arg(env!("CARGO_BIN_EXE_tsq")).args(["serve", "--root"]).arg(&root).args(args).output().expect("the inspector runs");
     assert!(out.status.success(), "inspector failed: {}", String::from_utf8_lossy(&out.stderr));
     let stdout = String::from_utf8_lossy(&out.stdout);
     let json = &stdout[stdout.find('{').expect("JSON on stdout")..];
@@ -49,7 +43,8 @@ fn the_mcp_inspector_cli_lists_and_calls_the_tool() {
     assert!(Command::new("cp").arg("-r").arg(common::repo().join("fixtures/search")).arg(&ws).status().unwrap().success());
     let _ = std::fs::remove_dir_all(ws.join(".tsq"));
     std::fs::write(ws.join("tsq.toml"), "embedder = \"none\"\n").unwrap();
-    let call = inspector_at(&ws, &["--method", "tools/call", "--tool-name", "codebase_search", "--tool-arg", "query=evict the least recently used cache entry"]);
+    let call =
+        inspector_at(&ws, &["--method", "tools/call", "--tool-name", "codebase_search", "--tool-arg", "query=evict the least recently used cache entry"]);
     let text = call["content"][0]["text"].as_str().unwrap();
     assert!(text.starts_with("Search: \"evict the least recently used cache entry\" |"), "{text}");
     assert!(call["content"][1]["text"].as_str().unwrap().starts_with("// src/util/cache.ts\n"), "{call}");

@@ -43,7 +43,6 @@ fn workspace(name: &str) -> TempDir {
     TempDir::copy_of(&common::repo().join("fixtures/search"), &format!("search-{name}"))
 }
 
-
 fn indexed(ws: &TempDir, embedder: Option<Box<dyn Embedder>>) -> Index {
     let mut index = Index::open_with(&ws.0, &IndexConfig::default(), embedder).unwrap();
     index.sync(common::engine(), &tsq::index::sync_silent()).unwrap();
@@ -81,7 +80,11 @@ fn path_filters_are_prefilters_in_lancedb() {
     assert!(r.ranked.iter().all(|c| c.row.chunk.relative_path.ends_with(".js")));
     // Imports never rank.
     let all = tsq::search::retrieve(&index, None, "import retryWithBackoff from net retry", &Default::default(), &settings()).unwrap();
-    assert!(all.ranked.iter().all(|c| c.row.chunk.node_kind != "import"), "{:?}", all.ranked.iter().map(|c| (&c.row.chunk.node_kind, &c.row.chunk.name, c.scores.bm25, c.scores.vector)).collect::<Vec<_>>());
+    assert!(
+        all.ranked.iter().all(|c| c.row.chunk.node_kind != "import"),
+        "{:?}",
+        all.ranked.iter().map(|c| (&c.row.chunk.node_kind, &c.row.chunk.name, c.scores.bm25, c.scores.vector)).collect::<Vec<_>>()
+    );
 }
 
 #[test]

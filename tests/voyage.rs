@@ -173,7 +173,9 @@ fn a_401_is_not_retried_and_never_shows_the_key() {
 #[test]
 fn reranks_with_the_documented_request_and_fails_cleanly() {
     let (base, seen) = serve(vec![
-        ok(json!({"object": "list", "data": [{"relevance_score": 0.2, "index": 1}, {"relevance_score": 0.9, "index": 0}], "model": "rerank-2.5", "usage": {"total_tokens": 5}})),
+        ok(
+            json!({"object": "list", "data": [{"relevance_score": 0.2, "index": 1}, {"relevance_score": 0.9, "index": 0}], "model": "rerank-2.5", "usage": {"total_tokens": 5}}),
+        ),
         status(400, r#"{"detail":"bad request"}"#),
     ]);
     let r = VoyageReranker::new(KEY.into(), config(&base)).unwrap();

@@ -78,7 +78,12 @@ pub fn blocks(full: &FullAnswer) -> Vec<Block> {
         let priority = match full {
             FullAnswer::Lookup(_) => (0.95 - 0.05 * i as f32).max(0.1),
             FullAnswer::Search(_) => {
-                let best = answer.results.iter().filter(|r| r.location.symbol.file_path.as_deref() == Some(s.file_path.as_str())).map(|r| r.score as f32).fold(0.0, f32::max);
+                let best = answer
+                    .results
+                    .iter()
+                    .filter(|r| r.location.symbol.file_path.as_deref() == Some(s.file_path.as_str()))
+                    .map(|r| r.score as f32)
+                    .fold(0.0, f32::max);
                 best.min(prev - 0.01).max(0.01)
             }
         };
@@ -171,7 +176,17 @@ fn write_coverage(out: &mut String, c: &Coverage) {
 pub fn sync_report(report: &SyncReport) -> String {
     format!(
         "{} files: {} unchanged, {} touched, {} parsed, {} removed, {} skipped; {} chunks, {} embedded, {} re-embedded by signature cascade ({}), {} ms\n",
-        report.files, report.unchanged, report.touched, report.parsed, report.removed, report.skipped, report.chunks, report.embedded, report.cascade, report.embedder, report.ms
+        report.files,
+        report.unchanged,
+        report.touched,
+        report.parsed,
+        report.removed,
+        report.skipped,
+        report.chunks,
+        report.embedded,
+        report.cascade,
+        report.embedder,
+        report.ms
     )
 }
 
@@ -179,7 +194,11 @@ pub fn sync_report(report: &SyncReport) -> String {
 pub fn status(status: &Status) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "index: {}", status.location);
-    let _ = writeln!(out, "files: {}  chunks: {}  vectors: {}/{} chunks ({}, {} dimensions)", status.files, status.chunks, status.vectors, status.embeddable, status.embedder, status.dimensions);
+    let _ = writeln!(
+        out,
+        "files: {}  chunks: {}  vectors: {}/{} chunks ({}, {} dimensions)",
+        status.files, status.chunks, status.vectors, status.embeddable, status.embedder, status.dimensions
+    );
     let _ = writeln!(
         out,
         "size: {} bytes in {} versions; last sync: {}",

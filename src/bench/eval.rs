@@ -66,7 +66,11 @@ pub fn ndcg(hits: &[Hit], truth: &[Relevant], k: usize) -> f64 {
     let mut ideal: Vec<u32> = truth.iter().map(|t| t.grade).collect();
     ideal.sort_by(|a, b| b.cmp(a));
     let idcg: f64 = ideal.iter().take(k).enumerate().map(|(i, grade)| ((1u64 << grade) - 1) as f64 / ((i + 2) as f64).log2()).sum();
-    if idcg == 0.0 { 0.0 } else { dcg / idcg }
+    if idcg == 0.0 {
+        0.0
+    } else {
+        dcg / idcg
+    }
 }
 
 /// Share of the relevant entries (grade >= 2) found in the top k.

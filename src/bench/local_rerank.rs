@@ -46,9 +46,8 @@ impl LocalReranker {
     pub fn load() -> Result<LocalReranker, EmbedError> {
         let dir = model_dir();
         let read = |name: &str| {
-            std::fs::read(dir.join(name)).map_err(|e| {
-                EmbedError::LocalUnavailable(format!("{}: {e} (run vendor-models/update.sh --reranker)", dir.join(name).display()))
-            })
+            std::fs::read(dir.join(name))
+                .map_err(|e| EmbedError::LocalUnavailable(format!("{}: {e} (run vendor-models/update.sh --reranker)", dir.join(name).display())))
         };
         let (model, tokenizer_json) = (read("model.onnx")?, read("tokenizer.json")?);
         let env = crate::embed::local::environment()?;

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use tsq::chunk::CodeChunk;
-use tsq::source::{self, SourceError, Skipped};
+use tsq::source::{self, Skipped, SourceError};
 use tsq::validate;
 
 use super::output::{self, FileJson, Report};

@@ -49,17 +49,9 @@ struct Cli {
 /// `TSQ_LOG` (error, warn, info, debug, trace) or `--verbose` sets the level.
 fn init_logging(verbose: bool, default: tracing::Level) {
     use std::io::IsTerminal;
-    let level = if verbose {
-        tracing::Level::DEBUG
-    } else {
-        std::env::var("TSQ_LOG").ok().and_then(|l| l.trim().parse().ok()).unwrap_or(default)
-    };
-    let _ = tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal())
-        .with_target(false)
-        .with_max_level(level)
-        .try_init();
+    let level = if verbose { tracing::Level::DEBUG } else { std::env::var("TSQ_LOG").ok().and_then(|l| l.trim().parse().ok()).unwrap_or(default) };
+    let _ =
+        tracing_subscriber::fmt().with_writer(std::io::stderr).with_ansi(std::io::stderr().is_terminal()).with_target(false).with_max_level(level).try_init();
 }
 
 #[derive(Subcommand)]
@@ -242,7 +234,8 @@ pub fn run() -> anyhow::Result<ExitStatus> {
         Command::Serve { root } => serve::run(root),
         Command::Search { query, root, paths, languages, format, top_k, budget, call_depth, threshold, embedder, json } => {
             let format = if json && format == query::Format::Text { query::Format::Json } else { format };
-            let overrides = tsq::config::Overrides { top_k, max_token_budget: budget, call_depth, minimum_relevance_threshold: threshold, embedder, ..Default::default() };
+            let overrides =
+                tsq::config::Overrides { top_k, max_token_budget: budget, call_depth, minimum_relevance_threshold: threshold, embedder, ..Default::default() };
             let input = tsq::api::QueryInput { query, paths, languages, shape: format.shape(), overrides, symbol_only: false };
             query::run(&engine(root, tsq::api::EngineOptions { embedder })?, input, format)
         }

@@ -5,10 +5,10 @@ use std::io::Write;
 
 use serde::Serialize;
 
+use tsq::chunk::estimate_tokens;
 use tsq::chunk::CodeChunk;
 use tsq::parse::{Diagnostic, ParsedSymbol};
 use tsq::source::Skipped;
-use tsq::chunk::estimate_tokens;
 use tsq::validate::Violation;
 
 /// One file in `--json` output.
@@ -55,13 +55,7 @@ pub fn chunk_list(out: &mut dyn Write, chunks: &[CodeChunk]) -> std::io::Result<
         let indent = "  ".repeat(c.depth as usize + 1);
         let range = format!("{}-{}", c.start_line, c.end_line);
         let collapsed = if c.embedding_text != c.full_source { "  (children collapsed)" } else { "" };
-        writeln!(
-            out,
-            "{indent}{range:<11} {:<11} {}  ~{} tokens{collapsed}",
-            c.node_kind,
-            c.name,
-            estimate_tokens(&c.embedding_text)
-        )?;
+        writeln!(out, "{indent}{range:<11} {:<11} {}  ~{} tokens{collapsed}", c.node_kind, c.name, estimate_tokens(&c.embedding_text))?;
     }
     Ok(())
 }

@@ -20,7 +20,9 @@ impl Stderr {
         let bar = std::io::stderr().is_terminal().then(|| {
             let bar = ProgressBar::new(0);
             bar.set_style(
-                ProgressStyle::with_template("{prefix:>9} [{bar:30}] {pos}/{len} ({eta} left)").unwrap_or_else(|_| ProgressStyle::default_bar()).progress_chars("=> "),
+                ProgressStyle::with_template("{prefix:>9} [{bar:30}] {pos}/{len} ({eta} left)")
+                    .unwrap_or_else(|_| ProgressStyle::default_bar())
+                    .progress_chars("=> "),
             );
             bar
         });

@@ -103,23 +103,41 @@ impl JsonClient {
 
     /// Removes the key from any text that might echo it.
     fn scrub(&self, text: &str) -> String {
-        if self.key.is_empty() { text.to_string() } else { text.replace(&self.key, "[redacted]") }
+        if self.key.is_empty() {
+            text.to_string()
+        } else {
+            text.replace(&self.key, "[redacted]")
+        }
     }
 }
 
 fn short(text: &str) -> String {
     let t = text.trim();
-    if t.chars().count() > 300 { t.chars().take(300).collect::<String>() + "…" } else { t.to_string() }
+    if t.chars().count() > 300 {
+        t.chars().take(300).collect::<String>() + "…"
+    } else {
+        t.to_string()
+    }
 }
 
 /// reqwest's error text without the URL (which may carry a query string).
 fn without_url(e: &reqwest::Error) -> String {
-    let kind = if e.is_timeout() { "request timed out" } else if e.is_connect() { "connection failed" } else { "request failed" };
+    let kind = if e.is_timeout() {
+        "request timed out"
+    } else if e.is_connect() {
+        "connection failed"
+    } else {
+        "request failed"
+    };
     let mut source = std::error::Error::source(e);
     let mut detail = String::new();
     while let Some(s) = source {
         detail = s.to_string();
         source = s.source();
     }
-    if detail.is_empty() { kind.to_string() } else { format!("{kind}: {detail}") }
+    if detail.is_empty() {
+        kind.to_string()
+    } else {
+        format!("{kind}: {detail}")
+    }
 }

@@ -50,9 +50,7 @@ pub fn runtime_candidates() -> Vec<PathBuf> {
 
 fn find_runtime() -> Result<PathBuf, EmbedError> {
     runtime_candidates().into_iter().find(|p| p.is_file()).ok_or_else(|| {
-        EmbedError::LocalUnavailable(
-            "libonnxruntime.so not found (run vendor-models/install-onnxruntime.sh, or set TSQ_ONNXRUNTIME to its path)".into(),
-        )
+        EmbedError::LocalUnavailable("libonnxruntime.so not found (run vendor-models/install-onnxruntime.sh, or set TSQ_ONNXRUNTIME to its path)".into())
     })
 }
 

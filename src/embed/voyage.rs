@@ -141,7 +141,9 @@ impl Reranker for VoyageReranker {
         let response: RerankResponse = self.client.post("/v1/rerank", &body)?;
         let mut scores = vec![None; docs.len()];
         for item in response.data {
-            let slot = scores.get_mut(item.index).ok_or_else(|| EmbedError::Malformed { service: "voyage rerank", message: format!("index {} out of range", item.index) })?;
+            let slot = scores
+                .get_mut(item.index)
+                .ok_or_else(|| EmbedError::Malformed { service: "voyage rerank", message: format!("index {} out of range", item.index) })?;
             *slot = Some(item.relevance_score.clamp(0.0, 1.0));
         }
         scores.into_iter().map(|s| s.ok_or_else(|| EmbedError::Malformed { service: "voyage rerank", message: "fewer scores than documents".into() })).collect()

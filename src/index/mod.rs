@@ -41,12 +41,7 @@ pub struct IndexConfig {
 
 impl Default for IndexConfig {
     fn default() -> Self {
-        IndexConfig {
-            embedder: EmbedderChoice::Auto,
-            http: HttpConfig::default(),
-            minified_mean_line: 400,
-            files_per_commit: 200,
-        }
+        IndexConfig { embedder: EmbedderChoice::Auto, http: HttpConfig::default(), minified_mean_line: 400, files_per_commit: 200 }
     }
 }
 
@@ -248,7 +243,12 @@ impl Index {
 
     /// Like `sync_with`, but when another process is writing, answers from
     /// the last committed version instead of waiting (`None`).
-    pub fn try_sync_with(&mut self, engine: &crate::engine::TsqEngine, input: SyncInput<'_>, progress: &dyn Progress) -> Result<Option<SyncReport>, IndexError> {
+    pub fn try_sync_with(
+        &mut self,
+        engine: &crate::engine::TsqEngine,
+        input: SyncInput<'_>,
+        progress: &dyn Progress,
+    ) -> Result<Option<SyncReport>, IndexError> {
         match lock::try_acquire(&self.dir).map_err(|e| io(&self.dir, e))? {
             Some(_lock) => self.sync_locked(engine, input, progress).map(Some),
             None => {
@@ -296,10 +296,7 @@ impl Index {
             Ok(Status {
                 files: files.len(),
                 chunks,
-                skipped: files
-                    .iter()
-                    .filter_map(|f| f.skip_reason.clone().map(|reason| SkippedFile { path: f.relative_path.clone(), reason }))
-                    .collect(),
+                skipped: files.iter().filter_map(|f| f.skip_reason.clone().map(|reason| SkippedFile { path: f.relative_path.clone(), reason })).collect(),
                 embedder: self.meta.embedder.as_ref().map(|e| e.model.clone()).unwrap_or_else(|| "none".into()),
                 dimensions: self.meta.dimension,
                 last_sync: self.meta.last_sync,

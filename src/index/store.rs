@@ -40,11 +40,7 @@ impl Store {
     /// second element says whether that happened (the caller reconciles).
     pub async fn open(dir: &Path, dimension: usize) -> Result<(Store, bool), IndexError> {
         // Strong consistency: every read sees what other processes committed.
-        let db = lancedb::connect(&dir.display().to_string())
-            .read_consistency_interval(std::time::Duration::ZERO)
-            .execute()
-            .await
-            .map_err(lance)?;
+        let db = lancedb::connect(&dir.display().to_string()).read_consistency_interval(std::time::Duration::ZERO).execute().await.map_err(lance)?;
         let mut recovered = false;
         let names = db.table_names().execute().await.map_err(lance)?;
         let open = |name: &'static str, schema: arrow_schema::SchemaRef| {

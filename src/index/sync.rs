@@ -108,7 +108,14 @@ pub struct SyncInput<'a> {
     pub view: &'a FileView,
 }
 
-pub async fn run(store: &Store, root: &Path, engine: &TsqEngine, config: &IndexConfig, input: SyncInput<'_>, progress: &dyn Progress) -> Result<SyncReport, IndexError> {
+pub async fn run(
+    store: &Store,
+    root: &Path,
+    engine: &TsqEngine,
+    config: &IndexConfig,
+    input: SyncInput<'_>,
+    progress: &dyn Progress,
+) -> Result<SyncReport, IndexError> {
     recover_journal(store).await?;
     let known: HashMap<String, FileRow> = store.files().await?.into_iter().map(|f| (f.relative_path.clone(), f)).collect();
     let walk = input.tree;
@@ -121,7 +128,15 @@ pub async fn run(store: &Store, root: &Path, engine: &TsqEngine, config: &IndexC
     for s in &walk.skipped {
         let rel = relative(Path::new(&s.path), root);
         seen.insert(rel.clone());
-        let row = FileRow { relative_path: rel.clone(), mtime: 0, size: 0, content_hash: String::new(), chunks: 0, diagnostics: 0, skip_reason: Some(s.message.clone()) };
+        let row = FileRow {
+            relative_path: rel.clone(),
+            mtime: 0,
+            size: 0,
+            content_hash: String::new(),
+            chunks: 0,
+            diagnostics: 0,
+            skip_reason: Some(s.message.clone()),
+        };
         if known.get(&rel) != Some(&row) {
             skipped_rows.push(row);
         }
@@ -142,7 +157,15 @@ pub async fn run(store: &Store, root: &Path, engine: &TsqEngine, config: &IndexC
                 continue;
             }
         }
-        let skip = |reason: String| FileRow { relative_path: rel.clone(), mtime, size, content_hash: String::new(), chunks: 0, diagnostics: 0, skip_reason: Some(reason) };
+        let skip = |reason: String| FileRow {
+            relative_path: rel.clone(),
+            mtime,
+            size,
+            content_hash: String::new(),
+            chunks: 0,
+            diagnostics: 0,
+            skip_reason: Some(reason),
+        };
         // Read, checked and hashed once; the parse below takes this text.
         let entry = match input.view.get_with(path, &meta) {
             Ok(e) => e,
@@ -227,12 +250,24 @@ pub async fn run(store: &Store, root: &Path, engine: &TsqEngine, config: &IndexC
         engine.parse_texts(files, root, &mut |result| {
             let d = &batch[i];
             i += 1;
-            let base = FileRow { relative_path: d.rel.clone(), mtime: d.mtime, size: d.size, content_hash: d.hash.clone(), chunks: 0, diagnostics: 0, skip_reason: None };
+            let base = FileRow {
+                relative_path: d.rel.clone(),
+                mtime: d.mtime,
+                size: d.size,
+                content_hash: d.hash.clone(),
+                chunks: 0,
+                diagnostics: 0,
+                skip_reason: None,
+            };
             match result {
                 Err(skipped) => file_rows.push(FileRow { skip_reason: Some(skipped.message), ..base }),
                 Ok(parse) => {
                     if let Some(failure) = &parse.parsed.failure {
-                        file_rows.push(FileRow { skip_reason: Some(format!("parse failed: {failure}")), diagnostics: parse.parsed.diagnostics.len() as i32, ..base });
+                        file_rows.push(FileRow {
+                            skip_reason: Some(format!("parse failed: {failure}")),
+                            diagnostics: parse.parsed.diagnostics.len() as i32,
+                            ..base
+                        });
                         return;
                     }
                     let chunks = parse.chunks();

@@ -24,13 +24,16 @@ pub fn symbol_query(r: &Ranked) -> Option<SymbolQuery> {
     (!names.is_empty()).then(|| SymbolQuery { file: Some(c.relative_path.clone()), names })
 }
 
-pub fn answer(ws: &Workspace, query: &str, kept: &[Ranked], backends: &Backends, note: Option<String>, settings: &Settings) -> Result<LookupAnswer, SearchError> {
+pub fn answer(
+    ws: &Workspace,
+    query: &str,
+    kept: &[Ranked],
+    backends: &Backends,
+    note: Option<String>,
+    settings: &Settings,
+) -> Result<LookupAnswer, SearchError> {
     let queries: Vec<(usize, SymbolQuery)> = kept.iter().enumerate().filter_map(|(i, r)| symbol_query(r).map(|q| (i, q))).collect();
-    let found = if queries.is_empty() {
-        Default::default()
-    } else {
-        ws.lookup(&queries.iter().map(|(_, q)| q.clone()).collect::<Vec<_>>())?
-    };
+    let found = if queries.is_empty() { Default::default() } else { ws.lookup(&queries.iter().map(|(_, q)| q.clone()).collect::<Vec<_>>())? };
     let mut results: Vec<LookupResultItem> = Vec::new();
     // Results that resolved to a declaration, with their query: inspected
     // below only if they can fit the budget.
@@ -43,7 +46,9 @@ pub fn answer(ws: &Workspace, query: &str, kept: &[Ranked], backends: &Backends,
             found
                 .matches
                 .iter()
-                .filter(|m| m.symbol.file_path.as_deref() == Some(c.relative_path.as_str()) && m.qualified_name.rsplit('.').next() == q.names.last().map(String::as_str))
+                .filter(|m| {
+                    m.symbol.file_path.as_deref() == Some(c.relative_path.as_str()) && m.qualified_name.rsplit('.').next() == q.names.last().map(String::as_str)
+                })
                 .min_by_key(|m| (m.start_line as i64 - c.start_line as i64).abs().min((m.end_line as i64 - c.end_line as i64).abs()))
                 .cloned()
                 .map(|m| (m, q.clone()))
@@ -57,7 +62,13 @@ pub fn answer(ws: &Workspace, query: &str, kept: &[Ranked], backends: &Backends,
                 // No declaration to resolve: the chunk as indexed.
                 results.push(LookupResultItem {
                     location: LookupMatch {
-                        symbol: SymbolRef { name: c.name.clone(), kind: c.node_kind.clone(), file_path: Some(c.relative_path.clone()), line: Some(c.start_line), is_abstract: None },
+                        symbol: SymbolRef {
+                            name: c.name.clone(),
+                            kind: c.node_kind.clone(),
+                            file_path: Some(c.relative_path.clone()),
+                            line: Some(c.start_line),
+                            is_abstract: None,
+                        },
                         qualified_name: c.breadcrumb.split(" > ").skip(1).collect::<Vec<_>>().join("."),
                         start_line: c.start_line,
                         end_line: c.end_line,

@@ -95,13 +95,8 @@ mod tests {
 
     #[test]
     fn blends_rerank_and_vector_as_the_blueprint() {
-        let s = score(
-            &[
-                Signals { bm25: Some(4.0), vector: Some(0.8), rerank: Some(0.9) },
-                Signals { bm25: Some(2.0), vector: Some(0.4), rerank: Some(0.2) },
-            ],
-            W,
-        );
+        let s =
+            score(&[Signals { bm25: Some(4.0), vector: Some(0.8), rerank: Some(0.9) }, Signals { bm25: Some(2.0), vector: Some(0.4), rerank: Some(0.2) }], W);
         // vector normalized: 1.0 and 0.0.
         // (Signals are f32; scores f64.)
         assert!((s[0].final_score - (0.65 * 0.9 + 0.35 * 1.0)).abs() < 1e-6);
@@ -111,10 +106,7 @@ mod tests {
 
     #[test]
     fn without_reranker_relevance_is_the_hybrid() {
-        let s = score(
-            &[Signals { bm25: Some(10.0), vector: Some(0.5), rerank: None }, Signals { bm25: None, vector: Some(0.7), rerank: None }],
-            W,
-        );
+        let s = score(&[Signals { bm25: Some(10.0), vector: Some(0.5), rerank: None }, Signals { bm25: None, vector: Some(0.7), rerank: None }], W);
         // First: bm25 1.0, vector 0.0 → relevance 0.5 = final.
         assert!((s[0].relevance - 0.5).abs() < 1e-9);
         assert!((s[0].final_score - 0.5).abs() < 1e-9);
@@ -137,7 +129,8 @@ mod tests {
     #[test]
     fn weights_are_respected() {
         let w = Weights { rerank: 1.0, vector: 0.0, bm25_in_hybrid: 0.5 };
-        let s = score(&[Signals { bm25: Some(1.0), vector: Some(0.9), rerank: Some(0.3) }, Signals { bm25: Some(1.0), vector: Some(0.1), rerank: Some(0.3) }], w);
+        let s =
+            score(&[Signals { bm25: Some(1.0), vector: Some(0.9), rerank: Some(0.3) }, Signals { bm25: Some(1.0), vector: Some(0.1), rerank: Some(0.3) }], w);
         assert!((s[0].final_score - 0.3).abs() < 1e-6 && (s[1].final_score - 0.3).abs() < 1e-6);
     }
 }

@@ -165,7 +165,14 @@ pub struct SearchAnswer {
 }
 
 /// The whole pipeline: retrieval, selection, enrichment, the budget.
-pub fn search(index: &Index, ws: &Workspace, reranker: Option<&dyn Reranker>, query: &str, filter: &Filter, settings: &Settings) -> Result<SearchAnswer, SearchError> {
+pub fn search(
+    index: &Index,
+    ws: &Workspace,
+    reranker: Option<&dyn Reranker>,
+    query: &str,
+    filter: &Filter,
+    settings: &Settings,
+) -> Result<SearchAnswer, SearchError> {
     let retrieval = retrieve(index, reranker, query, filter, settings)?;
     let (kept, passed) = select::select(retrieval.ranked, settings.minimum_relevance_threshold);
     let started = Instant::now();

@@ -28,11 +28,8 @@ pub fn parse(files: &[PathBuf], root: &Path) -> Vec<FileParse> {
 
 /// The source files of a fixture directory, sorted.
 pub fn fixture_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .expect("fixture dir")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| tsq::source::is_supported(p))
-        .collect();
+    let mut files: Vec<PathBuf> =
+        std::fs::read_dir(dir).expect("fixture dir").map(|e| e.expect("entry").path()).filter(|p| tsq::source::is_supported(p)).collect();
     files.sort();
     files
 }
@@ -47,12 +44,7 @@ pub fn corpora(names: &[&str]) -> Option<Vec<(String, PathBuf)>> {
     let output = std::process::Command::new("bash").arg(&script).args(names).output().ok()?;
     assert!(output.status.success(), "corpus.sh failed: {}", String::from_utf8_lossy(&output.stderr));
     let text = String::from_utf8(output.stdout).ok()?;
-    Some(
-        text.lines()
-            .filter_map(|l| l.split_once('\t'))
-            .map(|(n, d)| (n.to_string(), PathBuf::from(d)))
-            .collect(),
-    )
+    Some(text.lines().filter_map(|l| l.split_once('\t')).map(|(n, d)| (n.to_string(), PathBuf::from(d))).collect())
 }
 
 /// Compares `actual` with the golden file at `path` (writing it instead

@@ -111,10 +111,8 @@ impl FileView {
     /// transitively (barrels re-exporting a module count), up to 4 hops.
     /// Reads only files changed since the view last saw them.
     pub fn importers(&self, sources: &[PathBuf], targets: &[String]) -> Vec<String> {
-        let graph: Vec<(String, Vec<String>)> = sources
-            .iter()
-            .filter_map(|f| self.get(f).ok().map(|e| (f.display().to_string(), e.imports(f).to_vec())))
-            .collect();
+        let graph: Vec<(String, Vec<String>)> =
+            sources.iter().filter_map(|f| self.get(f).ok().map(|e| (f.display().to_string(), e.imports(f).to_vec()))).collect();
         importers_in(&graph, targets)
     }
 }

@@ -136,10 +136,7 @@ deno_core::extension!(
 fn set_engine_flags() {
     static FLAGS: Once = Once::new();
     FLAGS.call_once(|| {
-        let unknown = deno_core::v8_set_flags(vec![
-            "tsq".to_string(),
-            format!("--stack-size={JS_STACK_KIB}"),
-        ]);
+        let unknown = deno_core::v8_set_flags(vec!["tsq".to_string(), format!("--stack-size={JS_STACK_KIB}")]);
         if unknown.len() > 1 {
             eprintln!("tsq: engine ignored flags: {:?}", &unknown[1..]);
         }
@@ -168,18 +165,11 @@ impl Engine {
     fn with_fs(fs: Option<WorkspaceFs>) -> Result<Engine, TsError> {
         set_engine_flags();
         let started = Instant::now();
-        let mut runtime = JsRuntime::try_new(RuntimeOptions {
-            extensions: vec![tsq_ext::init(fs)],
-            ..Default::default()
-        })
-        .map_err(|e| TsError::Startup(e.to_string()))?;
-        runtime
-            .execute_script("tsq:vendor/typescript.js", TYPESCRIPT_JS.to_string())
-            .map_err(|e| TsError::Startup(format!("loading typescript.js: {e}")))?;
+        let mut runtime =
+            JsRuntime::try_new(RuntimeOptions { extensions: vec![tsq_ext::init(fs)], ..Default::default() }).map_err(|e| TsError::Startup(e.to_string()))?;
+        runtime.execute_script("tsq:vendor/typescript.js", TYPESCRIPT_JS.to_string()).map_err(|e| TsError::Startup(format!("loading typescript.js: {e}")))?;
         for (name, code) in TSQ_JS {
-            runtime
-                .execute_script(*name, code.to_string())
-                .map_err(|e| TsError::Startup(format!("loading {name}: {e}")))?;
+            runtime.execute_script(*name, code.to_string()).map_err(|e| TsError::Startup(format!("loading {name}: {e}")))?;
         }
         let state = runtime.op_state();
         Ok(Engine { runtime, state, startup: started.elapsed() })

@@ -14,10 +14,10 @@
 pub mod files;
 pub mod host;
 mod isolate;
-pub mod source;
 mod pool;
 pub mod protocol;
 mod service;
+pub mod source;
 
 pub use isolate::{Engine, TS_LIBS, TYPESCRIPT_JS, TYPESCRIPT_VERSION};
 pub use pool::{EnginePool, PoolConfig};

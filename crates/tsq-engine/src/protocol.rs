@@ -100,14 +100,24 @@ pub enum ServiceRequest {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum ServiceResponse {
-    Loaded { workspace: WorkspaceInfo },
-    Inspected { result: InspectResult },
+    Loaded {
+        workspace: WorkspaceInfo,
+    },
+    Inspected {
+        result: InspectResult,
+    },
     #[serde(rename_all = "camelCase")]
-    LookedUp { result: LookupResult },
+    LookedUp {
+        result: LookupResult,
+    },
     /// An extended analysis's answer: its shape is declared per analysis
     /// in `js/protocol.d.ts` and passed through as JSON.
-    Analyzed { result: serde_json::Value },
-    Failed { message: String },
+    Analyzed {
+        result: serde_json::Value,
+    },
+    Failed {
+        message: String,
+    },
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]

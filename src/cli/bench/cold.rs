@@ -32,7 +32,11 @@ struct Sample {
 
 fn median(v: &mut [f64]) -> f64 {
     v.sort_by(|a, b| a.total_cmp(b));
-    if v.is_empty() { f64::NAN } else { v[v.len() / 2] }
+    if v.is_empty() {
+        f64::NAN
+    } else {
+        v[v.len() / 2]
+    }
 }
 
 /// The nearest tsconfig/jsconfig directory above a file: its project.
@@ -90,7 +94,11 @@ fn sample(root: &Path, n: usize) -> anyhow::Result<Vec<Sample>> {
                 }
             }
             let Some((names, start)) = pick.or_else(|| {
-                parsed.symbols.iter().find(|s| matches!(s.kind.as_str(), "function" | "class") && !s.name.is_empty()).map(|s| (vec![s.name.clone()], s.span.start))
+                parsed
+                    .symbols
+                    .iter()
+                    .find(|s| matches!(s.kind.as_str(), "function" | "class") && !s.name.is_empty())
+                    .map(|s| (vec![s.name.clone()], s.span.start))
             }) else {
                 continue;
             };
@@ -176,11 +184,19 @@ pub fn run(names: &[String], samples: usize, runs: usize, mcp: bool) -> anyhow::
     }
     std::fs::write(tmp.join("node-cold.js"), NODE_SCRIPT)?;
     let mut out = std::io::stdout().lock();
-    writeln!(out, "tsq bench cold — fresh processes, median of {runs} per query, {} engine; Node runs the same typescript.js as a tsserver Session", super::parse::backend())?;
+    writeln!(
+        out,
+        "tsq bench cold — fresh processes, median of {runs} per query, {} engine; Node runs the same typescript.js as a tsserver Session",
+        super::parse::backend()
+    )?;
     for (name, dir) in &dirs {
         let root = dir.canonicalize()?;
         let picked = sample(&root, samples)?;
-        eprintln!("bench cold: {name}: {} declarations from {} files", picked.len(), picked.iter().map(|s| &s.rel).collect::<std::collections::BTreeSet<_>>().len());
+        eprintln!(
+            "bench cold: {name}: {} declarations from {} files",
+            picked.len(),
+            picked.iter().map(|s| &s.rel).collect::<std::collections::BTreeSet<_>>().len()
+        );
         let (mut bare, mut qualified, mut inspect, mut node) = (Side::new(), Side::new(), Side::new(), Side::new());
         let mut node_warm: Vec<f64> = Vec::new();
         for s in &picked {

@@ -18,7 +18,11 @@ use crate::cli::ExitStatus;
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.total_cmp(b));
-    if v.is_empty() { f64::NAN } else { v[v.len() / 2] }
+    if v.is_empty() {
+        f64::NAN
+    } else {
+        v[v.len() / 2]
+    }
 }
 
 pub fn corpus_dir(name: &str) -> Option<PathBuf> {
@@ -103,7 +107,11 @@ pub fn run(corpora: &[String], synthetic: usize, runs: usize, embedder: Embedder
 
     // 2. Cold index throughput per corpus, as fresh `tsq index` processes.
     writeln!(out, "\ncold `tsq index --embedder {embedder:?}` (fresh process)", embedder = embedder)?;
-    writeln!(out, "  {:<10} {:>6} {:>7} {:>8} {:>7} {:>9} {:>9} {:>9} {:>9} {:>8} {:>8}", "corpus", "files", "MB", "chunks", "files/s", "MB/s", "parse ms", "embed ms", "write ms", "index MB", "RSS MB")?;
+    writeln!(
+        out,
+        "  {:<10} {:>6} {:>7} {:>8} {:>7} {:>9} {:>9} {:>9} {:>9} {:>8} {:>8}",
+        "corpus", "files", "MB", "chunks", "files/s", "MB/s", "parse ms", "embed ms", "write ms", "index MB", "RSS MB"
+    )?;
     let tsq = std::env::current_exe()?;
     let mut incremental_root = None;
     for name in corpora {
@@ -160,7 +168,12 @@ pub fn run(corpora: &[String], synthetic: usize, runs: usize, embedder: Embedder
             ms.push(t.elapsed().as_secs_f64() * 1000.0);
             anyhow::ensure!(r.parsed == 1, "expected one file re-parsed, got {}", r.parsed);
         }
-        writeln!(out, "\nincremental sync after a one-file edit ({}): {:.0} ms (parse, write, embed)", tsq::engine::file_paths(&victim, &dir).relative_path, median(ms))?;
+        writeln!(
+            out,
+            "\nincremental sync after a one-file edit ({}): {:.0} ms (parse, write, embed)",
+            tsq::engine::file_paths(&victim, &dir).relative_path,
+            median(ms)
+        )?;
     }
     Ok(ExitStatus::Success)
 }

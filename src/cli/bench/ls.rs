@@ -33,7 +33,6 @@ struct NodeLs {
     max_rss_kb: u64,
 }
 
-
 /// Copies the source files and project configs of `from` into `to`.
 fn copy_tree(from: &Path, to: &Path) -> anyhow::Result<usize> {
     let mut n = 0;
@@ -135,9 +134,21 @@ fn bench(root: &Path, copied: usize, args: &BenchLsArgs) -> anyhow::Result<ExitS
             writeln!(out, "{:<34} {:>22}", "  p50 ratio tsq/node", format!("{:.2}x", p50 / percentile(n, 0.5)))?;
         }
     }
-    writeln!(out, "{:<34} {:>22} {:>22}", "incremental update (1-file edit)", format!("{incremental_ms:.1} ms"), node_fmt(node.as_ref().map(|n| n.incremental_ms)))?;
+    writeln!(
+        out,
+        "{:<34} {:>22} {:>22}",
+        "incremental update (1-file edit)",
+        format!("{incremental_ms:.1} ms"),
+        node_fmt(node.as_ref().map(|n| n.incremental_ms))
+    )?;
     writeln!(out, "{:<34} {:>22}", "  fresh build / incremental", format!("{:.1}x", build_ms / incremental_ms.max(0.001)))?;
-    writeln!(out, "{:<34} {:>22} {:>22}", "peak RSS", format!("{rss_mb:.0} MB"), node.as_ref().map(|n| format!("{:.0} MB", n.max_rss_kb as f64 / 1024.0)).unwrap_or_else(|| "-".into()))?;
+    writeln!(
+        out,
+        "{:<34} {:>22} {:>22}",
+        "peak RSS",
+        format!("{rss_mb:.0} MB"),
+        node.as_ref().map(|n| format!("{:.0} MB", n.max_rss_kb as f64 / 1024.0)).unwrap_or_else(|| "-".into())
+    )?;
     Ok(ExitStatus::Success)
 }
 

@@ -12,11 +12,11 @@ use std::time::Instant;
 
 use anyhow::Context;
 
+use tsq::bench::eval::{self, EvalQuery, Hit, WindowBm25};
 use tsq::config::Settings;
 use tsq::embed::EmbedderChoice;
-use tsq::index::{ChunkRow, Index, IndexConfig};
 use tsq::index::Progress as _;
-use tsq::bench::eval::{self, EvalQuery, Hit, WindowBm25};
+use tsq::index::{ChunkRow, Index, IndexConfig};
 
 use super::parse::percentile;
 use crate::cli::ExitStatus;
@@ -71,13 +71,8 @@ fn workspace(repo: &str) -> anyhow::Result<PathBuf> {
     Ok(dir)
 }
 
-
 fn files_of(root: &Path) -> Vec<(String, String)> {
-    tsq::source::walk(root)
-        .files
-        .iter()
-        .filter_map(|f| Some((tsq::engine::file_paths(f, root).relative_path, std::fs::read_to_string(f).ok()?)))
-        .collect()
+    tsq::source::walk(root).files.iter().filter_map(|f| Some((tsq::engine::file_paths(f, root).relative_path, std::fs::read_to_string(f).ok()?))).collect()
 }
 
 pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow::Result<ExitStatus> {
@@ -187,7 +182,12 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow:
         }
     }
     let mut out = std::io::stdout().lock();
-    writeln!(out, "tsq bench search — {} queries; embedder {embedder_name}; local reranker {} (measured, not adopted)", queries.iter().filter(|q| repos.contains(&q.repo)).count(), if reranker.is_some() { tsq::bench::local_rerank::MODEL } else { "unavailable" })?;
+    writeln!(
+        out,
+        "tsq bench search — {} queries; embedder {embedder_name}; local reranker {} (measured, not adopted)",
+        queries.iter().filter(|q| repos.contains(&q.repo)).count(),
+        if reranker.is_some() { tsq::bench::local_rerank::MODEL } else { "unavailable" }
+    )?;
     writeln!(out, "                                      NDCG@10  R@5    MRR@10")?;
     let print = |out: &mut dyn Write, title: &str, rows: &BTreeMap<String, Score>| -> std::io::Result<()> {
         writeln!(out, "{title}")?;
