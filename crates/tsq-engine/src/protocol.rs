@@ -383,4 +383,46 @@ mod tests {
         let request = ParseRequest { file_name: "a.ts".into(), text: "x".into() };
         assert_eq!(serde_json::to_value(&request).unwrap(), serde_json::json!({ "fileName": "a.ts", "text": "x" }));
     }
+
+    /// The Language Service messages, written in the shape
+    /// `js/protocol.d.ts` declares (every field, optional ones present),
+    /// survive a round trip unchanged; a renamed or dropped field fails here.
+    #[test]
+    fn service_messages_round_trip_in_the_declared_shape() {
+        let sym = |name: &str| serde_json::json!({ "name": name, "kind": "function", "filePath": "a.ts", "line": 1, "isAbstract": false });
+        let call = serde_json::json!({ "name": "g", "kind": "function", "filePath": "b.ts", "line": 3, "callSites": [4, 5], "cyclic": true,
+            "depthLimited": false, "outgoingCalls": [], "incomingCallers": [] });
+        let metadata = serde_json::json!({
+            "symbol": sym("f"), "project": "tsconfig.json", "signature": "f(): void", "modifiers": ["export"],
+            "outgoingCalls": [call.clone()], "incomingCallers": [call],
+            "references": { "totalCount": 2, "fileCount": 1, "files": [{ "filePath": "b.ts", "lines": [4, 5] }] },
+            "typeHierarchy": { "extends": sym("Base"), "implements": [sym("I")], "subtypes": [], "isAbstract": true,
+                "typeParameters": [{ "name": "T", "constraint": "object", "default": "{}" }] },
+            "members": [{ "name": "m", "kind": "method", "line": 2, "type": "() => void", "modifiers": ["static"] }],
+            "typeFlows": { "symbol": sym("f"), "parameters": [{ "name": "x", "type": "X", "resolvedTypes": [sym("X")] }],
+                "returnType": { "name": "return", "type": "void", "resolvedTypes": [] }, "referencedTypes": [sym("X")] }
+        });
+        let build = serde_json::json!([{ "project": "tsconfig.json", "files": 3, "rootFiles": 2, "libFilesParsed": 1, "ms": 7 }]);
+        let coverage = serde_json::json!({ "projectsLoaded": ["tsconfig.json"], "projectsNotLoaded": ["x/tsconfig.json"], "projectsUsed": ["tsconfig.json"],
+            "filesOutsideProjects": 1, "partial": ["unresolved import 'y'"], "configErrors": [] });
+        let responses = [
+            serde_json::json!({ "kind": "inspected", "result": { "matches": [metadata], "coverage": coverage, "buildLog": build.clone() } }),
+            serde_json::json!({ "kind": "lookedUp", "result": {
+                "matches": [{ "symbol": sym("f"), "qualifiedName": "f", "startLine": 1, "endLine": 3, "project": "tsconfig.json" }],
+                "snapshots": [{ "filePath": "a.ts", "text": "// a.ts\nfunction f() {}\n" }], "hints": ["h"], "buildLog": build.clone() } }),
+            serde_json::json!({ "kind": "loaded", "workspace": { "buildLog": build, "solutions": [], "filesOutsideProjects": ["z.ts"], "configErrors": [],
+                "projects": [{ "name": "tsconfig.json", "configPath": "tsconfig.json", "fileCount": 3, "references": [], "composite": false }] } }),
+            serde_json::json!({ "kind": "analyzed", "result": { "anything": [1, 2] } }),
+            serde_json::json!({ "kind": "failed", "message": "boom" }),
+        ];
+        for json in responses {
+            let response: ServiceResponse = serde_json::from_value(json.clone()).unwrap_or_else(|e| panic!("{e}: {json}"));
+            assert_eq!(serde_json::to_value(&response).unwrap(), json);
+        }
+        let request = ServiceRequest::Lookup { targets: vec![LookupTarget { file: None, names: vec!["f".into()], candidates: Some(vec!["/w/a.ts".into()]) }] };
+        assert_eq!(
+            serde_json::to_value(&request).unwrap(),
+            serde_json::json!({ "method": "lookup", "targets": [{ "file": null, "names": ["f"], "candidates": ["/w/a.ts"] }] })
+        );
+    }
 }
