@@ -33,7 +33,7 @@ fn snapshots_match_goldens_and_reparse() {
             failures.push(format!("{line}: snapshot does not parse: {:?}\n{text}", parsed.diagnostics));
         }
         for m in &result.matches {
-            if !text.contains(&format!("{}", m.symbol.name)) {
+            if !text.contains(&m.symbol.name) {
                 failures.push(format!("{line}: target {} missing", m.symbol.name));
             }
         }

@@ -17,7 +17,7 @@ fn inspector(args: &[&str]) -> Value {
 fn inspector_at(root: &std::path::Path, args: &[&str]) -> Value {
     let bin = std::env::var("TSQ_MCP_INSPECTOR").unwrap();
     let out =
-        Command::new(bin).arg("--cli").arg(env!("CARGO_BIN_EXE_tsq")).args(["serve", "--root"]).arg(&root).args(args).output().expect("the inspector runs");
+        Command::new(bin).arg("--cli").arg(env!("CARGO_BIN_EXE_tsq")).args(["serve", "--root"]).arg(root).args(args).output().expect("the inspector runs");
     assert!(out.status.success(), "inspector failed: {}", String::from_utf8_lossy(&out.stderr));
     let stdout = String::from_utf8_lossy(&out.stdout);
     let json = &stdout[stdout.find('{').expect("JSON on stdout")..];

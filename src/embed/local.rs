@@ -161,7 +161,8 @@ impl LocalEmbedder {
 pub fn window_spans(len: usize, width: usize) -> Vec<std::ops::Range<usize>> {
     let width = width.max(8);
     let stride = (width * 3 / 4).max(1);
-    let mut out = vec![0..len.min(width)];
+    let mut out = Vec::with_capacity(len / stride + 1);
+    out.push(0..len.min(width));
     let mut start = stride;
     while start < len && out.last().is_some_and(|r| r.end < len) {
         out.push(start..(start + width).min(len));

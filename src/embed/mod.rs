@@ -100,9 +100,12 @@ pub enum EmbedError {
     Local(String),
 }
 
+/// An embedder (none: BM25 only) and a note on why, when it fell back.
+pub type Chosen = (Option<Box<dyn Embedder>>, Option<String>);
+
 /// Builds the embedder for a choice. `Ok(None)` is BM25 only. `Auto` falls
 /// back to BM25 only (with the reason) when the local runtime is missing.
-pub fn choose(choice: EmbedderChoice, http: &HttpConfig) -> Result<(Option<Box<dyn Embedder>>, Option<String>), EmbedError> {
+pub fn choose(choice: EmbedderChoice, http: &HttpConfig) -> Result<Chosen, EmbedError> {
     let key = std::env::var("VOYAGE_API_KEY").ok().filter(|k| !k.trim().is_empty());
     match choice {
         EmbedderChoice::None => Ok((None, None)),

@@ -140,8 +140,8 @@ fn importers_in(graph: &[(String, Vec<String>)], targets: &[String]) -> Vec<Stri
         if found.len() == before {
             break;
         }
-        for f in found[before..].to_vec() {
-            add_keys(&mut keys, &f);
+        for f in &found[before..] {
+            add_keys(&mut keys, f);
         }
     }
     found

@@ -310,7 +310,6 @@ fn mcp_latency(tsq: &Path, root: &Path, picked: &[Sample]) -> anyhow::Result<(f6
             id += 1;
         }
     }
-    drop(call);
     let _ = child.kill();
     let _ = child.wait();
     Ok((first, warm))
