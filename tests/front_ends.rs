@@ -8,7 +8,6 @@ use std::path::Path;
 use std::process::Command;
 
 use rmcp::model::{CallToolRequestParams, CallToolResult};
-use rmcp::transport::TokioChildProcess;
 use rmcp::ServiceExt;
 use serde_json::{json, Value};
 
@@ -105,7 +104,8 @@ async fn the_cli_and_mcp_give_the_same_answers_and_errors() -> anyhow::Result<()
 
     let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_tsq"));
     cmd.arg("serve").arg("--root").arg(&root).stderr(std::process::Stdio::null());
-    let client = ().serve(TokioChildProcess::new(cmd)?).await?;
+    let (stdout, stdin, _child) = common::serve_stdio(cmd)?;
+    let client = ().serve((stdout, stdin)).await?;
     let (mut answers, mut errors) = (0, 0);
     for case in &cases {
         let a = &case.args;

@@ -4,7 +4,6 @@
 mod common;
 
 use rmcp::model::{CallToolRequestParams, CallToolResult};
-use rmcp::transport::TokioChildProcess;
 use rmcp::ServiceExt;
 use serde_json::{json, Value};
 use tsq::mcp::TsqServer;
@@ -170,7 +169,8 @@ async fn the_tsq_serve_binary_over_stdio() -> anyhow::Result<()> {
     let root = common::repo().join("fixtures/ts-ls/multi-project");
     let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_tsq"));
     cmd.arg("serve").arg("--root").arg(&root);
-    let client = ().serve(TokioChildProcess::new(cmd)?).await?;
+    let (stdout, stdin, _child) = common::serve_stdio(cmd)?;
+    let client = ().serve((stdout, stdin)).await?;
     let tools = client.list_all_tools().await?;
     assert_eq!(tools.len(), 1);
     let r = client.call_tool(CallToolRequestParams::new("codebase_search").with_arguments(args(json!({ "query": "symbol = add", "callDepth": 2 })))).await?;
@@ -345,7 +345,8 @@ async fn files_created_or_deleted_after_start_are_seen_by_the_next_query() -> an
     let ws = common::TempDir::copy_of(&common::repo().join("fixtures/ts-ls/multi-project"), "mcp-created");
     let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_tsq"));
     cmd.arg("serve").arg("--root").arg(&ws.0).stderr(std::process::Stdio::null());
-    let client = ().serve(TokioChildProcess::new(cmd)?).await?;
+    let (stdout, stdin, _child) = common::serve_stdio(cmd)?;
+    let client = ().serve((stdout, stdin)).await?;
     let ask = |q: &'static str| {
         let client = &client;
         async move { client.call_tool(CallToolRequestParams::new("codebase_search").with_arguments(args(json!({ "query": q })))).await }

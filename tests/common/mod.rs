@@ -123,3 +123,18 @@ pub fn copy_tree(src: &Path, dst: &Path) {
         }
     }
 }
+
+/// `tsq serve` as a child process, its stdio as an rmcp transport: stdout
+/// is read, stdin written. The child is killed when the transport's owner
+/// drops it. (Spawned with tokio::process rather than rmcp's child-process
+/// transport, whose extra dependencies would give the tests a feature set
+/// the binary does not have.)
+#[allow(dead_code)]
+pub fn serve_stdio(mut cmd: tokio::process::Command) -> std::io::Result<(tokio::process::ChildStdout, tokio::process::ChildStdin, tokio::process::Child)> {
+    use std::process::Stdio;
+    cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).kill_on_drop(true);
+    let mut child = cmd.spawn()?;
+    let stdout = child.stdout.take().expect("piped stdout");
+    let stdin = child.stdin.take().expect("piped stdin");
+    Ok((stdout, stdin, child))
+}
