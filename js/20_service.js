@@ -120,6 +120,9 @@
         getScriptFileNames: () => this.fileNames,
         getProjectReferences: () => this.projectReferences,
         getScriptVersion: scriptVersion,
+        // Unchanged files and file list: the Language Service skips its
+        // file-by-file synchronization (Rust stats the files once).
+        getProjectVersion: () => `${ops.op_tsq_fs_generation()}:${this.listVersion}`,
         getScriptSnapshot: (f) => {
           const text = ops.op_tsq_fs_read(f);
           return text === null || text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
@@ -135,6 +138,7 @@
 
     /** The config's answer: options, root files, references. */
     setParsed(parsed) {
+      this.listVersion = (this.listVersion || 0) + 1;
       this.options = parsed.options;
       this.fileNames = parsed.fileNames;
       this.fileSet = new Set(parsed.fileNames);
@@ -407,6 +411,36 @@
   /** Extended analyses register here: name -> (workspace, request) -> JSON. */
   globalThis.tsqAnalyses = {
     "project-structure": (ws) => ws.describe(),
+    // Internal: each file's resolved imports (workspace files only) and
+    // whether it is a module, for the programs built since the last call
+    // (structure invalidation follows these edges; see src/structure/).
+    "file-imports": (ws) => {
+      if (!ws.importsReported) ws.importsReported = new WeakSet();
+      const out = [];
+      ws.projects.forEach((p, pi) => {
+        if (!p.built) return;
+        const program = p.service.getProgram();
+        if (!program || ws.importsReported.has(program)) return;
+        ws.importsReported.add(program);
+        program.getSourceFiles().forEach((sf, fi) => {
+          const inWorkspace = (f) => !f.includes("/node_modules/") && !f.startsWith(LIB_DIR);
+          if (!inWorkspace(sf.fileName)) return;
+          const imports = new Set();
+          const add = (f) => { if (f && inWorkspace(f)) imports.add(rel(f)); };
+          for (const spec of sf.imports || []) {
+            const r = program.getResolvedModule(sf, spec.text, program.getModeForUsageLocation(sf, spec));
+            add(r && r.resolvedModule && r.resolvedModule.resolvedFileName);
+          }
+          for (const ref of sf.referencedFiles || []) add(ts.resolveTripleslashReference(ref.fileName, sf.fileName));
+          const owner = ws.projectOf(sf.fileName);
+          // The owner's declarations, as the lookup's name index holds
+          // them (js/30_resolvers.js), in its order.
+          const declarations = owner === p ? globalThis.tsqLs.fileDeclarations(sf).map((d, ni) => ({ ...d, ord: pi * 2 ** 40 + fi * 2 ** 20 + ni })) : [];
+          out.push({ relativePath: rel(sf.fileName), imports: [...imports].sort(), module: ts.isExternalModule(sf), project: owner ? rel(owner.name) : "", owned: owner === p, declarations });
+        });
+      });
+      return out;
+    },
     // Internal: builds every program and binds it (the benchmark's
     // program-build and incremental-update figures).
     "program-build": (ws) => {

@@ -89,6 +89,18 @@
     return index;
   }
 
+  /** A file's declarations as `declarationIndex` holds them: name,
+   *  containers and the line `symbolRef` gives. */
+  function fileDeclarations(sf) {
+    const out = [];
+    const visit = (node) => {
+      if (DECLARATION_KINDS.has(node.kind)) out.push({ name: nameText(node), containers: containers(node), line: symbolRef(sf, node).line });
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+    return out;
+  }
+
   /** Whether `fileName` is the query's file: the same path or a tail of it. */
   function fileMatches(fileName, file) {
     return fileName === file || fileName.endsWith("/" + file.replace(/^\.?\//, ""));
@@ -412,7 +424,7 @@
   globalThis.tsqAnalyses["symbol-sample"] = (ws, req) => symbolSample(ws, Math.max(1, req.typeDepth), 1000);
   /** Helpers the other resolver files and the extended analyses share. */
   globalThis.tsqLs = {
-    line, nameText, kindOf, symbolRef, findDeclarations, projectsFor, fileMatches, eachUserFile, scopeOf, isUserFile, rel, modifiers, signature, containers,
+    line, nameText, kindOf, symbolRef, findDeclarations, fileDeclarations, projectsFor, fileMatches, eachUserFile, scopeOf, isUserFile, rel, modifiers, signature, containers,
     members, typeHierarchy, DECLARATION_KINDS,
   };
 })(globalThis);

@@ -105,13 +105,22 @@
     return sf.getLineStarts()[sf.getLineAndCharacterOfPosition(pos).line];
   }
 
-  /** The smart snapshot of one file for its target declarations. */
+  /** The class or interface a member sits in, when it is one. */
+  function frameOf(n) {
+    const p = n.parent;
+    return p && (p.kind === SK.ClassDeclaration || p.kind === SK.InterfaceDeclaration) ? p : null;
+  }
+
+  /** The smart snapshot of one file for its target declarations, as parts
+   *  (the pieces' text and positions): the targets, the same-file
+   *  declarations they reference, and the frames of their classes. Rust
+   *  assembles the text (src/snapshot.rs), so that parts computed apart
+   *  (stored answers) merge exactly as one computation would. */
   function snapshot(project, sf, targets) {
     const checker = project.program().getTypeChecker();
     const text = sf.text;
     const inTarget = (n) => targets.some((t) => n.pos >= t.pos && n.end <= t.end);
     const context = new Set();
-    const classes = new Map();
     // Declarations the targets reference, and what those reference in
     // turn (a property's type, a constant's initializer): a worklist.
     const work = targets.slice();
@@ -132,34 +141,25 @@
       };
       visit(t);
     }
-    for (const t of targets) {
-      const cls = t.parent && (t.parent.kind === SK.ClassDeclaration || t.parent.kind === SK.InterfaceDeclaration) ? t.parent : null;
-      if (cls) classes.set(cls, (classes.get(cls) || []).concat(t));
-    }
-    // Pieces in source order; class members go inside their class wrapper.
-    const pieces = [];
-    const memberOf = (n) => (n.parent && classes.has(n.parent) ? n.parent : null);
-    for (const u of context) if (!memberOf(u)) pieces.push({ pos: u.pos, text: text.slice(lineStart(sf, u), u.end) });
-    for (const t of targets) if (!memberOf(t)) pieces.push({ pos: t.pos, text: text.slice(lineStart(sf, t), t.end) });
-    for (const [cls, members] of classes) {
-      const open = text.lastIndexOf("{", cls.members.pos);
-      const header = text.slice(lineStart(sf, cls), open + 1);
-      const inner = [...context].filter((u) => u.parent === cls).concat(members).sort((a, b) => a.pos - b.pos);
-      const body = inner.map((m) => text.slice(lineStart(sf, m), m.end)).join("\n\n");
-      const closeLine = text.slice(sf.getLineStarts()[sf.getLineAndCharacterOfPosition(cls.end - 1).line], cls.end);
-      pieces.push({ pos: cls.pos, text: `${header}\n${body}\n${closeLine}` });
-    }
-    pieces.sort((a, b) => a.pos - b.pos);
-    // Imports sit together; other pieces are separated by a blank line.
-    let out = `// ${L.rel(sf.fileName)}\n\n`;
-    let prevImport = null;
-    for (const p of pieces) {
-      const isImport = /^\s*import\b/.test(p.text);
-      if (prevImport !== null) out += prevImport && isImport ? "\n" : "\n\n";
-      out += p.text.replace(/^\n+/, "");
-      prevImport = isImport;
-    }
-    return out + "\n";
+    const frames = new Map();
+    const piece = (n) => {
+      const cls = frameOf(n);
+      if (cls && !frames.has(cls)) {
+        const open = text.lastIndexOf("{", cls.members.pos);
+        frames.set(cls, {
+          pos: cls.pos,
+          header: text.slice(lineStart(sf, cls), open + 1),
+          close: text.slice(sf.getLineStarts()[sf.getLineAndCharacterOfPosition(cls.end - 1).line], cls.end),
+        });
+      }
+      return { pos: n.pos, end: n.end, text: text.slice(lineStart(sf, n), n.end), frame: cls ? cls.pos : null };
+    };
+    return {
+      filePath: L.rel(sf.fileName),
+      targets: targets.map(piece),
+      context: [...context].map(piece),
+      frames: [...frames.values()],
+    };
   }
 
   /** Root statements of the query's file whose text (without a final
@@ -219,7 +219,7 @@
       if (!byFile.has(f.sf.fileName)) byFile.set(f.sf.fileName, { project: f.project, sf: f.sf, targets: [] });
       byFile.get(f.sf.fileName).targets.push(f.node.kind === SK.VariableDeclaration ? f.node.parent.parent : f.node);
     }
-    const snapshots = [...byFile.values()].map((g) => ({ filePath: L.rel(g.sf.fileName), text: snapshot(g.project, g.sf, g.targets) }));
+    const snapshots = [...byFile.values()].map((g) => snapshot(g.project, g.sf, g.targets));
     return { matches, snapshots, hints: hintList, buildLog: workspace.buildLog.splice(0) };
   };
 })(globalThis);

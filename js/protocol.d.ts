@@ -150,9 +150,29 @@ export interface SymbolMetadata {
 
 export interface LookupResult {
   matches: { symbol: SymbolRef; qualifiedName: string; startLine: number; endLine: number; project: string }[];
-  snapshots: { filePath: string; text: string }[];
+  snapshots: SnapshotParts[];
   hints: string[];
   buildLog: BuildEntry[];
+}
+
+/** One file's smart snapshot as parts; Rust assembles the text
+ *  (src/snapshot.rs). Positions are tsc's (UTF-16, leading trivia
+ *  included): they order pieces and test containment, nothing more. */
+export interface SnapshotParts {
+  filePath: string;
+  targets: SnapshotPiece[];
+  context: SnapshotPiece[];
+  frames: { pos: number; header: string; close: string }[];
+}
+
+/** A declaration's text from the start of its first line (JSDoc included)
+ *  to its end; `frame`: the position of the class or interface it is a
+ *  member of. */
+export interface SnapshotPiece {
+  pos: number;
+  end: number;
+  text: string;
+  frame: number | null;
 }
 
 export interface TypeFlow {

@@ -106,7 +106,7 @@ fn log_builds(log: &mut Vec<crate::ts::protocol::BuildEntry>) {
 /// starts its line after modifiers (methods, properties, members), or is
 /// assigned as a property (`exports.name =`). A superset of tsc's answer,
 /// cheap enough to run over every file; tsc decides in the projects left.
-fn may_declare(text: &str, name: &str) -> bool {
+pub(crate) fn may_declare(text: &str, name: &str) -> bool {
     const KEYWORDS: &[&str] = &["function", "function*", "class", "interface", "type", "enum", "namespace", "module", "const", "let", "var"];
     const MODIFIERS: &[&str] = &[
         "export",

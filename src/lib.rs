@@ -16,6 +16,8 @@ pub mod parse;
 pub mod query;
 pub mod runtime;
 pub mod search;
+pub mod snapshot;
+pub mod structure;
 pub use tsq_engine::source;
 pub mod text;
 /// The engine layer (crates/tsq-engine): the only code touching the JS engine.

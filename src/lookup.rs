@@ -86,19 +86,51 @@ pub fn lookup(ws: &Workspace, text: &str, config: &LookupConfig) -> Result<Optio
 /// A parsed `symbol =` query end to end: exact matches (hints when none),
 /// their metadata, the graph, the snapshots, the budget.
 pub fn lookup_query(ws: &Workspace, query: &SymbolQuery, config: &LookupConfig) -> Result<LookupAnswer, TsError> {
-    let mut found = ws.lookup(std::slice::from_ref(query))?;
+    let found = ws.lookup(std::slice::from_ref(query))?;
+    let (matches, hints) = in_scope_only(found.matches, found.hints, config);
+    let metadata =
+        if matches.is_empty() { Vec::new() } else { ws.inspect(query, &InspectConfig { call_depth: config.call_depth, resolvers: None })?.matches };
+    Ok(answer_from(query, config, None, matches, &found.snapshots, hints, metadata))
+}
+
+/// The same answer, its summary line saying where structure came from.
+pub fn with_backends(answer: LookupAnswer, backends: &str) -> LookupAnswer {
+    let frame = Frame { query: answer.query.clone(), backends: Some(backends.to_string()), search: false, budget: answer.budget, note: None };
+    let snapshots = answer.snapshots.clone();
+    let results: Vec<LookupResultItem> = answer.results.clone();
+    let mut out = assemble(&frame, results, snapshots, answer.hints.clone());
+    out.omitted += answer.omitted;
+    out
+}
+
+/// Keeps the matches inside `--path`, with a hint when that leaves none.
+pub fn in_scope_only(mut matches: Vec<LookupMatch>, mut hints: Vec<String>, config: &LookupConfig) -> (Vec<LookupMatch>, Vec<String>) {
     if !config.paths.is_empty() {
-        let before = found.matches.len();
-        found.matches.retain(|m| m.symbol.file_path.as_deref().is_some_and(|f| in_scope(f, &config.paths)));
-        found.snapshots.retain(|s| in_scope(&s.file_path, &config.paths));
-        if found.matches.is_empty() && before > 0 {
-            found.hints.push(format!("{before} matches lie outside --path {}", config.paths.join(", ")));
+        let before = matches.len();
+        matches.retain(|m| m.symbol.file_path.as_deref().is_some_and(|f| in_scope(f, &config.paths)));
+        if matches.is_empty() && before > 0 {
+            hints.push(format!("{before} matches lie outside --path {}", config.paths.join(", ")));
         }
     }
-    let metadata =
-        if found.matches.is_empty() { Vec::new() } else { ws.inspect(query, &InspectConfig { call_depth: config.call_depth, resolvers: None })?.matches };
-    let results: Vec<LookupResultItem> = found
-        .matches
+    (matches, hints)
+}
+
+/// A lookup's answer from its parts, wherever they were computed (live or
+/// stored): each match with its metadata, the snapshots of the matches'
+/// files, the budget. `backends` is the line that says where structure
+/// came from.
+pub fn answer_from(
+    query: &SymbolQuery,
+    config: &LookupConfig,
+    backends: Option<String>,
+    matches: Vec<LookupMatch>,
+    parts: &[crate::ts::protocol::SnapshotParts],
+    hints: Vec<String>,
+    metadata: Vec<SymbolMetadata>,
+) -> LookupAnswer {
+    let parts: Vec<_> = parts.iter().filter(|p| in_scope(&p.file_path, &config.paths)).cloned().collect();
+    let snapshots = crate::snapshot::assemble(&parts);
+    let results: Vec<LookupResultItem> = matches
         .iter()
         .map(|m| LookupResultItem {
             location: m.clone(),
@@ -111,7 +143,7 @@ pub fn lookup_query(ws: &Workspace, query: &SymbolQuery, config: &LookupConfig) 
             }),
         })
         .collect();
-    Ok(assemble(&Frame { query: query.to_string(), backends: None, budget: config.max_token_budget, note: None }, results, found.snapshots, found.hints))
+    assemble(&Frame { query: query.to_string(), backends, search: false, budget: config.max_token_budget, note: None }, results, snapshots, hints)
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -128,6 +160,9 @@ pub enum LookupError {
 pub struct Frame {
     pub query: String,
     pub backends: Option<String>,
+    /// A natural-language search (its empty answer says "No results.";
+    /// a lookup's says "No symbol found.").
+    pub search: bool,
     pub budget: usize,
     /// A line above the results (e.g. that none passed the relevance gate).
     pub note: Option<String>,
@@ -199,7 +234,7 @@ fn render(frame: &Frame, results: &[LookupResultItem], snaps: &[Snapshot], hints
             body.push('\n');
         }
         if hints.is_empty() {
-            body.push_str(if frame.backends.is_some() { "No results.\n" } else { "No symbol found.\n" });
+            body.push_str(if frame.search { "No results.\n" } else { "No symbol found.\n" });
         }
     } else {
         if let Some(note) = &frame.note {
@@ -334,7 +369,7 @@ mod tests {
     #[test]
     fn the_summary_counts_its_own_tokens() {
         let body = "x".repeat(4000);
-        let text = with_summary(&Frame { query: "symbol = a".into(), backends: Some("embedder: x".into()), budget: 8000, note: None }, 1, 1, &body);
+        let text = with_summary(&Frame { query: "symbol = a".into(), backends: Some("embedder: x".into()), search: true, budget: 8000, note: None }, 1, 1, &body);
         let claimed: usize = text.split(" | ").nth(2).unwrap().split('/').next().unwrap().replace(',', "").parse().unwrap();
         assert_eq!(claimed, estimate_tokens(&text));
         assert_eq!(group(8000), "8,000");

@@ -87,8 +87,27 @@ pub enum RootChoice {
 pub struct TsqServer {
     choice: RootChoice,
     engine: Arc<OnceCell<Arc<Engine>>>,
-    embedding: Arc<std::sync::atomic::AtomicBool>,
+    /// The background worker runs (one at a time).
+    background: Arc<std::sync::atomic::AtomicBool>,
+    /// Queries in flight: the background worker waits while any is.
+    busy: Arc<std::sync::atomic::AtomicUsize>,
     tool_router: ToolRouter<Self>,
+}
+
+/// A query in flight, counted until dropped (panics included).
+struct Busy(Arc<std::sync::atomic::AtomicUsize>);
+
+impl Busy {
+    fn enter(n: &Arc<std::sync::atomic::AtomicUsize>) -> Busy {
+        n.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Busy(Arc::clone(n))
+    }
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
 }
 
 /// Progress notifications on the client's token, at most every 250 ms.
@@ -201,7 +220,8 @@ impl TsqServer {
         TsqServer {
             choice,
             engine: Arc::new(OnceCell::new()),
-            embedding: Arc::new(std::sync::atomic::AtomicBool::new(false)),
+            background: Arc::new(std::sync::atomic::AtomicBool::new(false)),
+            busy: Arc::new(std::sync::atomic::AtomicUsize::new(0)),
             tool_router: Self::tool_router(),
         }
     }
@@ -231,21 +251,33 @@ impl TsqServer {
         self.engine.get_or_try_init(|| async move { Engine::open(&root, EngineOptions::default()).map(Arc::new).map_err(|e| e.to_string()) }).await.cloned()
     }
 
-    /// Starts the background embedder unless it is running: vectors are
-    /// computed a batch at a time, between queries.
-    fn embed_in_background(&self, engine: &Arc<Engine>) {
+    /// Starts the background worker unless it is running. When no query
+    /// is in flight it computes what the index lacks, a small batch at a
+    /// time: vectors first, then each declaration's structure (one
+    /// package's project at a time, in path order). A query never waits
+    /// for more than one batch.
+    fn work_in_background(&self, engine: &Arc<Engine>) {
         use std::sync::atomic::Ordering;
-        if !engine.has_embedder() || self.embedding.swap(true, Ordering::SeqCst) {
+        if self.background.swap(true, Ordering::SeqCst) {
             return;
         }
-        let (engine, flag) = (Arc::clone(engine), Arc::clone(&self.embedding));
+        let (engine, flag, busy) = (Arc::clone(engine), Arc::clone(&self.background), Arc::clone(&self.busy));
         std::thread::spawn(move || {
+            let idle = || {
+                while busy.load(Ordering::SeqCst) > 0 {
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
+            };
+            let mut embedding = engine.has_embedder();
             loop {
-                match engine.embed_some(128) {
+                idle();
+                let step = if embedding { engine.embed_some(128) } else { engine.structure_some(8) };
+                match step {
+                    Ok(0) if embedding => embedding = false,
                     Ok(0) => break,
-                    Ok(n) => tracing::debug!("embedded {n} chunks"),
+                    Ok(n) => tracing::debug!(embedding, "background: {n} done"),
                     Err(e) => {
-                        tracing::warn!("background embedding stopped: {e}; retried on the next query");
+                        tracing::warn!("background work stopped: {e}; retried after the next query");
                         break;
                     }
                 }
@@ -295,7 +327,9 @@ impl TsqServer {
         let progress =
             McpProgress { peer: ctx.peer.clone(), token: ctx.meta.get_progress_token(), handle: tokio::runtime::Handle::current(), last: Default::default() };
         let e = Arc::clone(&engine);
+        let busy = Busy::enter(&self.busy);
         let answer = tokio::task::spawn_blocking(move || {
+            let _busy = busy;
             let answer = e.query(&request, &progress);
             for n in e.take_notes() {
                 tracing::info!("{n}");
@@ -305,7 +339,7 @@ impl TsqServer {
         .await
         .map_err(|e| format!("the search failed: {e}"))?
         .map_err(|e| e.to_string())?;
-        self.embed_in_background(&engine);
+        self.work_in_background(&engine);
         Ok(tool_result(&answer))
     }
 }

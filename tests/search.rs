@@ -133,7 +133,7 @@ fn snap(file: &str, chars: usize) -> Snapshot {
 }
 
 fn frame(budget: usize) -> Frame {
-    Frame { query: "q".into(), backends: Some("embedder: test".into()), budget, note: None }
+    Frame { query: "q".into(), backends: Some("embedder: test".into()), search: true, budget, note: None }
 }
 
 #[test]

@@ -266,9 +266,19 @@ impl Engine {
     }
 
     fn lookup(&self, req: &Request, query: &SymbolQuery, tree: &Tree, progress: &dyn Progress) -> Result<Answer, EngineError> {
-        let ws = self.workspace(tree, progress)?;
         let config = LookupConfig { call_depth: req.settings.call_depth, max_token_budget: req.settings.max_token_budget, paths: req.scope.clone() };
-        let answer = crate::lookup::lookup_query(&ws, query, &config).map_err(EngineError::Ts)?;
+        let answer = match self.stored_lookup(query, &config, tree, progress)? {
+            Some(answer) => answer,
+            None => {
+                let ws = self.workspace(tree, progress)?;
+                let mut answer = crate::lookup::lookup_query(&ws, query, &config).map_err(EngineError::Ts)?;
+                if crate::index::index_dir(&self.root).exists() {
+                    let [n, m] = self.open_index()?.as_ref().expect("opened").structure_counts()?;
+                    answer = crate::lookup::with_backends(answer, &format!("structure: {}/{} declarations (computed live)", group(n), group(m)));
+                }
+                answer
+            }
+        };
         Ok(match req.shape {
             Shape::Full => Answer::Full(FullAnswer::Lookup(answer)),
             Shape::Concise => Answer::Concise(ConciseAnswer {
@@ -279,6 +289,28 @@ impl Engine {
                 hints: answer.hints,
             }),
         })
+    }
+
+    /// A lookup from the index alone (no Language Service), when the
+    /// workspace has an index that can answer it exactly
+    /// (`structure::lookup`) at the stored depth. Syncs first, so that
+    /// edits invalidate what they may have changed.
+    fn stored_lookup(&self, query: &SymbolQuery, config: &LookupConfig, tree: &Tree, progress: &dyn Progress) -> Result<Option<LookupAnswer>, EngineError> {
+        if config.call_depth != crate::structure::STORED_DEPTH || !crate::index::index_dir(&self.root).exists() {
+            return Ok(None);
+        }
+        self.sync_tree(tree, progress)?;
+        let guard = self.open_index()?;
+        let index = guard.as_ref().expect("opened above");
+        let Some(found) = crate::structure::lookup(index, &self.view, &self.root, &tree.sources, query).map_err(structure_error)? else { return Ok(None) };
+        let (matches, hints) = crate::lookup::in_scope_only(found.matches, Vec::new(), config);
+        if matches.is_empty() {
+            // The hints come from the Language Service.
+            return Ok(None);
+        }
+        let [n, m] = index.structure_counts()?;
+        let backends = format!("structure: {}/{} declarations (from the index)", group(n), group(m));
+        Ok(Some(crate::lookup::answer_from(query, config, Some(backends), matches, &found.snapshots, hints, found.metadata)))
     }
 
     fn search(&self, req: &Request, text: &str, tree: &Tree, progress: &dyn Progress) -> Result<Answer, EngineError> {
@@ -303,8 +335,21 @@ impl Engine {
                 hints: Vec::new(),
             }));
         }
-        let ws = self.workspace(tree, progress)?;
-        let mut answer = crate::search::search(index, &ws, self.reranker(), text, &filter, &req.settings)?;
+        // The Language Service starts only if a result's structure is not
+        // stored yet.
+        let live = || self.workspace(tree, progress).map_err(|e| match e {
+            EngineError::Ts(e) => e,
+            other => TsError::Service(other.to_string()),
+        });
+        let structures = crate::structure::Structures::new(index, &self.view, &live);
+        let mut answer = crate::search::search(index, &structures, self.reranker(), text, &filter, &req.settings)?;
+        let computed = structures.computed.get();
+        if computed > 0 {
+            notes.push(format!(
+                "structure: {computed} of {} results computed live by the Language Service (now stored)",
+                computed + structures.served.get()
+            ));
+        }
         answer.timings.sync = sync_ms;
         notes.append(&mut answer.notes);
         answer.notes = notes;
@@ -348,25 +393,77 @@ impl Engine {
     }
 
     /// `tsq index`: a full sync (waiting for another writer), then every
-    /// missing vector. An embedding failure is returned beside the report:
-    /// what was synced stays.
-    pub fn index(&self, progress: &dyn Progress) -> Result<(SyncReport, Option<IndexError>), EngineError> {
+    /// missing vector, then (unless `structure` is false) every missing
+    /// declaration's structure. An embedding or structure failure is
+    /// returned beside the report: what was synced stays.
+    pub fn index(&self, structure: bool, progress: &dyn Progress) -> Result<(SyncReport, Option<EngineError>), EngineError> {
         let tree = self.walk();
         let parser = self.parser()?;
-        let mut guard = self.open_index()?;
-        let index = guard.as_mut().expect("opened above");
-        let mut report = index.sync_with(parser, SyncInput { tree: &tree, view: &self.view }, progress)?;
-        let started = std::time::Instant::now();
-        let failed = match index.embed_missing(None, progress) {
-            Ok(n) => {
-                report.embedded = n;
-                None
+        let mut report = {
+            let mut guard = self.open_index()?;
+            let index = guard.as_mut().expect("opened above");
+            let mut report = index.sync_with(parser, SyncInput { tree: &tree, view: &self.view }, progress)?;
+            let started = std::time::Instant::now();
+            let failed = match index.embed_missing(None, progress) {
+                Ok(n) => {
+                    report.embedded = n;
+                    None
+                }
+                Err(e) => Some(e),
+            };
+            report.embed_ms = started.elapsed().as_millis() as u64;
+            report.ms += report.embed_ms;
+            if let Some(e) = failed {
+                return Ok((report, Some(e.into())));
             }
-            Err(e) => Some(e),
+            report
         };
-        report.embed_ms = started.elapsed().as_millis() as u64;
-        report.ms += report.embed_ms;
-        Ok((report, failed))
+        if !structure {
+            return Ok((report, None));
+        }
+        match self.precompute(&tree, usize::MAX, progress, &|| false) {
+            Ok(s) => {
+                report.structure_computed = s.computed;
+                report.structure_ms = s.ms;
+                report.ms += s.ms;
+                Ok((report, None))
+            }
+            Err(e) => Ok((report, Some(e))),
+        }
+    }
+
+    /// Computes and stores missing structure, at most `limit` declarations
+    /// (`tsq serve` does a little at a time when idle), asking `stop`
+    /// between batches.
+    fn precompute(&self, tree: &Tree, limit: usize, progress: &dyn Progress, stop: &dyn Fn() -> bool) -> Result<crate::structure::PrecomputeReport, EngineError> {
+        let ws = self.workspace(tree, progress)?;
+        let guard = self.open_index()?;
+        let index = guard.as_ref().expect("opened above");
+        // Declarations per commit (`TSQ_STRUCTURE_BATCH`, a tuning knob; the
+        // kill -9 test sets 1).
+        let batch = std::env::var("TSQ_STRUCTURE_BATCH").ok().and_then(|v| v.parse().ok()).unwrap_or(32usize).max(1).min(limit);
+        let done = std::cell::Cell::new(0usize);
+        let stop = || stop() || done.get() >= limit;
+        let counting = Counting { inner: progress, done: &done };
+        crate::structure::precompute(index, &ws, &self.view, batch, &counting, &stop).map_err(structure_error)
+    }
+
+    /// Computes structure for up to `limit` declarations that lack it
+    /// (after a sync); 0 when none are left.
+    pub fn structure_some(&self, limit: usize) -> Result<usize, EngineError> {
+        let tree = self.walk();
+        self.sync_tree(&tree, &crate::index::sync_silent())?;
+        Ok(self.precompute(&tree, limit, &crate::index::sync_silent(), &|| false)?.computed)
+    }
+
+    /// Syncs, then compares every stored answer with the live Language
+    /// Service's (the edit property test; `tsq index --verify`).
+    pub fn verify_structure(&self) -> Result<crate::structure::Verification, EngineError> {
+        let tree = self.walk();
+        self.sync_tree(&tree, &crate::index::sync_silent())?;
+        let ws = self.workspace(&tree, &crate::index::sync_silent())?;
+        let guard = self.open_index()?;
+        crate::structure::verify(guard.as_ref().expect("opened above"), &ws).map_err(structure_error)
     }
 
     /// Embeds up to `limit` chunks lacking vectors; 0 when none are left or
@@ -411,6 +508,30 @@ pub fn parse_files(files: &[PathBuf], root: &Path, sink: &mut dyn FnMut(Result<F
     config.pool.workers = config.pool.workers.min(files.len()).max(1);
     TsqEngine::new(&config)?.parse_files(files, root, sink);
     Ok(())
+}
+
+fn structure_error(e: crate::structure::StructureError) -> EngineError {
+    match e {
+        crate::structure::StructureError::Index(e) => EngineError::Index(e),
+        crate::structure::StructureError::Ts(e) => EngineError::Ts(e),
+    }
+}
+
+fn group(n: usize) -> String {
+    crate::lookup::group(n)
+}
+
+/// Progress that also counts what was done (for `limit`).
+struct Counting<'a> {
+    inner: &'a dyn Progress,
+    done: &'a std::cell::Cell<usize>,
+}
+
+impl Progress for Counting<'_> {
+    fn update(&self, phase: &str, done: u64, total: u64) {
+        self.done.set(done as usize);
+        self.inner.update(phase, done, total);
+    }
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {

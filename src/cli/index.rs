@@ -8,9 +8,9 @@ use tsq::index::Progress as _;
 
 use super::{progress, ExitStatus};
 
-pub fn run_index(engine: &Engine, json: bool) -> anyhow::Result<ExitStatus> {
+pub fn run_index(engine: &Engine, structure: bool, json: bool) -> anyhow::Result<ExitStatus> {
     let progress = progress::Stderr::new();
-    let result = engine.index(&progress);
+    let result = engine.index(structure, &progress);
     progress.finish();
     for n in engine.take_notes() {
         eprintln!("tsq: {n}");
@@ -18,7 +18,7 @@ pub fn run_index(engine: &Engine, json: bool) -> anyhow::Result<ExitStatus> {
     let (report, failed) = result?;
     let status = match failed {
         Some(e) => {
-            eprintln!("tsq: embedding stopped: {e}; the chunks without vectors are retried on the next sync");
+            eprintln!("tsq: {e}; what is missing is retried on the next `tsq index` (queries compute it live meanwhile)");
             ExitStatus::Error
         }
         None => ExitStatus::Success,

@@ -168,8 +168,9 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Sync the persistent index at <root>/.tsq (parse what changed) and
-    /// compute every missing vector, with progress on stderr.
+    /// Sync the persistent index at <root>/.tsq (parse what changed),
+    /// compute every missing vector, then every declaration's structure
+    /// (callers, callees, references, types), with progress on stderr.
     Index {
         #[arg(long)]
         root: Option<PathBuf>,
@@ -177,6 +178,10 @@ enum Command {
         /// (VOYAGE_API_KEY), or auto (voyage with a key, else local).
         #[arg(long, value_enum)]
         embedder: Option<tsq::embed::EmbedderChoice>,
+        /// Skip the structure precompute (answers then compute structure
+        /// live, and store it).
+        #[arg(long)]
+        no_structure: bool,
         #[arg(long)]
         json: bool,
     },
@@ -239,7 +244,7 @@ pub fn run() -> anyhow::Result<ExitStatus> {
             let input = tsq::api::QueryInput { query, paths, languages, shape: format.shape(), overrides, symbol_only: false };
             query::run(&engine(root, tsq::api::EngineOptions { embedder })?, input, format)
         }
-        Command::Index { root, embedder, json } => index::run_index(&engine(root, tsq::api::EngineOptions { embedder })?, json),
+        Command::Index { root, embedder, no_structure, json } => index::run_index(&engine(root, tsq::api::EngineOptions { embedder })?, !no_structure, json),
         Command::Status { root, json } => index::run_status(&engine(root, none())?, json),
         Command::Clean { root, json } => index::run_clean(&engine(root, none())?, json),
         Command::Analyze { analysis, query, root, type_depth } => analyze::run(&engine(root, none())?, &analysis, query.as_deref(), type_depth),

@@ -8,6 +8,7 @@ mod lock;
 mod schema;
 mod search_reads;
 mod store;
+pub mod structure;
 mod sync;
 
 use std::path::{Path, PathBuf};
@@ -93,6 +94,8 @@ pub struct Status {
     /// Chunks with vectors, of those that get them (imports do not).
     pub vectors: usize,
     pub embeddable: usize,
+    /// Declarations with stored structure, and all declarations.
+    pub structure: [usize; 2],
     pub location: String,
 }
 
@@ -173,7 +176,7 @@ impl Index {
         }
         // Creating tables races with another process doing the same: the
         // first open of a new index holds the writer lock.
-        let creating = [schema::CHUNKS, schema::VECTORS, schema::FILES].iter().any(|t| !dir.join(format!("{t}.lance")).exists());
+        let creating = [schema::CHUNKS, schema::VECTORS, schema::FILES, structure::STRUCTURE, structure::IMPORTS, structure::NAMES].iter().any(|t| !dir.join(format!("{t}.lance")).exists());
         let guard = if creating { Some(lock::acquire(&dir).map_err(|e| io(&dir, e))?) } else { None };
         let (mut store, mut recovered) = runtime.block_on(Store::open(&dir, dimension))?;
         drop(guard);
@@ -262,6 +265,7 @@ impl Index {
         let started = std::time::Instant::now();
         let before = self.runtime.block_on(self.store.table_versions())?;
         let mut report = self.runtime.block_on(sync::run(&self.store, &self.root, engine, &self.config, input, progress))?;
+        report.structure_dropped = self.invalidate_structure(input, &report)?;
         // Housekeeping (index refresh, compaction) only after a write: a
         // no-change sync stays a walk, a stat and one read of `files`.
         if self.runtime.block_on(self.store.table_versions())? != before {
@@ -272,6 +276,95 @@ impl Index {
         report.embedder = self.embedder_name();
         report.ms = started.elapsed().as_millis() as u64;
         Ok(report)
+    }
+
+    /// Drops the stored structure the sync's changes may have changed
+    /// (`structure::invalidate`); a changed tsconfig or jsconfig counts as
+    /// a layout change.
+    fn invalidate_structure(&self, input: SyncInput<'_>, report: &SyncReport) -> Result<usize, IndexError> {
+        use sha2::Digest;
+        let mut h = sha2::Sha256::new();
+        for c in &input.tree.configs {
+            h.update(c.display().to_string().as_bytes());
+            h.update([0]);
+            h.update(std::fs::read(c).unwrap_or_default());
+            h.update([0]);
+        }
+        let configs = hex(&h.finalize());
+        let marker = self.dir.join("structure-configs");
+        let configs_changed = std::fs::read_to_string(&marker).ok().as_deref() != Some(configs.as_str());
+        let files: Vec<String> = input.tree.sources.iter().map(|p| sync::relative(p, &self.root)).collect();
+        let root = self.root.clone();
+        let text = move |rel: &str| input.view.get(&root.join(rel)).ok().and_then(|e| e.text.as_ref().ok().cloned());
+        let changes = structure::Changes { changed: &report.changed_paths, layout_changed: report.layout_changed || configs_changed, files: &files, text: &text };
+        let dropped = self.runtime.block_on(structure::invalidate(&self.store, &changes))?;
+        if configs_changed {
+            write_atomic(&marker, configs.as_bytes())?;
+        }
+        Ok(dropped)
+    }
+
+    /// Stored structure for these chunk ids (those that have it).
+    pub fn structure(&self, chunk_ids: &[String]) -> Result<Vec<structure::StructureRow>, IndexError> {
+        self.runtime.block_on(self.store.structure_rows(chunk_ids))
+    }
+
+    /// Declaration chunks with stored structure, and all of them.
+    pub fn structure_counts(&self) -> Result<[usize; 2], IndexError> {
+        self.runtime.block_on(async {
+            Ok([Store::count(&self.store.structure, None).await?, Store::count(&self.store.chunks, Some(structure::DECLARATIONS)).await?])
+        })
+    }
+
+    /// Declaration chunks (the columns that name them), by path then line.
+    pub fn declarations(&self) -> Result<Vec<ChunkRow>, IndexError> {
+        self.runtime.block_on(async {
+            let columns = ["id", "relativePath", "nodeKind", "name", "breadcrumb", "startLine", "endLine"];
+            let mut out: Vec<ChunkRow> = Vec::new();
+            for b in Store::scan(&self.store.chunks, Some(structure::DECLARATIONS), Some(&columns)).await? {
+                let c = schema::Columns(&b);
+                out.extend((0..b.num_rows()).map(|i| schema::chunk_row(&c, i)));
+            }
+            out.sort_by(|a, b| (&a.chunk.relative_path, a.chunk.start_line).cmp(&(&b.chunk.relative_path, b.chunk.start_line)));
+            Ok(out)
+        })
+    }
+
+    /// Declaration chunks without stored structure, by path then line.
+    pub fn structure_missing(&self) -> Result<Vec<ChunkRow>, IndexError> {
+        let have = self.runtime.block_on(self.store.structure_ids())?;
+        Ok(self.declarations()?.into_iter().filter(|r| !have.contains(&r.chunk.id)).collect())
+    }
+
+    /// Stores answers and import lists, under the writer lock. An answer
+    /// is kept only if every file it was computed from (`seen`: path →
+    /// content hash, as the Language Service read it) is what the index
+    /// holds now: one computed before a sync that changed its files would
+    /// be stale. Returns how many answers were stored.
+    pub fn put_structure(
+        &self,
+        rows: Vec<structure::StructureRow>,
+        imports: &[structure::ImportsRow],
+        names: &[structure::NameRow],
+        owned: &[String],
+        seen: &std::collections::HashMap<String, String>,
+    ) -> Result<usize, IndexError> {
+        let _lock = lock::acquire(&self.dir).map_err(|e| io(&self.dir, e))?;
+        self.runtime.block_on(async {
+            let indexed: std::collections::HashMap<String, String> = self.store.files().await?.into_iter().map(|f| (f.relative_path, f.content_hash)).collect();
+            let fresh = |r: &structure::StructureRow| r.deps.iter().all(|d| match (indexed.get(d), seen.get(d)) {
+                (Some(now), Some(then)) => now == then,
+                _ => true,
+            });
+            let rows: Vec<_> = rows.into_iter().filter(fresh).collect();
+            self.store.put_imports(imports, names, owned).await?;
+            self.store.put_structure(&rows).await?;
+            // Compaction once the tables pass MAX_VERSIONS.
+            if self.store.versions().await? > MAX_VERSIONS {
+                self.store.housekeeping(true).await?;
+            }
+            Ok(rows.len())
+        })
     }
 
     /// Computes vectors for chunks that lack them, at most `limit` chunks
@@ -304,6 +397,7 @@ impl Index {
                 versions: self.store.versions().await?,
                 vectors,
                 embeddable,
+                structure: [Store::count(&self.store.structure, None).await?, Store::count(&self.store.chunks, Some(structure::DECLARATIONS)).await?],
                 location: self.dir.display().to_string(),
             })
         })
@@ -355,7 +449,7 @@ fn prepare_dir(dir: &Path) -> std::io::Result<PathBuf> {
 }
 
 fn clear_tables(dir: &Path) -> Result<(), IndexError> {
-    for name in [schema::CHUNKS, schema::VECTORS, schema::FILES] {
+    for name in [schema::CHUNKS, schema::VECTORS, schema::FILES, structure::STRUCTURE, structure::IMPORTS, structure::NAMES] {
         let p = dir.join(format!("{name}.lance"));
         if p.exists() {
             std::fs::remove_dir_all(&p).map_err(|e| io(&p, e))?;

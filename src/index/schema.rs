@@ -247,6 +247,10 @@ impl<'b> Columns<'b> {
         let a = a.as_any().downcast_ref::<Int32Array>()?;
         (!a.is_null(row)).then(|| a.value(row) as i64)
     }
+    pub fn bool(&self, name: &str, row: usize) -> Option<bool> {
+        let a = self.col(name)?.as_any().downcast_ref::<arrow_array::BooleanArray>()?;
+        (!a.is_null(row)).then(|| a.value(row))
+    }
     pub fn f32(&self, name: &str, row: usize) -> Option<f32> {
         let a = self.col(name)?.as_any().downcast_ref::<arrow_array::Float32Array>()?;
         (!a.is_null(row)).then(|| a.value(row))

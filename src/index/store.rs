@@ -28,6 +28,12 @@ pub struct Store {
     pub chunks: Table,
     pub vectors: Table,
     pub files: Table,
+    /// Stored depth-1 structure per declaration chunk (`structure.rs`).
+    pub structure: Table,
+    /// Each file's resolved imports, for invalidation.
+    pub imports: Table,
+    /// Each recorded file's declarations, for `symbol =` lookups.
+    pub names: Table,
 }
 
 fn lance(e: lancedb::Error) -> IndexError {
@@ -75,8 +81,11 @@ impl Store {
         let (chunks, a) = open(CHUNKS, schema::chunks_schema(dimension)).await?;
         let (vectors, b) = open(VECTORS, schema::vectors_schema(dimension)).await?;
         let (files, c) = open(FILES, schema::files_schema()).await?;
-        recovered |= a || b || c;
-        Ok((Store { dir: dir.to_path_buf(), dimension, db, chunks, vectors, files }, recovered))
+        let (structure, d) = open(super::structure::STRUCTURE, super::structure::structure_schema()).await?;
+        let (imports, e) = open(super::structure::IMPORTS, super::structure::imports_schema()).await?;
+        let (names, f) = open(super::structure::NAMES, super::structure::names_schema()).await?;
+        recovered |= a || b || c || d || e || f;
+        Ok((Store { dir: dir.to_path_buf(), dimension, db, chunks, vectors, files, structure, imports, names }, recovered))
     }
 
     /// The vector dimension the chunks table was created with.
@@ -89,7 +98,7 @@ impl Store {
     }
 
     pub async fn drop_all(&self) -> Result<(), IndexError> {
-        for name in [CHUNKS, VECTORS, FILES] {
+        for name in [CHUNKS, VECTORS, FILES, super::structure::STRUCTURE, super::structure::IMPORTS, super::structure::NAMES] {
             let _ = self.db.drop_table(name, &[]).await;
         }
         Ok(())
@@ -120,6 +129,10 @@ impl Store {
         Ok(())
     }
 
+    fn tables(&self) -> [&Table; 6] {
+        [&self.chunks, &self.vectors, &self.files, &self.structure, &self.imports, &self.names]
+    }
+
     /// All rows of a table (or those matching `filter`), selected columns.
     pub async fn scan(table: &Table, filter: Option<&str>, columns: Option<&[&str]>) -> Result<Vec<RecordBatch>, IndexError> {
         let mut q = table.query();
@@ -147,7 +160,7 @@ impl Store {
 
     pub async fn versions(&self) -> Result<usize, IndexError> {
         let mut n = 0;
-        for t in [&self.chunks, &self.vectors, &self.files] {
+        for t in self.tables() {
             n = n.max(t.list_versions().await.map_err(lance)?.len());
         }
         Ok(n)
@@ -193,8 +206,12 @@ impl Store {
     /// Compacts, re-indexes and prunes old versions once a table passes
     /// `MAX_VERSIONS`. Runs under the writer lock.
     /// The checked-out versions of the three tables (changed by any write).
-    pub async fn table_versions(&self) -> Result<[u64; 3], IndexError> {
-        Ok([self.chunks.version().await.map_err(lance)?, self.vectors.version().await.map_err(lance)?, self.files.version().await.map_err(lance)?])
+    pub async fn table_versions(&self) -> Result<Vec<u64>, IndexError> {
+        let mut out = Vec::new();
+        for t in self.tables() {
+            out.push(t.version().await.map_err(lance)?);
+        }
+        Ok(out)
     }
 
     pub async fn housekeeping(&self, force: bool) -> Result<bool, IndexError> {
@@ -207,7 +224,7 @@ impl Store {
             }
             return Ok(false);
         }
-        for t in [&self.chunks, &self.vectors, &self.files] {
+        for t in self.tables() {
             t.optimize(OptimizeAction::All).await.map_err(lance)?;
             t.optimize(OptimizeAction::Prune {
                 older_than: Some(lancedb::table::Duration::zero()),

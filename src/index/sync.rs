@@ -65,6 +65,20 @@ pub struct SyncReport {
     pub write_ms: u64,
     #[serde(rename = "embedMs")]
     pub embed_ms: u64,
+    /// Stored structure dropped because an edit may have changed it.
+    #[serde(rename = "structureDropped")]
+    pub structure_dropped: usize,
+    /// Declarations given stored structure (by `tsq index`, after the sync).
+    #[serde(rename = "structureComputed")]
+    pub structure_computed: usize,
+    #[serde(rename = "structureMs")]
+    pub structure_ms: u64,
+    /// Files whose content changed (for structure invalidation).
+    #[serde(skip)]
+    pub changed_paths: Vec<String>,
+    /// Files created, deleted or newly skipped or readable.
+    #[serde(skip)]
+    pub layout_changed: bool,
 }
 
 struct Dirty {
@@ -81,7 +95,7 @@ fn mtime_ns(m: &std::fs::Metadata) -> i64 {
     m.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map(|d| d.as_nanos() as i64).unwrap_or(0)
 }
 
-fn relative(path: &Path, root: &Path) -> String {
+pub(crate) fn relative(path: &Path, root: &Path) -> String {
     crate::engine::file_paths(path, root).relative_path
 }
 
@@ -103,6 +117,7 @@ pub async fn recover_journal(store: &Store) -> Result<(), IndexError> {
 }
 
 /// What a sync reads: the query's one walk and the shared file view.
+#[derive(Clone, Copy)]
 pub struct SyncInput<'a> {
     pub tree: &'a Tree,
     pub view: &'a FileView,
@@ -199,6 +214,11 @@ pub async fn run(
     }
     let removed: Vec<String> = known.keys().filter(|k| !seen.contains(*k)).cloned().collect();
     report.removed = removed.len();
+    let was_indexed = |rel: &str| known.get(rel).is_some_and(|k| k.skip_reason.is_none());
+    report.changed_paths = dirty.iter().filter(|d| was_indexed(&d.rel)).map(|d| d.rel.clone()).collect();
+    report.layout_changed = !removed.is_empty()
+        || dirty.iter().any(|d| !was_indexed(&d.rel))
+        || skipped_rows.iter().any(|r| was_indexed(&r.relative_path));
 
     // Removed files and newly skipped ones lose their chunks.
     let mut gone: Vec<String> = removed.clone();

@@ -1,49 +1,60 @@
-//! Stage 3 for the selected results only: each becomes a symbol query, and
-//! the Language Service gives its metadata and its file's smart snapshot,
-//! exactly as for `symbol =` lookups; then `lookup::assemble` applies the
-//! budget. Root expressions and comments, which have no declaration, are
-//! shown from the index as they are. Only results that can fit the budget
-//! are inspected: structural work never runs for what will be omitted.
+//! Stage 3 for the selected results only: each declaration's exact match,
+//! snapshot and metadata come from the index's stored structure
+//! (`structure::Structures`), or, where the index has none yet, from the
+//! Language Service exactly as for `symbol =` lookups (and are then
+//! stored); then `lookup::assemble` applies the budget. Root expressions
+//! and comments, which have no declaration, are shown from the index as
+//! they are. Only results that can fit the budget are inspected live:
+//! structural work never runs for what will be omitted.
+
+use std::collections::HashMap;
 
 use crate::config::Settings;
-use crate::inspect::{InspectConfig, Workspace};
+use crate::inspect::InspectConfig;
 use crate::lookup::{assemble, Frame, LookupAnswer, LookupResultItem};
 use crate::query::SymbolQuery;
-use crate::ts::protocol::{LookupMatch, Snapshot, SymbolRef};
+use crate::structure::{chunk_query, Stored, Structures, STORED_DEPTH};
+use crate::ts::protocol::{LookupMatch, Snapshot, SnapshotParts, SymbolRef};
 
 use super::{Backends, Ranked, SearchError};
 
-/// The symbol query that names a chunk: its file, then the breadcrumb's
-/// containers and name. `None` for chunks without a declaration.
+/// The symbol query that names a chunk (`structure::chunk_query`).
 pub fn symbol_query(r: &Ranked) -> Option<SymbolQuery> {
-    let c = &r.row.chunk;
-    if matches!(c.node_kind.as_str(), "expression" | "comment" | "import" | "re-export") || c.name.is_empty() {
-        return None;
-    }
-    let names: Vec<String> = c.breadcrumb.split(" > ").skip(1).map(str::to_string).collect();
-    (!names.is_empty()).then(|| SymbolQuery { file: Some(c.relative_path.clone()), names })
+    chunk_query(&r.row.chunk)
 }
 
 pub fn answer(
-    ws: &Workspace,
+    structures: &Structures<'_>,
     query: &str,
     kept: &[Ranked],
     backends: &Backends,
     note: Option<String>,
     settings: &Settings,
 ) -> Result<LookupAnswer, SearchError> {
+    let chunks: Vec<&crate::chunk::CodeChunk> = kept.iter().filter(|r| symbol_query(r).is_some()).map(|r| &r.row.chunk).collect();
+    let mut answers: HashMap<String, Stored> = structures.stored(&chunks)?;
+    // Computed live below, for what the index does not hold yet.
+    let mut live: Vec<usize> = Vec::new();
+    for (i, r) in kept.iter().enumerate() {
+        if let Some(q) = symbol_query(r) {
+            if !answers.contains_key(&r.row.chunk.id) {
+                answers.insert(r.row.chunk.id.clone(), structures.located(&q)?);
+                live.push(i);
+            }
+        }
+    }
+    let parts: Vec<SnapshotParts> = kept.iter().filter_map(|r| answers.get(&r.row.chunk.id)).flat_map(|s| s.snapshots.clone()).collect();
     let queries: Vec<(usize, SymbolQuery)> = kept.iter().enumerate().filter_map(|(i, r)| symbol_query(r).map(|q| (i, q))).collect();
-    let found = if queries.is_empty() { Default::default() } else { ws.lookup(&queries.iter().map(|(_, q)| q.clone()).collect::<Vec<_>>())? };
     let mut results: Vec<LookupResultItem> = Vec::new();
     // Results that resolved to a declaration, with their query: inspected
     // below only if they can fit the budget.
-    let mut to_inspect: Vec<(usize, SymbolQuery)> = Vec::new();
-    let mut snapshots: Vec<Snapshot> = found.snapshots.clone();
+    let mut to_inspect: Vec<(usize, usize, SymbolQuery)> = Vec::new();
+    let mut snapshots: Vec<Snapshot> = crate::snapshot::assemble(&parts);
     for (i, r) in kept.iter().enumerate() {
         let c = &r.row.chunk;
         let score = (r.scores.final_score * 1000.0).round() / 1000.0;
         let matched = queries.iter().find(|(j, _)| *j == i).and_then(|(_, q)| {
-            found
+            answers[&c.id]
                 .matches
                 .iter()
                 .filter(|m| {
@@ -55,7 +66,7 @@ pub fn answer(
         });
         match matched {
             Some((m, q)) => {
-                to_inspect.push((results.len(), q));
+                to_inspect.push((results.len(), i, q));
                 results.push(LookupResultItem { location: m, score, metadata: None });
             }
             None => {
@@ -93,20 +104,29 @@ pub fn answer(
     let best = |file: &str| results.iter().filter(|r| r.location.symbol.file_path.as_deref() == Some(file)).map(|r| r.score).fold(f64::MIN, f64::max);
     snapshots.retain(|s| results.iter().any(|r| r.location.symbol.file_path.as_deref() == Some(s.file_path.as_str())));
     snapshots.sort_by(|a, b| best(&b.file_path).total_cmp(&best(&a.file_path)));
-    let frame = Frame { query: query.to_string(), backends: Some(backends.summary()), budget: settings.max_token_budget, note };
+    let frame = Frame { query: query.to_string(), backends: Some(backends.summary()), search: true, budget: settings.max_token_budget, note };
     // The budget decides before the checker works: metadata only adds
     // text, so what fits without it is all that can fit with it. Only
     // those results are inspected (callers, callees, types).
     let fits = assemble(&frame, results.clone(), snapshots.clone(), Vec::new());
     let fitting = |r: &LookupResultItem| fits.results.iter().any(|k| k.location == r.location);
-    for (i, q) in to_inspect {
+    for (i, k, q) in to_inspect {
         if !fitting(&results[i]) {
             continue;
         }
+        let chunk = &kept[k].row.chunk;
+        let metadata = if settings.call_depth != STORED_DEPTH {
+            // Deeper call trees are not stored: the Language Service.
+            structures.workspace()?.inspect(&q, &InspectConfig { call_depth: settings.call_depth, resolvers: None })?.matches
+        } else {
+            let answer = answers.get_mut(&chunk.id).expect("every declaration has an answer");
+            if live.contains(&k) {
+                structures.complete(chunk, &q, answer)?;
+            }
+            answer.metadata.clone()
+        };
         let m = results[i].location.clone();
-        results[i].metadata = ws
-            .inspect(&q, &InspectConfig { call_depth: settings.call_depth, resolvers: None })?
-            .matches
+        results[i].metadata = metadata
             .into_iter()
             .find(|x| x.symbol.file_path == m.symbol.file_path && x.symbol.line.is_some_and(|l| l >= m.start_line && l <= m.end_line))
             .map(|mut x| {

@@ -6,6 +6,7 @@
 pub mod candidates;
 pub mod enrich;
 pub mod fusion;
+pub mod rank;
 pub mod select;
 
 use std::time::Instant;
@@ -15,7 +16,6 @@ use serde::Serialize;
 use crate::config::Settings;
 use crate::embed::Reranker;
 use crate::index::{ChunkRow, Filter, Index, IndexError};
-use crate::inspect::Workspace;
 use crate::lookup::{ConciseResult, LookupAnswer};
 
 pub use fusion::Scores;
@@ -31,6 +31,8 @@ pub enum SearchError {
     Ts(#[from] crate::ts::TsError),
     #[error("{0}")]
     Query(String),
+    #[error(transparent)]
+    Structure(#[from] crate::structure::StructureError),
 }
 
 /// One scored candidate.
@@ -59,16 +61,20 @@ pub struct Backends {
     pub reranker: String,
     /// Embeddable chunks with vectors, and all embeddable chunks.
     pub vectors: [usize; 2],
+    /// Declarations with stored structure, and all declarations.
+    pub structure: [usize; 2],
 }
 
 impl Backends {
     pub fn summary(&self) -> String {
         format!(
-            "embedder: {}, reranker: {}, vectors: {}/{} chunks",
+            "embedder: {}, reranker: {}, vectors: {}/{} chunks, structure: {}/{} declarations",
             self.embedder,
             self.reranker,
             crate::lookup::group(self.vectors[0]),
-            crate::lookup::group(self.vectors[1])
+            crate::lookup::group(self.vectors[1]),
+            crate::lookup::group(self.structure[0]),
+            crate::lookup::group(self.structure[1])
         )
     }
 }
@@ -145,7 +151,7 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
     }
     Ok(Retrieval {
         ranked,
-        backends: Backends { embedder: index.embedder_name(), reranker: reranker_name, vectors: [with, all] },
+        backends: Backends { embedder: index.embedder_name(), reranker: reranker_name, vectors: [with, all], structure: index.structure_counts()? },
         notes,
         timings: Timings { sync: 0, retrieval: retrieval_ms, rerank: rerank_ms, enrichment: 0 },
     })
@@ -167,7 +173,7 @@ pub struct SearchAnswer {
 /// The whole pipeline: retrieval, selection, enrichment, the budget.
 pub fn search(
     index: &Index,
-    ws: &Workspace,
+    structures: &crate::structure::Structures<'_>,
     reranker: Option<&dyn Reranker>,
     query: &str,
     filter: &Filter,
@@ -179,7 +185,7 @@ pub fn search(
     let note = (!passed && !kept.is_empty()).then(|| {
         format!("Nothing passed the relevance gate ({}); the best {} below it, marked [below gate]:", settings.minimum_relevance_threshold, kept.len())
     });
-    let answer = enrich::answer(ws, query, &kept, &retrieval.backends, note, settings)?;
+    let answer = enrich::answer(structures, query, &kept, &retrieval.backends, note, settings)?;
     let mut timings = retrieval.timings;
     timings.enrichment = started.elapsed().as_millis() as u64;
     Ok(SearchAnswer { answer, backends: retrieval.backends, passed_gate: passed, notes: retrieval.notes, timings })

@@ -27,6 +27,11 @@ pub struct WorkspaceFs {
     /// Bumped per service request: within one request a file is stat'ed
     /// once, however often the Language Service asks for its version.
     epoch: u64,
+    /// Bumped whenever a file the compiler has read changed (the
+    /// Language Service host's `getProjectVersion`), and the epoch it was
+    /// last checked in.
+    generation: u64,
+    generation_checked: u64,
 }
 
 struct Version {
@@ -42,7 +47,7 @@ impl WorkspaceFs {
     /// A host reading through `view`, which the caller shares.
     pub fn with_view(root: &Path, libs: &[(&'static str, &'static str)], view: Arc<FileView>) -> WorkspaceFs {
         let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-        WorkspaceFs { root, libs: libs.iter().copied().collect(), view, versions: HashMap::new(), epoch: 0 }
+        WorkspaceFs { root, libs: libs.iter().copied().collect(), view, versions: HashMap::new(), epoch: 0, generation: 0, generation_checked: u64::MAX }
     }
 
     pub fn root(&self) -> &Path {
@@ -132,13 +137,40 @@ impl WorkspaceFs {
                 return v.hash.clone();
             }
         }
-        let hash = match self.view.get(&p) {
+        let hash = self.current(&p);
+        self.versions.insert(p, Version { hash: hash.clone(), checked_in: self.epoch });
+        hash
+    }
+
+    fn current(&self, p: &Path) -> String {
+        match self.view.get(p) {
             Ok(e) if !e.hash.is_empty() => e.hash.clone(),
             Ok(e) => format!("unread-{}", e.len),
             Err(_) => "missing".to_string(),
-        };
-        self.versions.insert(p, Version { hash: hash.clone(), checked_in: self.epoch });
-        hash
+        }
+    }
+
+    /// A number that changes whenever a file the compiler has asked the
+    /// version of changed on disk: the Language Service host's
+    /// `getProjectVersion`, so an unchanged project is not synchronized
+    /// file by file on every call. Checked once per request (one stat per
+    /// known file, in Rust).
+    pub fn generation(&mut self) -> u64 {
+        if self.generation_checked != self.epoch {
+            self.generation_checked = self.epoch;
+            let paths: Vec<PathBuf> = self.versions.keys().cloned().collect();
+            for p in paths {
+                let hash = self.current(&p);
+                let epoch = self.epoch;
+                let v = self.versions.get_mut(&p).expect("listed above");
+                if v.hash != hash {
+                    self.generation += 1;
+                    v.hash = hash;
+                }
+                v.checked_in = epoch;
+            }
+        }
+        self.generation
     }
 
     pub fn realpath(&self, path: &str) -> String {
@@ -173,9 +205,16 @@ mod tests {
         assert_eq!(fs.entries(&dir.display().to_string()).directories, vec!["src".to_string()]);
         let v1 = fs.version(&a);
         assert_eq!(v1, fs.version(&a));
+        let g0 = fs.generation();
         std::fs::write(dir.join("src/a.ts"), "export const a = 22;\n").unwrap();
         assert_eq!(v1, fs.version(&a), "within one request the version holds");
+        assert_eq!(g0, fs.generation(), "within one request the project version holds");
         fs.next_epoch();
+        assert_ne!(g0, fs.generation(), "a changed file changes the project version");
         assert_ne!(v1, fs.version(&a));
+        fs.next_epoch();
+        let g = fs.generation();
+        fs.next_epoch();
+        assert_eq!(g, fs.generation(), "nothing changed: the same project version");
     }
 }

@@ -105,6 +105,12 @@ fn op_tsq_fs_version(state: &mut OpState, #[string] path: String) -> Result<Stri
     Ok(host(state)?.version(&path))
 }
 
+#[op2(fast)]
+#[number]
+fn op_tsq_fs_generation(state: &mut OpState) -> Result<u64, JsErrorBox> {
+    Ok(host(state)?.generation())
+}
+
 #[op2]
 #[string]
 fn op_tsq_fs_realpath(state: &mut OpState, #[string] path: String) -> Result<String, JsErrorBox> {
@@ -123,6 +129,7 @@ deno_core::extension!(
         op_tsq_fs_dir_exists,
         op_tsq_fs_entries,
         op_tsq_fs_version,
+        op_tsq_fs_generation,
         op_tsq_fs_realpath,
     ],
     options = { fs: Option<WorkspaceFs> },

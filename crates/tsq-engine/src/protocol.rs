@@ -230,7 +230,7 @@ pub struct LookupTarget {
 #[serde(rename_all = "camelCase")]
 pub struct LookupResult {
     pub matches: Vec<LookupMatch>,
-    pub snapshots: Vec<Snapshot>,
+    pub snapshots: Vec<SnapshotParts>,
     /// Why nothing matched: case and path near-misses, missing parents.
     pub hints: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -255,6 +255,40 @@ pub struct LookupMatch {
 pub struct Snapshot {
     pub file_path: String,
     pub text: String,
+}
+
+/// One file's smart snapshot as parts (`js/protocol.d.ts`); assembled
+/// into a `Snapshot` by `tsq::snapshot`, so that parts computed apart merge
+/// exactly as one computation would.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct SnapshotParts {
+    pub file_path: String,
+    pub targets: Vec<SnapshotPiece>,
+    pub context: Vec<SnapshotPiece>,
+    pub frames: Vec<SnapshotFrame>,
+}
+
+/// A declaration's text from its first line's start to its end; `pos` and
+/// `end` are tsc's positions (they order pieces and test containment).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct SnapshotPiece {
+    pub pos: u32,
+    pub end: u32,
+    pub text: String,
+    /// The `pos` of the class or interface it is a member of.
+    pub frame: Option<u32>,
+}
+
+/// A class or interface around member pieces: its header through `{`, and
+/// its last line.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct SnapshotFrame {
+    pub pos: u32,
+    pub header: String,
+    pub close: String,
 }
 
 /// Where a callable's parameter and return types come from.
@@ -409,7 +443,8 @@ mod tests {
             serde_json::json!({ "kind": "inspected", "result": { "matches": [metadata], "coverage": coverage, "buildLog": build.clone() } }),
             serde_json::json!({ "kind": "lookedUp", "result": {
                 "matches": [{ "symbol": sym("f"), "qualifiedName": "f", "startLine": 1, "endLine": 3, "project": "tsconfig.json" }],
-                "snapshots": [{ "filePath": "a.ts", "text": "// a.ts\nfunction f() {}\n" }], "hints": ["h"], "buildLog": build.clone() } }),
+                "snapshots": [{ "filePath": "a.ts", "targets": [{ "pos": 0, "end": 15, "text": "function f() {}", "frame": null }],
+                    "context": [{ "pos": 20, "end": 30, "text": "  x = 1;", "frame": 16 }], "frames": [{ "pos": 16, "header": "class C {", "close": "}" }] }], "hints": ["h"], "buildLog": build.clone() } }),
             serde_json::json!({ "kind": "loaded", "workspace": { "buildLog": build, "solutions": [], "filesOutsideProjects": ["z.ts"], "configErrors": [],
                 "projects": [{ "name": "tsconfig.json", "configPath": "tsconfig.json", "fileCount": 3, "references": [], "composite": false }] } }),
             serde_json::json!({ "kind": "analyzed", "result": { "anything": [1, 2] } }),

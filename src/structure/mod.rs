@@ -1,0 +1,416 @@
+//! Structure from the index. Every declaration chunk's depth-1 structure
+//! (its exact matches, its smart snapshot's parts, and its
+//! `SymbolMetadata`: signature, members, type hierarchy, callers, callees,
+//! references, type flows) is computed once by the Language Service itself
+//! and stored beside the chunk (`index::structure`). A query reads it
+//! instead of running the checker; what is missing or was invalidated is
+//! computed live, exactly as before, and stored.
+//!
+//! Stored answers stay exact because `Index::sync` drops every answer an
+//! edit may have changed (`index::structure::invalidate`, and
+//! ARCHITECTURE.md, "Structure stays exact"), and because an answer is
+//! stored only when the files it was computed from are the ones indexed.
+
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::chunk::CodeChunk;
+use crate::index::structure::{ImportsRow, NameRow, StructureRow};
+use crate::index::{Index, IndexError, Progress};
+use crate::inspect::{AnalyzeConfig, InspectConfig, Workspace};
+use crate::query::SymbolQuery;
+use crate::ts::files::FileView;
+use crate::ts::protocol::{LookupMatch, SnapshotParts, SymbolMetadata};
+use crate::ts::TsError;
+
+/// The depth at which structure is stored; deeper call trees are computed
+/// live.
+pub const STORED_DEPTH: i32 = 1;
+
+/// One declaration chunk's structure, as the Language Service gave it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Stored {
+    /// The declarations the chunk's symbol query matches.
+    pub matches: Vec<LookupMatch>,
+    /// Their file's smart snapshot, as parts (`snapshot::assemble`).
+    pub snapshots: Vec<SnapshotParts>,
+    /// `SymbolMetadata` at depth 1, per match; empty until inspected.
+    pub metadata: Vec<SymbolMetadata>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum StructureError {
+    #[error(transparent)]
+    Index(#[from] IndexError),
+    #[error(transparent)]
+    Ts(#[from] TsError),
+}
+
+/// The symbol query that names a chunk: its file, then the breadcrumb's
+/// containers and name. `None` for chunks without a declaration.
+pub fn chunk_query(c: &CodeChunk) -> Option<SymbolQuery> {
+    if matches!(c.node_kind.as_str(), "expression" | "comment" | "import" | "re-export") || c.name.is_empty() {
+        return None;
+    }
+    let names: Vec<String> = c.breadcrumb.split(" > ").skip(1).map(str::to_string).collect();
+    (!names.is_empty()).then(|| SymbolQuery { file: Some(c.relative_path.clone()), names })
+}
+
+/// The live computation: exact matches and snapshot parts, then (when
+/// `inspect`) the depth-1 metadata.
+fn compute(ws: &Workspace, q: &SymbolQuery, inspect: bool) -> Result<Stored, TsError> {
+    let found = ws.lookup(std::slice::from_ref(q))?;
+    let metadata = if inspect && !found.matches.is_empty() {
+        ws.inspect(q, &InspectConfig { call_depth: STORED_DEPTH, resolvers: None })?.matches
+    } else {
+        Vec::new()
+    };
+    Ok(Stored { matches: found.matches, snapshots: found.snapshots, metadata })
+}
+
+/// Every workspace file an answer mentions, `own` first.
+fn deps(s: &Stored, own: &str) -> Vec<String> {
+    fn walk(v: &serde_json::Value, out: &mut HashSet<String>) {
+        match v {
+            serde_json::Value::Object(m) => {
+                for (k, x) in m {
+                    if k == "filePath" {
+                        if let Some(f) = x.as_str() {
+                            out.insert(f.to_string());
+                        }
+                    } else {
+                        walk(x, out);
+                    }
+                }
+            }
+            serde_json::Value::Array(a) => a.iter().for_each(|x| walk(x, out)),
+            _ => {}
+        }
+    }
+    let mut set = HashSet::new();
+    walk(&serde_json::to_value(s).unwrap_or_default(), &mut set);
+    set.remove(own);
+    let mut out: Vec<String> = set.into_iter().collect();
+    out.sort();
+    out.insert(0, own.to_string());
+    out
+}
+
+fn row(c: &CodeChunk, s: &Stored) -> StructureRow {
+    StructureRow {
+        chunk_id: c.id.clone(),
+        relative_path: c.relative_path.clone(),
+        name: c.name.clone(),
+        answer: serde_json::to_string(s).unwrap_or_default(),
+        deps: deps(s, &c.relative_path),
+        computed_at: crate::index::now_ms() as i64,
+    }
+}
+
+/// What the Language Service reports about files, for the programs built
+/// since the last call: imports, owners, and the owned files' declarations.
+#[derive(Default)]
+struct FileFacts {
+    imports: Vec<ImportsRow>,
+    names: Vec<NameRow>,
+    owned: Vec<String>,
+}
+
+fn new_facts(ws: &Workspace) -> Result<FileFacts, TsError> {
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Decl {
+        name: String,
+        containers: Vec<String>,
+        line: i64,
+        ord: i64,
+    }
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Raw {
+        relative_path: String,
+        imports: Vec<String>,
+        module: bool,
+        project: String,
+        owned: bool,
+        declarations: Vec<Decl>,
+    }
+    let v = ws.analyze_internal("file-imports", &AnalyzeConfig::default())?;
+    let raw: Vec<Raw> = serde_json::from_value(v).map_err(|e| TsError::Protocol(format!("file-imports: {e}")))?;
+    let mut out = FileFacts::default();
+    for r in raw {
+        if r.owned {
+            out.owned.push(r.relative_path.clone());
+            out.names.extend(r.declarations.into_iter().map(|d| NameRow {
+                name: d.name,
+                relative_path: r.relative_path.clone(),
+                containers: d.containers,
+                line: d.line,
+                ord: d.ord,
+            }));
+        }
+        out.imports.push(ImportsRow { relative_path: r.relative_path, imports: r.imports, module: r.module, project: r.project });
+    }
+    Ok(out)
+}
+
+/// The content hashes of `files` as the file view holds them now.
+fn seen(root: &Path, view: &FileView, files: impl Iterator<Item = String>) -> HashMap<String, String> {
+    files.filter_map(|f| view.get(&root.join(&f)).ok().map(|e| (f, e.hash.clone()))).collect()
+}
+
+/// What one query reads and computes: stored answers first, the live
+/// Language Service (opened only when needed) for the rest, which are
+/// stored for next time.
+pub struct Structures<'a> {
+    index: &'a Index,
+    view: &'a FileView,
+    live: &'a dyn Fn() -> Result<Arc<Workspace>, TsError>,
+    ws: RefCell<Option<Arc<Workspace>>>,
+    /// Answers served from the index, and computed live.
+    pub served: std::cell::Cell<usize>,
+    pub computed: std::cell::Cell<usize>,
+}
+
+impl<'a> Structures<'a> {
+    pub fn new(index: &'a Index, view: &'a FileView, live: &'a dyn Fn() -> Result<Arc<Workspace>, TsError>) -> Structures<'a> {
+        Structures { index, view, live, ws: RefCell::new(None), served: Default::default(), computed: Default::default() }
+    }
+
+    /// The live workspace, opened on first use.
+    pub fn workspace(&self) -> Result<Arc<Workspace>, TsError> {
+        if let Some(ws) = self.ws.borrow().as_ref() {
+            return Ok(Arc::clone(ws));
+        }
+        let ws = (self.live)()?;
+        *self.ws.borrow_mut() = Some(Arc::clone(&ws));
+        Ok(ws)
+    }
+
+    /// Stored answers for these chunks (complete, with metadata), by chunk
+    /// id. A row that does not parse is left out (computed again).
+    pub fn stored(&self, chunks: &[&CodeChunk]) -> Result<HashMap<String, Stored>, StructureError> {
+        let ids: Vec<String> = chunks.iter().map(|c| c.id.clone()).collect();
+        let rows = if ids.is_empty() { Vec::new() } else { self.index.structure(&ids)? };
+        let out: HashMap<String, Stored> = rows.into_iter().filter_map(|r| Some((r.chunk_id, serde_json::from_str(&r.answer).ok()?))).collect();
+        self.served.set(self.served.get() + out.len());
+        Ok(out)
+    }
+
+    /// Matches and snapshot parts computed live, without metadata.
+    pub fn located(&self, q: &SymbolQuery) -> Result<Stored, StructureError> {
+        Ok(compute(&self.workspace()?, q, false)?)
+    }
+
+    /// Completes a live answer with its depth-1 metadata and stores it.
+    pub fn complete(&self, c: &CodeChunk, q: &SymbolQuery, located: &mut Stored) -> Result<(), StructureError> {
+        let ws = self.workspace()?;
+        if !located.matches.is_empty() {
+            located.metadata = ws.inspect(q, &InspectConfig { call_depth: STORED_DEPTH, resolvers: None })?.matches;
+        }
+        self.computed.set(self.computed.get() + 1);
+        let row = row(c, located);
+        let seen = seen(self.index.root(), self.view, row.deps.iter().cloned());
+        let facts = new_facts(&ws)?;
+        if let Err(e) = self.index.put_structure(vec![row], &facts.imports, &facts.names, &facts.owned, &seen) {
+            tracing::warn!("could not store structure: {e}");
+        }
+        Ok(())
+    }
+}
+
+/// What `precompute` did.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct PrecomputeReport {
+    /// Declarations given structure.
+    pub computed: usize,
+    /// Declarations whose computation failed (left live; the reasons are
+    /// logged).
+    pub failed: usize,
+    pub ms: u64,
+}
+
+/// Computes and stores the structure of every declaration chunk that lacks
+/// it, in path order (so one package's project at a time), committing
+/// every `batch` declarations: an interrupted run keeps what it committed
+/// and the next one resumes from there. `stop` is asked between batches.
+pub fn precompute(
+    index: &Index,
+    ws: &Workspace,
+    view: &FileView,
+    batch: usize,
+    progress: &dyn Progress,
+    stop: &dyn Fn() -> bool,
+) -> Result<PrecomputeReport, StructureError> {
+    let started = std::time::Instant::now();
+    let missing = index.structure_missing()?;
+    let total = missing.len() as u64;
+    let mut report = PrecomputeReport::default();
+    let mut by_query: HashMap<String, Stored> = HashMap::new();
+    for (n, group) in missing.chunks(batch.max(1)).enumerate() {
+        if stop() {
+            break;
+        }
+        let mut rows = Vec::new();
+        for r in group {
+            let c = &r.chunk;
+            let Some(q) = chunk_query(c) else { continue };
+            let key = q.to_string();
+            if !by_query.contains_key(&key) {
+                match compute(ws, &q, true) {
+                    Ok(s) => {
+                        by_query.insert(key.clone(), s);
+                    }
+                    Err(e) => {
+                        tracing::warn!(declaration = %key, "structure not computed: {e}");
+                        report.failed += 1;
+                        continue;
+                    }
+                }
+            }
+            rows.push(row(c, &by_query[&key]));
+        }
+        let seen = seen(index.root(), view, rows.iter().flat_map(|r| r.deps.clone()).collect::<HashSet<_>>().into_iter());
+        let facts = new_facts(ws)?;
+        report.computed += index.put_structure(rows, &facts.imports, &facts.names, &facts.owned, &seen)?;
+        progress.update("structure", ((n * batch) + group.len()) as u64, total);
+    }
+    report.ms = started.elapsed().as_millis() as u64;
+    Ok(report)
+}
+
+/// What `verify` found.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Verification {
+    /// Stored answers compared with the live Language Service.
+    pub checked: usize,
+    /// Declarations whose stored answer differs from the live one (both
+    /// shown); empty when the index is exact.
+    pub mismatches: Vec<String>,
+}
+
+/// Compares every stored answer with the Language Service's live answer
+/// for the same declaration, now.
+pub fn verify(index: &Index, ws: &Workspace) -> Result<Verification, StructureError> {
+    let chunks: HashMap<String, CodeChunk> = index.declarations()?.into_iter().map(|r| (r.chunk.id.clone(), r.chunk)).collect();
+    let mut out = Verification::default();
+    for row in index.structure_all()? {
+        let Some(c) = chunks.get(&row.chunk_id) else {
+            out.mismatches.push(format!("{}: stored for chunk {} that the index no longer has", row.relative_path, row.chunk_id));
+            continue;
+        };
+        let Some(q) = chunk_query(c) else { continue };
+        let stored: Stored = serde_json::from_str(&row.answer).unwrap_or_default();
+        let live = compute(ws, &q, true)?;
+        out.checked += 1;
+        if stored != live {
+            out.mismatches.push(format!(
+                "{q}:\n  stored: {}\n  live:   {}",
+                serde_json::to_string(&stored).unwrap_or_default(),
+                serde_json::to_string(&live).unwrap_or_default()
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// A `symbol =` lookup's parts, answered from the index alone.
+pub struct StoredLookup {
+    pub matches: Vec<LookupMatch>,
+    pub snapshots: Vec<SnapshotParts>,
+    pub metadata: Vec<SymbolMetadata>,
+}
+
+/// Answers `q` from the index as the Language Service would
+/// (`js/30_resolvers.js` `findDeclarations`, `js/50_lookup.js`), or `None`
+/// when the index cannot be sure: a file that may declare the name has no
+/// recorded declarations (never computed, or edited since), a match has no
+/// stored answer, or nothing matches (hints need the Language Service).
+///
+/// The Language Service looks in the projects that own the files which
+/// may declare the name (`inspect::may_declare`, the same superset), or in
+/// the owner of the query's file; it matches the name, the exact file and
+/// the parents as a subsequence of the containers.
+pub fn lookup(index: &Index, view: &FileView, root: &Path, sources: &[std::path::PathBuf], q: &SymbolQuery) -> Result<Option<StoredLookup>, StructureError> {
+    let Some(target) = q.names.last() else { return Ok(None) };
+    let parents = &q.names[..q.names.len() - 1];
+    let (rows, recorded) = index.names(target)?;
+    let owners = index.owners()?;
+    let rel = |p: &std::path::Path| p.strip_prefix(root).unwrap_or(p).display().to_string();
+    let file = q.file.as_deref().map(|f| f.trim_start_matches("./").to_string());
+    let file_matches = |f: &str, want: &str| f == want || f.ends_with(&format!("/{want}"));
+    let mut projects: HashSet<&str> = HashSet::new();
+    for p in sources {
+        let r = rel(p);
+        let Ok(entry) = view.get(p) else { continue };
+        if !crate::inspect::may_declare(entry.text_or_empty(), target) {
+            continue;
+        }
+        // A file that may declare the name must have its declarations
+        // recorded, or the index cannot know what it declares.
+        if !recorded.contains(&r) {
+            return Ok(None);
+        }
+        if file.as_deref().is_none_or(|want| file_matches(&r, want)) {
+            match owners.get(&r) {
+                Some(o) => projects.insert(o.as_str()),
+                None => return Ok(None),
+            };
+        }
+    }
+    if let Some(want) = &file {
+        if root.join(want).is_file() {
+            match owners.get(want.as_str()) {
+                Some(o) => projects = HashSet::from([o.as_str()]),
+                None => return Ok(None),
+            }
+        }
+    }
+    let subsequence = |containers: &[String]| {
+        let mut at = 0;
+        for c in containers {
+            if at < parents.len() && *c == parents[at] {
+                at += 1;
+            }
+        }
+        at == parents.len()
+    };
+    let found: Vec<_> = rows
+        .iter()
+        .filter(|r| owners.get(&r.relative_path).is_some_and(|o| projects.contains(o.as_str())))
+        .filter(|r| file.as_deref().is_none_or(|want| r.relative_path == want))
+        .filter(|r| subsequence(&r.containers))
+        .collect();
+    if found.is_empty() {
+        return Ok(None);
+    }
+    let mut out = StoredLookup { matches: Vec::new(), snapshots: Vec::new(), metadata: Vec::new() };
+    let mut by_file: HashMap<String, Vec<Stored>> = HashMap::new();
+    for r in found {
+        if !by_file.contains_key(&r.relative_path) {
+            let stored = index.structure_of_file(&r.relative_path)?.into_iter().filter_map(|s| serde_json::from_str::<Stored>(&s.answer).ok()).collect();
+            by_file.insert(r.relative_path.clone(), stored);
+        }
+        let is_it = |m: &LookupMatch| m.symbol.file_path.as_deref() == Some(r.relative_path.as_str()) && m.symbol.line == Some(r.line as u32);
+        // The answer of the declaration's own chunk: the one with the
+        // fewest matches that has it (a parent's query may match it too).
+        let Some(s) = by_file[&r.relative_path].iter().filter(|s| s.matches.iter().any(is_it)).min_by_key(|s| s.matches.len()) else { return Ok(None) };
+        let m = s.matches.iter().find(|m| is_it(m)).expect("filtered above").clone();
+        if out.matches.contains(&m) {
+            continue;
+        }
+        out.metadata.extend(s.metadata.iter().filter(|x| x.symbol.file_path == m.symbol.file_path && x.symbol.line == m.symbol.line).cloned());
+        for p in &s.snapshots {
+            if !out.snapshots.contains(p) {
+                out.snapshots.push(p.clone());
+            }
+        }
+        out.matches.push(m);
+    }
+    Ok(Some(out))
+}

@@ -1,0 +1,339 @@
+//! Structure from the index stays exact:
+//! - on every Language Service fixture, every stored answer equals the live
+//!   Language Service's, and a full answer served from the index is the
+//!   answer computed live;
+//! - under random edits of every kind (body-only, signature change,
+//!   rename, new and removed exports, `export *` barrels, new, deleted and
+//!   moved files), every answer still stored after a sync equals the live
+//!   one;
+//! - `kill -9` during the precompute leaves a consistent index, and the
+//!   next `tsq index` resumes where it stopped;
+//! - a workspace without structure answers live and says how much the
+//!   index holds.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use common::TempDir;
+use tsq::api::{Answer, Engine, EngineOptions, QueryInput};
+use tsq::embed::EmbedderChoice;
+
+fn engine(root: &Path) -> Engine {
+    Engine::open(root, EngineOptions { embedder: Some(EmbedderChoice::None) }).unwrap()
+}
+
+fn full_text(engine: &Engine, query: &str) -> String {
+    let req = engine.request(QueryInput { query: query.into(), ..Default::default() }).unwrap();
+    match engine.query(&req, &tsq::index::sync_silent()).unwrap() {
+        Answer::Full(f) => format!("{}{}", f.lookup().text, f.notes().iter().map(|n| format!("note: {n}\n")).collect::<String>()),
+        Answer::Concise(_) => unreachable!("a full answer was asked for"),
+    }
+}
+
+/// The answer without what says where structure came from (the summary
+/// line's tokens count it too, and the notes).
+fn without_provenance(text: &str) -> String {
+    without_backends(text).lines().filter(|l| !l.starts_with("note: structure: ")).map(|l| format!("{l}\n")).collect()
+}
+
+fn structure_counts(text: &str) -> (usize, usize) {
+    let at = text.find("structure: ").expect("the answer says how much structure the index holds") + "structure: ".len();
+    let rest = &text[at..];
+    let slash = rest.find('/').unwrap();
+    let end = rest.find(" declarations").unwrap();
+    let n = |s: &str| s.replace(',', "").parse::<usize>().unwrap();
+    (n(&rest[..slash]), n(&rest[slash + 1..end]))
+}
+
+const QUERIES: &[&str] = &["how is the result computed and returned", "class methods that call other functions", "types and interfaces of the data"];
+
+#[test]
+fn stored_answers_equal_live_ones_on_every_language_service_fixture() {
+    let fixtures = common::repo().join("fixtures/ts-ls");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&fixtures).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
+    dirs.sort();
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for dir in dirs {
+        let name = dir.file_name().unwrap().to_string_lossy().to_string();
+        let stored_ws = TempDir::copy_of(&dir, &format!("structure-stored-{name}"));
+        let live_ws = TempDir::copy_of(&dir, &format!("structure-live-{name}"));
+        let stored = engine(&stored_ws.0);
+        let (report, failed) = stored.index(true, &tsq::index::sync_silent()).unwrap();
+        assert!(failed.is_none(), "{name}: {failed:?}");
+        let live = engine(&live_ws.0);
+        let (live_report, _) = live.index(false, &tsq::index::sync_silent()).unwrap();
+        assert_eq!(live_report.structure_computed, 0, "{name}: --no-structure computes none");
+        // Every stored answer is the live Language Service's.
+        let v = stored.verify_structure().unwrap();
+        assert_eq!(v.checked, report.structure_computed, "{name}: every stored answer is checked");
+        checked += v.checked;
+        failures.extend(v.mismatches.iter().map(|m| format!("{name}: {m}")));
+        // A full answer from the index is the one computed live.
+        for q in QUERIES {
+            let a = full_text(&stored, q);
+            let b = full_text(&live, q);
+            let (n, m) = structure_counts(&a);
+            assert_eq!(n, m, "{name}: the precomputed index holds every declaration's structure:\n{a}");
+            if without_provenance(&a) != without_provenance(&b) {
+                failures.push(format!("{name}: \"{q}\" differs\n--- from the index\n{a}\n--- live\n{b}"));
+            }
+        }
+    }
+    assert!(checked > 100, "only {checked} answers checked");
+    assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n\n"));
+}
+
+/// The summary line without what it says about where structure came from.
+fn without_backends(text: &str) -> String {
+    let (first, rest) = text.split_once('\n').unwrap_or((text, ""));
+    // The token count covers the whole text, that part included.
+    let first: Vec<&str> = first.split(" | ").filter(|p| !p.contains("structure: ") && !p.ends_with(" tokens")).collect();
+    format!("{}\n{rest}", first.join(" | "))
+}
+
+/// Every `symbol =` query of the Language Service fixtures, answered from
+/// the index (no Language Service), is the live answer.
+#[test]
+fn lookups_from_the_index_equal_live_lookups() {
+    let fixtures = common::repo().join("fixtures/ts-ls");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&fixtures).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
+    dirs.sort();
+    let (mut failures, mut from_index, mut total) = (Vec::new(), 0, 0);
+    for dir in dirs {
+        let name = dir.file_name().unwrap().to_string_lossy().to_string();
+        let Ok(queries) = std::fs::read_to_string(dir.join("queries.txt")) else { continue };
+        let ws = TempDir::copy_of(&dir, &format!("structure-lookup-{name}"));
+        let e = engine(&ws.0);
+        e.index(true, &tsq::index::sync_silent()).unwrap();
+        let live = tsq::inspect::Workspace::open(&ws.0).unwrap();
+        for q in queries.lines().map(str::trim).filter(|l| l.starts_with("symbol =")) {
+            let stored = full_text(&e, q);
+            let parsed = tsq::query::SymbolQuery::parse(q).unwrap();
+            let expected = tsq::lookup::lookup_query(&live, &parsed, &tsq::lookup::LookupConfig::default()).unwrap().text;
+            total += 1;
+            if stored.lines().next().unwrap_or("").contains("(from the index)") {
+                from_index += 1;
+            }
+            if without_backends(&stored) != without_backends(&expected) {
+                failures.push(format!("{name}: {q}\n--- from the engine\n{stored}\n--- live\n{expected}"));
+            }
+        }
+    }
+    eprintln!("{from_index} of {total} lookups answered from the index");
+    assert!(from_index * 2 > total, "only {from_index} of {total} lookups were answered from the index");
+    assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n\n"));
+}
+
+#[test]
+fn a_workspace_without_structure_answers_live_and_says_how_much_it_holds() {
+    let ws = TempDir::copy_of(&common::repo().join("fixtures/search"), "structure-none");
+    let e = engine(&ws.0);
+    e.index(false, &tsq::index::sync_silent()).unwrap();
+    let q = "where do we get a new access token once the old one expired?";
+    let first = full_text(&e, q);
+    let (n, m) = structure_counts(&first);
+    assert_eq!(n, 0, "{first}");
+    assert!(m > 10, "{first}");
+    assert!(first.contains("computed live by the Language Service (now stored)"), "{first}");
+    // What was computed live was stored: the same question is answered
+    // from the index, identically.
+    let second = full_text(&e, q);
+    assert!(structure_counts(&second).0 > 0, "{second}");
+    assert!(!second.contains("computed live"), "{second}");
+    assert_eq!(without_provenance(&first), without_provenance(&second));
+    assert!(e.verify_structure().unwrap().mismatches.is_empty());
+}
+
+/// A small deterministic generator (xorshift64*).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn pick<'a, T>(&mut self, v: &'a [T]) -> Option<&'a T> {
+        (!v.is_empty()).then(|| &v[(self.next() % v.len() as u64) as usize])
+    }
+}
+
+fn ts_files(root: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            let name = e.file_name().to_string_lossy().to_string();
+            if p.is_dir() && name != ".tsq" && name != "node_modules" {
+                stack.push(p);
+            } else if name.ends_with(".ts") && !name.ends_with(".d.ts") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Positions in `text` just after `pat`.
+fn after_all(text: &str, pat: &str) -> Vec<usize> {
+    text.match_indices(pat).map(|(i, _)| i + pat.len()).collect()
+}
+
+/// The name declared right after `function ` at `at`.
+fn ident_at(text: &str, at: usize) -> &str {
+    let end = text[at..].find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')).map_or(text.len(), |n| at + n);
+    &text[at..end]
+}
+
+/// One random edit of kind `kind`; returns what it did.
+fn edit(root: &Path, rng: &mut Rng, kind: usize, step: usize) -> String {
+    let files = ts_files(root);
+    let file = rng.pick(&files).expect("the workspace has files").clone();
+    let rel = file.strip_prefix(root).unwrap().display().to_string();
+    let text = std::fs::read_to_string(&file).unwrap();
+    let write = |t: String| std::fs::write(&file, t).unwrap();
+    match kind {
+        0 => {
+            let at = after_all(&text, ") {\n");
+            let Some(&i) = rng.pick(&at) else { return format!("body edit: no body in {rel}") };
+            write(format!("{}  void {step};\n{}", &text[..i], &text[i..]));
+            format!("body-only edit in {rel}")
+        }
+        1 => {
+            let at = after_all(&text, "function ");
+            let Some(&i) = rng.pick(&at) else { return format!("signature change: no function in {rel}") };
+            let Some(close) = text[i..].find(')').map(|n| i + n) else { return "no parameter list".into() };
+            let extra = if text[..close].ends_with('(') { format!("extra{step}?: number") } else { format!(", extra{step}?: number") };
+            write(format!("{}{extra}{}", &text[..close], &text[close..]));
+            format!("signature change of {} in {rel}", ident_at(&text, i))
+        }
+        2 => {
+            let at = after_all(&text, "function ");
+            let Some(&i) = rng.pick(&at) else { return format!("rename: no function in {rel}") };
+            let name = ident_at(&text, i).to_string();
+            write(format!("{}{name}Renamed{}", &text[..i], &text[i + name.len()..]));
+            format!("rename of {name} in {rel}")
+        }
+        3 => {
+            let callee = after_all(&text, "export function ").first().map(|&i| ident_at(&text, i).to_string());
+            let body = callee.map_or(format!("return {step};"), |c| format!("return {c} as unknown;"));
+            write(format!("{text}\nexport function added{step}(): unknown {{\n  {body}\n}}\n"));
+            format!("new export in {rel}")
+        }
+        4 => match text.find("export function ").or_else(|| text.find("export const ")).or_else(|| text.find("export class ")) {
+            Some(i) => {
+                write(format!("{}{}", &text[..i], &text[i + "export ".len()..]));
+                format!("removed export in {rel}")
+            }
+            None => format!("no export to remove in {rel}"),
+        },
+        5 => {
+            if let Some(i) = text.find("export * from") {
+                let end = text[i..].find('\n').map_or(text.len(), |n| i + n + 1);
+                write(format!("{}{}", &text[..i], &text[end..]));
+                return format!("removed an export * in {rel}");
+            }
+            let siblings: Vec<&PathBuf> = files.iter().filter(|f| f.parent() == file.parent() && **f != file).collect();
+            let Some(other) = rng.pick(&siblings) else { return format!("no sibling for a barrel in {rel}") };
+            let stem = other.file_stem().unwrap().to_string_lossy();
+            write(format!("{text}\nexport * from './{stem}';\n"));
+            format!("export * from './{stem}' added to {rel}")
+        }
+        6 => {
+            let exported: Vec<String> = after_all(&text, "export function ").iter().map(|&i| ident_at(&text, i).to_string()).collect();
+            let stem = file.file_stem().unwrap().to_string_lossy().to_string();
+            let new = file.with_file_name(format!("new{step}.ts"));
+            let body = match rng.pick(&exported) {
+                Some(f) => format!("import {{ {f} }} from './{stem}';\n\nexport function caller{step}() {{\n  return {f};\n}}\n"),
+                None => format!("export function caller{step}() {{\n  return {step};\n}}\n"),
+            };
+            std::fs::write(&new, body).unwrap();
+            format!("new file {}", new.strip_prefix(root).unwrap().display())
+        }
+        7 => {
+            std::fs::remove_file(&file).unwrap();
+            format!("deleted {rel}")
+        }
+        _ => {
+            let to = file.with_file_name(format!("moved{step}.ts"));
+            std::fs::rename(&file, &to).unwrap();
+            format!("moved {rel} to {}", to.strip_prefix(root).unwrap().display())
+        }
+    }
+}
+
+/// Random edits of every kind; after each sync, every answer the index
+/// still holds (affected by the edit or not) equals the live one.
+#[test]
+fn stored_answers_stay_exact_under_random_edits() {
+    for (fixture, seed) in [("fixtures/ts-ls/multi-project", 0x9e37_79b9_7f4a_7c15u64), ("fixtures/ts-ls/cross-module", 0xdead_beef_cafe_f00d)] {
+        let ws = TempDir::copy_of(&common::repo().join(fixture), &format!("structure-edits-{}", seed % 1000));
+        let e = engine(&ws.0);
+        e.index(true, &tsq::index::sync_silent()).unwrap();
+        let mut rng = Rng(seed);
+        let (mut kept, mut dropped) = (0, 0);
+        for step in 0..18 {
+            let what = edit(&ws.0, &mut rng, step % 9, step);
+            let before = e.status().unwrap().unwrap().structure[0];
+            let v = e.verify_structure().unwrap();
+            assert!(v.mismatches.is_empty(), "{fixture}, step {step} ({what}): stale answers:\n{}", v.mismatches.join("\n"));
+            kept += v.checked;
+            dropped += before.saturating_sub(v.checked);
+            // Refill, so that the next edit has answers to invalidate.
+            while e.structure_some(usize::MAX).unwrap() > 0 {}
+        }
+        // The rule is conservative, not all-or-nothing: edits keep answers.
+        assert!(kept > 0, "{fixture}: no answer survived any edit");
+        eprintln!("{fixture}: {kept} answers kept and checked, {dropped} dropped across the edits");
+    }
+}
+
+/// `kill -9` while `tsq index` computes structure: the index stays
+/// consistent, and the next run computes only what is missing.
+#[test]
+fn kill_9_during_the_structure_precompute_loses_nothing_committed() {
+    let ws = TempDir::copy_of(&common::repo().join("fixtures/ts-ls/multi-project"), "structure-kill");
+    let tsq = env!("CARGO_BIN_EXE_tsq");
+    let mut child = Command::new(tsq)
+        .args(["index", "--root"])
+        .arg(&ws.0)
+        .env("TSQ_EMBEDDER", "none")
+        .env("TSQ_STRUCTURE_BATCH", "1")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let mut seen = String::new();
+    for line in std::io::BufRead::lines(std::io::BufReader::new(stderr)) {
+        let line = line.unwrap();
+        seen.push_str(&line);
+        seen.push('\n');
+        if line.starts_with("tsq: structure ") {
+            break;
+        }
+    }
+    // SIGKILL: no destructor, no cleanup.
+    child.kill().unwrap();
+    let _ = child.wait();
+    assert!(seen.contains("tsq: structure "), "the precompute never started:\n{seen}");
+    let e = engine(&ws.0);
+    let [stored, all] = e.status().unwrap().unwrap().structure;
+    assert!(stored >= 1 && stored < all, "killed mid-way: {stored}/{all}");
+    let index = tsq::index::Index::open(&ws.0, &tsq::index::IndexConfig { embedder: EmbedderChoice::None, ..Default::default() }).unwrap();
+    assert_eq!(index.check_invariants().unwrap(), Vec::<String>::new());
+    drop(index);
+    let out = Command::new(tsq).args(["index", "--json", "--root"]).arg(&ws.0).env("TSQ_EMBEDDER", "none").output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["structureComputed"].as_u64().unwrap() as usize, all - stored, "resumed where it stopped: {report}");
+    assert_eq!(e.status().unwrap().unwrap().structure, [all, all]);
+    let v = e.verify_structure().unwrap();
+    assert!(v.mismatches.is_empty(), "{}", v.mismatches.join("\n"));
+}
