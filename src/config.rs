@@ -29,6 +29,9 @@ pub struct Settings {
     /// Results in the concise format.
     pub top_k: usize,
     pub call_depth: i32,
+    /// The ranking steps after fusion (`search::rank`); `fileRoles = false`
+    /// turns off the demotion of tests, examples, mocks and the like.
+    pub ranking: crate::search::rank::Steps,
 }
 
 impl Default for Settings {
@@ -43,6 +46,7 @@ impl Default for Settings {
             max_vector_candidates: 40,
             top_k: 10,
             call_depth: 1,
+            ranking: crate::search::rank::Steps::ALL,
         }
     }
 }
@@ -60,6 +64,7 @@ pub struct Overrides {
     pub max_vector_candidates: Option<usize>,
     pub top_k: Option<usize>,
     pub call_depth: Option<i32>,
+    pub file_roles: Option<bool>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -102,6 +107,7 @@ impl Overrides {
             max_vector_candidates: var("TSQ_MAX_VECTOR_CANDIDATES")?,
             top_k: var("TSQ_TOP_K")?,
             call_depth: var("TSQ_CALL_DEPTH")?,
+            file_roles: var("TSQ_FILE_ROLES")?,
         })
     }
 
@@ -117,6 +123,7 @@ impl Overrides {
             max_vector_candidates: self.max_vector_candidates.or(next.max_vector_candidates),
             top_k: self.top_k.or(next.top_k),
             call_depth: self.call_depth.or(next.call_depth),
+            file_roles: self.file_roles.or(next.file_roles),
         }
     }
 }
@@ -136,6 +143,7 @@ impl Settings {
             max_vector_candidates: merged.max_vector_candidates.unwrap_or(d.max_vector_candidates),
             top_k: merged.top_k.unwrap_or(d.top_k),
             call_depth: merged.call_depth.unwrap_or(d.call_depth),
+            ranking: crate::search::rank::Steps { roles: merged.file_roles.unwrap_or(d.ranking.roles), ..d.ranking },
         };
         s.validate()?;
         Ok(s)
@@ -170,6 +178,52 @@ impl Settings {
         }
         Ok(())
     }
+}
+
+/// Where a setting in force came from.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Provenance {
+    pub key: &'static str,
+    pub value: String,
+    /// `default`, `env TSQ_X`, or the config file's path.
+    pub source: String,
+}
+
+/// Every setting's value and source for `root` (no arguments: `tsq
+/// doctor`). The API key is never part of it.
+pub fn provenance(root: &Path) -> Result<Vec<Provenance>, ConfigError> {
+    let s = Settings::load(root, Overrides::default())?;
+    let file = config_file(root);
+    let keys: toml::Table = match &file {
+        Some(p) => std::fs::read_to_string(p).ok().and_then(|t| toml::from_str(&t).ok()).unwrap_or_default(),
+        None => toml::Table::new(),
+    };
+    let embedder = format!("{:?}", s.embedder).to_lowercase();
+    let rows: [(&'static str, &str, String); 10] = [
+        ("embedder", "TSQ_EMBEDDER", embedder),
+        ("rerankWeight", "TSQ_RERANK_WEIGHT", s.rerank_weight.to_string()),
+        ("vectorWeight", "TSQ_VECTOR_WEIGHT", s.vector_weight.to_string()),
+        ("bm25Weight", "TSQ_BM25_WEIGHT", s.bm25_weight.to_string()),
+        ("minimumRelevanceThreshold", "TSQ_MINIMUM_RELEVANCE_THRESHOLD", s.minimum_relevance_threshold.to_string()),
+        ("maxTokenBudget", "TSQ_MAX_TOKEN_BUDGET", s.max_token_budget.to_string()),
+        ("maxVectorCandidates", "TSQ_MAX_VECTOR_CANDIDATES", s.max_vector_candidates.to_string()),
+        ("topK", "TSQ_TOP_K", s.top_k.to_string()),
+        ("callDepth", "TSQ_CALL_DEPTH", s.call_depth.to_string()),
+        ("fileRoles", "TSQ_FILE_ROLES", s.ranking.roles.to_string()),
+    ];
+    Ok(rows
+        .into_iter()
+        .map(|(key, env, value)| {
+            let source = if std::env::var(env).is_ok_and(|v| !v.trim().is_empty()) {
+                format!("env {env}")
+            } else if keys.contains_key(key) {
+                file.as_ref().map(|p| p.display().to_string()).unwrap_or_default()
+            } else {
+                "default".to_string()
+            };
+            Provenance { key, value, source }
+        })
+        .collect())
 }
 
 #[cfg(test)]

@@ -317,6 +317,13 @@ pub struct ConciseResult {
     pub preview: String,
     /// 1.0 for a lookup (an exact match); `finalScore` for a search.
     pub score: f64,
+    /// What the file is for (`search::rank::Role`): implementation, test,
+    /// example, mock, fixture, generated, declaration.
+    pub role: &'static str,
+}
+
+fn file_role_path(m: &LookupMatch) -> String {
+    m.symbol.file_path.clone().unwrap_or_default()
 }
 
 /// The concise form of an answer's results; `root` is where files live.
@@ -343,6 +350,7 @@ pub fn concise(answer: &LookupAnswer, root: &std::path::Path) -> Vec<ConciseResu
                 language: language.into(),
                 start_line: r.location.start_line,
                 end_line: r.location.end_line,
+                role: crate::search::rank::classify(&file_role_path(&r.location), false).as_str(),
                 definitions: definitions.join(", "),
                 preview,
                 score: r.score,

@@ -271,7 +271,7 @@ impl TsqServer {
             let mut embedding = engine.has_embedder();
             loop {
                 idle();
-                let step = if embedding { engine.embed_some(128) } else { engine.structure_some(8) };
+                let step = if embedding { engine.embed_some(128) } else { engine.structure_some(4) };
                 match step {
                     Ok(0) if embedding => embedding = false,
                     Ok(0) => break,

@@ -158,3 +158,62 @@ fn inspect_reports_bad_queries_and_misses() {
     let unknown = tsq(&dir, &["analyze", "no-such-analysis"]);
     assert_eq!(unknown.status.code(), Some(2));
 }
+
+/// `tsq doctor` on a healthy workspace exits 0 and names ONNX Runtime's
+/// location; with ONNX Runtime hidden it exits 2 and names the fix.
+#[test]
+fn doctor_reports_a_healthy_workspace_and_a_missing_onnx_runtime() {
+    let ws = common::TempDir::copy_of(&common::repo().join("fixtures/search"), "doctor");
+    let tsq = env!("CARGO_BIN_EXE_tsq");
+    let run = |envs: &[(&str, &str)]| {
+        let mut c = std::process::Command::new(tsq);
+        c.args(["doctor", "--json", "--root"]).arg(&ws.0).env_remove("TSQ_EMBEDDER").env_remove("VOYAGE_API_KEY");
+        for (k, v) in envs {
+            c.env(k, v);
+        }
+        let out = c.output().unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+        (out.status.code(), v)
+    };
+    let check = |v: &serde_json::Value, name: &str| v["checks"].as_array().unwrap().iter().find(|c| c["name"] == name).unwrap().clone();
+    let (code, v) = run(&[]);
+    if !check(&v, "onnxruntime")["ok"].as_bool().unwrap() {
+        // This machine has no ONNX Runtime: the healthy case cannot be shown
+        // here (CI installs it with vendor-models/install-onnxruntime.sh).
+        eprintln!("skipped the healthy case: {}", check(&v, "onnxruntime")["detail"]);
+    } else {
+        assert_eq!(code, Some(0), "{v}");
+        assert_eq!(v["healthy"], true);
+        assert!(check(&v, "onnxruntime")["detail"].as_str().unwrap().contains("libonnxruntime.so"), "{v}");
+        assert!(check(&v, "engine")["detail"].as_str().unwrap().contains(tsq::ts::TYPESCRIPT_VERSION));
+        let settings = v["settings"].as_array().unwrap();
+        assert!(settings.iter().any(|s| s["key"] == "topK" && s["source"] == "default"), "{v}");
+    }
+    let (code, v) = run(&[("TSQ_ONNXRUNTIME", "/nonexistent/libonnxruntime.so"), ("TSQ_TOP_K", "7")]);
+    assert_eq!(code, Some(2), "{v}");
+    assert_eq!(v["healthy"], false);
+    let onnx = check(&v, "onnxruntime");
+    assert_eq!(onnx["ok"], false);
+    assert!(onnx["fix"].as_str().unwrap().contains("install-onnxruntime.sh"), "{v}");
+    assert!(v["settings"].as_array().unwrap().iter().any(|s| s["key"] == "topK" && s["value"] == "7" && s["source"] == "env TSQ_TOP_K"), "{v}");
+    // Not needed without the local embedder: healthy again.
+    let (code, _) = run(&[("TSQ_ONNXRUNTIME", "/nonexistent/libonnxruntime.so"), ("TSQ_EMBEDDER", "none")]);
+    assert_eq!(code, Some(0));
+}
+
+#[test]
+fn completions_are_printed_for_each_shell() {
+    for shell in ["bash", "zsh", "fish", "powershell"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_tsq")).args(["completions", shell]).output().unwrap();
+        assert!(out.status.success(), "{shell}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("tsq") && text.contains("lookup") && text.contains("doctor"), "{shell}: {text}");
+    }
+}
+
+#[test]
+fn version_names_tsq_typescript_and_the_engine() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tsq")).arg("--version").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains(env!("CARGO_PKG_VERSION")) && text.contains(tsq::ts::TYPESCRIPT_VERSION) && text.contains("engine"), "{text}");
+}

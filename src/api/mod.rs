@@ -137,6 +137,9 @@ pub struct Engine {
     view: Arc<FileView>,
     index: Mutex<Option<Index>>,
     workspace: Mutex<Option<Arc<Workspace>>>,
+    /// A second Language Service for `tsq serve`'s background precompute,
+    /// so that a query never waits for it.
+    background: Mutex<Option<Arc<Workspace>>>,
     parser: OnceLock<Result<TsqEngine, String>>,
     reranker: OnceLock<Option<Box<dyn Reranker>>>,
     /// Notes from opening the index (rebuilds, fallbacks), said once.
@@ -157,6 +160,7 @@ impl Engine {
             view: Arc::new(FileView::new(ReadConfig::default())),
             index: Mutex::new(None),
             workspace: Mutex::new(None),
+            background: Mutex::new(None),
             parser: OnceLock::new(),
             reranker: OnceLock::new(),
             notes: Mutex::new(Vec::new()),
@@ -229,7 +233,11 @@ impl Engine {
     /// The Language Service workspace, loaded on first use from `tree`,
     /// else brought up to `tree` (files created or deleted).
     fn workspace(&self, tree: &Tree, progress: &dyn Progress) -> Result<Arc<Workspace>, EngineError> {
-        let mut guard = lock(&self.workspace);
+        self.workspace_in(&self.workspace, tree, progress)
+    }
+
+    fn workspace_in(&self, slot: &Mutex<Option<Arc<Workspace>>>, tree: &Tree, progress: &dyn Progress) -> Result<Arc<Workspace>, EngineError> {
+        let mut guard = lock(slot);
         if let Some(ws) = guard.as_ref() {
             ws.refresh(tree)?;
             return Ok(Arc::clone(ws));
@@ -421,7 +429,7 @@ impl Engine {
         if !structure {
             return Ok((report, None));
         }
-        match self.precompute(&tree, usize::MAX, progress, &|| false) {
+        match self.precompute(&tree, usize::MAX, false, progress, &|| false) {
             Ok(s) => {
                 report.structure_computed = s.computed;
                 report.structure_ms = s.ms;
@@ -433,19 +441,30 @@ impl Engine {
     }
 
     /// Computes and stores missing structure, at most `limit` declarations
-    /// (`tsq serve` does a little at a time when idle), asking `stop`
-    /// between batches.
-    fn precompute(&self, tree: &Tree, limit: usize, progress: &dyn Progress, stop: &dyn Fn() -> bool) -> Result<crate::structure::PrecomputeReport, EngineError> {
-        let ws = self.workspace(tree, progress)?;
-        let guard = self.open_index()?;
-        let index = guard.as_ref().expect("opened above");
+    /// (`tsq serve` does a little at a time when idle, in its own Language
+    /// Service: `background`), asking `stop` between batches. The index is
+    /// locked only to read what is missing and to write each batch.
+    fn precompute(
+        &self,
+        tree: &Tree,
+        limit: usize,
+        background: bool,
+        progress: &dyn Progress,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<crate::structure::PrecomputeReport, EngineError> {
+        let ws = self.workspace_in(if background { &self.background } else { &self.workspace }, tree, progress)?;
+        self.open_index()?;
         // Declarations per commit (`TSQ_STRUCTURE_BATCH`, a tuning knob; the
         // kill -9 test sets 1).
         let batch = std::env::var("TSQ_STRUCTURE_BATCH").ok().and_then(|v| v.parse().ok()).unwrap_or(32usize).max(1).min(limit);
         let done = std::cell::Cell::new(0usize);
         let stop = || stop() || done.get() >= limit;
         let counting = Counting { inner: progress, done: &done };
-        crate::structure::precompute(index, &ws, &self.view, batch, &counting, &stop).map_err(structure_error)
+        let with_index = |f: &mut dyn FnMut(&Index) -> Result<(), crate::structure::StructureError>| {
+            let guard = lock(&self.index);
+            f(guard.as_ref().expect("opened above"))
+        };
+        crate::structure::precompute(&with_index, &ws, &self.view, batch, &counting, &stop).map_err(structure_error)
     }
 
     /// Computes structure for up to `limit` declarations that lack it
@@ -453,7 +472,7 @@ impl Engine {
     pub fn structure_some(&self, limit: usize) -> Result<usize, EngineError> {
         let tree = self.walk();
         self.sync_tree(&tree, &crate::index::sync_silent())?;
-        Ok(self.precompute(&tree, limit, &crate::index::sync_silent(), &|| false)?.computed)
+        Ok(self.precompute(&tree, limit, true, &crate::index::sync_silent(), &|| false)?.computed)
     }
 
     /// Syncs, then compares every stored answer with the live Language

@@ -73,6 +73,35 @@ pub fn ndcg(hits: &[Hit], truth: &[Relevant], k: usize) -> f64 {
     }
 }
 
+/// File-level NDCG@k: a hit is any chunk of a target file (graded by the
+/// file's best entry), each file credited once; the ideal list holds
+/// min(k, target files) files.
+pub fn ndcg_files(hits: &[Hit], truth: &[Relevant], k: usize) -> f64 {
+    let mut grade_of: HashMap<&str, u32> = HashMap::new();
+    for t in truth {
+        let g = grade_of.entry(t.path.as_str()).or_insert(0);
+        *g = (*g).max(t.grade);
+    }
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let dcg: f64 = hits
+        .iter()
+        .take(k)
+        .enumerate()
+        .map(|(i, h)| {
+            let g = if seen.insert(h.path.as_str()) { grade_of.get(h.path.as_str()).copied().unwrap_or(0) } else { 0 };
+            ((1u64 << g) - 1) as f64 / ((i + 2) as f64).log2()
+        })
+        .sum();
+    let mut ideal: Vec<u32> = grade_of.values().copied().collect();
+    ideal.sort_by(|a, b| b.cmp(a));
+    let idcg: f64 = ideal.iter().take(k).enumerate().map(|(i, g)| ((1u64 << g) - 1) as f64 / ((i + 2) as f64).log2()).sum();
+    if idcg == 0.0 {
+        0.0
+    } else {
+        dcg / idcg
+    }
+}
+
 /// Share of the relevant entries (grade >= 2) found in the top k.
 pub fn recall(hits: &[Hit], truth: &[Relevant], k: usize) -> f64 {
     let wanted = truth.iter().filter(|t| t.grade >= 2).count();

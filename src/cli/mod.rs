@@ -4,6 +4,7 @@
 mod analyze;
 mod bench;
 mod chunks;
+mod doctor;
 mod index;
 mod inspect;
 mod output;
@@ -35,8 +36,11 @@ impl From<ExitStatus> for ExitCode {
     }
 }
 
+/// `tsq --version`: tsq, TypeScript and the engine.
+static VERSION: std::sync::LazyLock<String> = std::sync::LazyLock::new(doctor::version);
+
 #[derive(Parser)]
-#[command(name = "tsq", version, about = "Code context for TypeScript and JavaScript, from the real TypeScript compiler")]
+#[command(name = "tsq", version = VERSION.as_str(), about = "Code context for TypeScript and JavaScript, from the real TypeScript compiler")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -199,6 +203,20 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Check the installation and the workspace: the engine, TypeScript,
+    /// ONNX Runtime, the index, the settings in force and where each came
+    /// from. Exits 2 when something is broken, with the fix.
+    Doctor {
+        #[arg(long)]
+        root: Option<PathBuf>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
     /// Benchmarks.
     Bench {
         #[command(subcommand)]
@@ -249,5 +267,11 @@ pub fn run() -> anyhow::Result<ExitStatus> {
         Command::Clean { root, json } => index::run_clean(&engine(root, none())?, json),
         Command::Analyze { analysis, query, root, type_depth } => analyze::run(&engine(root, none())?, &analysis, query.as_deref(), type_depth),
         Command::Bench { what } => bench::run(what),
+        Command::Doctor { root, json } => doctor::run(&engine(root, none())?, json),
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            clap_complete::generate(shell, &mut Cli::command(), "tsq", &mut std::io::stdout());
+            Ok(ExitStatus::Success)
+        }
     }
 }

@@ -30,10 +30,14 @@ const RUN_BATCH: usize = 32;
 static MODEL_BYTES: &[u8] = include_bytes!("../../vendor-models/minilm/model.onnx");
 static TOKENIZER_JSON: &[u8] = include_bytes!("../../vendor-models/minilm/tokenizer.json");
 
-/// Where tsq looks for `libonnxruntime.so`, in order.
+/// Where tsq looks for `libonnxruntime.so`, in order. `TSQ_ONNXRUNTIME`,
+/// when set, is the only place (an explicit choice is never second-guessed).
 pub fn runtime_candidates() -> Vec<PathBuf> {
+    if let Some(p) = std::env::var_os("TSQ_ONNXRUNTIME").filter(|p| !p.is_empty()) {
+        return vec![PathBuf::from(p)];
+    }
     let mut out = Vec::new();
-    for var in ["TSQ_ONNXRUNTIME", "ORT_DYLIB_PATH"] {
+    for var in ["ORT_DYLIB_PATH"] {
         if let Some(p) = std::env::var_os(var).filter(|p| !p.is_empty()) {
             out.push(PathBuf::from(p));
         }

@@ -168,6 +168,19 @@ impl Index {
         self.runtime.block_on(super::sync::read_chunks(&self.store, &sql_in("id", ids)))
     }
 
+    /// Chunks that declare one of `names` (their own name), within the
+    /// filter: the definitions an identifier-like query names.
+    pub fn chunks_named(&self, names: &[String], filter: &Filter) -> Result<Vec<ChunkRow>, IndexError> {
+        if names.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut pre = sql_in("name", names);
+        if let Some(p) = self.prefilter(filter)? {
+            pre = format!("{pre} AND {p}");
+        }
+        self.runtime.block_on(super::sync::read_chunks(&self.store, &pre))
+    }
+
     /// Every chunk matching the filter (benchmarks, the flat baseline).
     pub fn all_chunks(&self, filter: &Filter) -> Result<Vec<ChunkRow>, IndexError> {
         let pre = self.prefilter(filter)?.unwrap_or_else(|| "true".into());

@@ -117,11 +117,31 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
         }
     }
     let started = Instant::now();
-    let cands = candidates::gather(index, query, &filter, settings.max_vector_candidates, &mut notes)?;
+    let mut cands = candidates::gather(index, query, &filter, settings.max_vector_candidates, &mut notes)?;
+    // Declarations the query names, which retrieval may have missed.
+    let idents = if settings.ranking.definitions { rank::identifiers(query) } else { Vec::new() };
+    let have: std::collections::HashSet<String> = cands.iter().map(|c| c.row.chunk.id.clone()).collect();
+    for row in index.chunks_named(&idents, &filter)? {
+        if !have.contains(&row.chunk.id) {
+            cands.push(candidates::CandidateChunk { row, signals: Default::default() });
+        }
+    }
     let retrieval_ms = started.elapsed().as_millis() as u64;
     let weights = fusion::Weights { rerank: settings.rerank_weight, vector: settings.vector_weight, bm25_in_hybrid: settings.bm25_weight };
+    let qwords = rank::content_words(query);
+    let scoped = !filter.paths.is_empty();
     let rank = |cands: Vec<candidates::CandidateChunk>| -> Vec<(candidates::CandidateChunk, fusion::Scores)> {
-        let scores = fusion::score(&cands.iter().map(|c| c.signals.clone()).collect::<Vec<_>>(), weights);
+        let mut scores = fusion::score(&cands.iter().map(|c| c.signals.clone()).collect::<Vec<_>>(), weights);
+        for (c, s) in cands.iter().zip(scores.iter_mut()) {
+            let k = &c.row.chunk;
+            let f = rank::factors(query, &idents, &qwords, &k.relative_path, &k.name, &k.breadcrumb, scoped, settings.ranking);
+            // A named definition that retrieval missed starts from the
+            // best candidate's score.
+            if c.signals == fusion::Signals::default() {
+                s.final_score = 1.0;
+            }
+            s.final_score *= f.factor;
+        }
         let mut ranked: Vec<_> = cands.into_iter().zip(scores).collect();
         ranked.sort_by(|a, b| b.1.final_score.total_cmp(&a.1.final_score).then_with(|| a.0.row.chunk.id.cmp(&b.0.row.chunk.id)));
         ranked
@@ -194,8 +214,14 @@ pub fn search(
 /// concise-output.md's records for the top `top_k` candidates (no budget,
 /// no Language Service).
 pub fn concise(ranked: &[Ranked], top_k: usize) -> Vec<ConciseResult> {
-    select::dedupe_concerns(ranked.to_vec())
+    let deduped = select::dedupe_concerns(ranked.to_vec());
+    // Same-file decay: a file-level question gets several files.
+    let files: Vec<&str> = deduped.iter().map(|r| r.row.chunk.relative_path.as_str()).collect();
+    let scores: Vec<f64> = deduped.iter().map(|r| r.scores.final_score).collect();
+    let order = rank::decay(&files, &scores, rank::DECAY);
+    order
         .into_iter()
+        .map(|i| &deduped[i])
         .take(top_k)
         .map(|r| {
             let c = &r.row.chunk;
@@ -204,6 +230,7 @@ pub fn concise(ranked: &[Ranked], top_k: usize) -> Vec<ConciseResult> {
                 preview = preview.chars().take(197).collect::<String>() + "...";
             }
             ConciseResult {
+                role: rank::classify(&c.relative_path, false).as_str(),
                 file_path: c.relative_path.clone(),
                 language: r.row.language.clone(),
                 start_line: c.start_line,

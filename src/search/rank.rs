@@ -14,6 +14,50 @@
 
 use serde::Serialize;
 
+/// Which steps run (all by default; the ablation turns them on in turn).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Steps {
+    pub roles: bool,
+    pub definitions: bool,
+    pub paths: bool,
+}
+
+impl Steps {
+    pub const ALL: Steps = Steps { roles: true, definitions: true, paths: true };
+    pub const NONE: Steps = Steps { roles: false, definitions: false, paths: false };
+}
+
+/// The score a definition the query names gets multiplied by.
+pub const DEFINITION_BOOST: f64 = 1.5;
+/// The boost for a file whose path parts match every query word.
+pub const PATH_BOOST: f64 = 0.3;
+/// Same-file decay in the concise list.
+pub const DECAY: f64 = 0.5;
+
+/// A candidate's ranking factors, for `final_score`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Factors {
+    pub role: Role,
+    pub factor: f64,
+}
+
+/// The factor for one chunk: its role's demotion (unless asked for or
+/// selected by `scoped`), a definition boost, a path boost.
+pub fn factors(query: &str, idents: &[String], qwords: &[String], path: &str, name: &str, breadcrumb: &str, scoped: bool, steps: Steps) -> Factors {
+    let role = classify(path, false);
+    let mut f = 1.0;
+    if steps.roles && !scoped && !asked_for(query, role) {
+        f *= role.factor();
+    }
+    if steps.definitions && declares(name, breadcrumb, idents) {
+        f *= DEFINITION_BOOST;
+    }
+    if steps.paths {
+        f *= 1.0 + PATH_BOOST * path_match(path, qwords);
+    }
+    Factors { role, factor: f }
+}
+
 /// What a file is for, from its path (and, for barrels, its chunks).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]

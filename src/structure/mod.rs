@@ -235,12 +235,17 @@ pub struct PrecomputeReport {
     pub ms: u64,
 }
 
+/// Access to the index for a moment (the caller holds its lock only
+/// inside the call).
+pub type WithIndex<'a> = dyn Fn(&mut dyn FnMut(&Index) -> Result<(), StructureError>) -> Result<(), StructureError> + 'a;
+
 /// Computes and stores the structure of every declaration chunk that lacks
 /// it, in path order (so one package's project at a time), committing
 /// every `batch` declarations: an interrupted run keeps what it committed
-/// and the next one resumes from there. `stop` is asked between batches.
+/// and the next one resumes from there. `stop` is asked between batches;
+/// the index is used only to read what is missing and to write.
 pub fn precompute(
-    index: &Index,
+    index: &WithIndex<'_>,
     ws: &Workspace,
     view: &FileView,
     batch: usize,
@@ -248,7 +253,13 @@ pub fn precompute(
     stop: &dyn Fn() -> bool,
 ) -> Result<PrecomputeReport, StructureError> {
     let started = std::time::Instant::now();
-    let missing = index.structure_missing()?;
+    let mut missing = Vec::new();
+    let mut root = std::path::PathBuf::new();
+    index(&mut |ix| {
+        missing = ix.structure_missing()?;
+        root = ix.root().to_path_buf();
+        Ok(())
+    })?;
     let total = missing.len() as u64;
     let mut report = PrecomputeReport::default();
     let mut by_query: HashMap<String, Stored> = HashMap::new();
@@ -275,9 +286,13 @@ pub fn precompute(
             }
             rows.push(row(c, &by_query[&key]));
         }
-        let seen = seen(index.root(), view, rows.iter().flat_map(|r| r.deps.clone()).collect::<HashSet<_>>().into_iter());
+        let seen = seen(&root, view, rows.iter().flat_map(|r| r.deps.clone()).collect::<HashSet<_>>().into_iter());
         let facts = new_facts(ws)?;
-        report.computed += index.put_structure(rows, &facts.imports, &facts.names, &facts.owned, &seen)?;
+        let mut rows = Some(rows);
+        index(&mut |ix| {
+            report.computed += ix.put_structure(rows.take().unwrap_or_default(), &facts.imports, &facts.names, &facts.owned, &seen)?;
+            Ok(())
+        })?;
         progress.update("structure", ((n * batch) + group.len()) as u64, total);
     }
     report.ms = started.elapsed().as_millis() as u64;

@@ -34,6 +34,10 @@ struct Score {
     ndcg: f64,
     recall: f64,
     mrr: f64,
+    /// File-level NDCG@10 (`eval::ndcg_files`).
+    file_ndcg: f64,
+    /// Queries not about tests with a test file in the top 3.
+    tests_top3: usize,
     n: usize,
 }
 
@@ -42,19 +46,34 @@ impl Score {
         self.ndcg += eval::ndcg(hits, &q.relevant, 10);
         self.recall += eval::recall(hits, &q.relevant, 5);
         self.mrr += eval::mrr(hits, &q.relevant, 10);
+        self.file_ndcg += eval::ndcg_files(hits, &q.relevant, 10);
+        let test = |h: &Hit| tsq::search::rank::classify(&h.path, false) == tsq::search::rank::Role::Test;
+        if !tsq::search::rank::asked_for(&q.query, tsq::search::rank::Role::Test) && hits.iter().take(3).any(test) {
+            self.tests_top3 += 1;
+        }
         self.n += 1;
     }
     fn merge(&mut self, o: &Score) {
         self.ndcg += o.ndcg;
         self.recall += o.recall;
         self.mrr += o.mrr;
+        self.file_ndcg += o.file_ndcg;
+        self.tests_top3 += o.tests_top3;
         self.n += o.n;
     }
     fn fmt(&self) -> String {
         let n = self.n.max(1) as f64;
-        format!("{:.3}  {:.3}  {:.3}", self.ndcg / n, self.recall / n, self.mrr / n)
+        format!("{:.3}  {:.3}  {:.3}   {:.3}      {}", self.ndcg / n, self.recall / n, self.mrr / n, self.file_ndcg / n, self.tests_top3)
     }
 }
+
+/// The ranking steps, added in turn (the ablation in benches/README.md).
+const ABLATION: &[(&str, tsq::search::rank::Steps)] = &[
+    ("hybrid, shipped before (no ranking steps)", tsq::search::rank::Steps::NONE),
+    ("  + file roles", tsq::search::rank::Steps { roles: true, definitions: false, paths: false }),
+    ("  + definitions", tsq::search::rank::Steps { roles: true, definitions: true, paths: false }),
+    ("  + path evidence (the default)", tsq::search::rank::Steps::ALL),
+];
 
 /// A copy of the repository to index: vue and trpc keep `packages/` only
 /// (the ground truth's scope; examples and docs sites are left out).
@@ -76,7 +95,11 @@ fn files_of(root: &Path) -> Vec<(String, String)> {
 }
 
 pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow::Result<ExitStatus> {
-    let queries: Vec<EvalQuery> = EVAL.lines().filter(|l| !l.trim().is_empty()).map(serde_json::from_str).collect::<Result<_, _>>()?;
+    // The untuned set is read at run time (written before any tuning, never
+    // tuned on; reported as its own split).
+    let untuned = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/benches/search-eval/untuned-tanstack.jsonl")).unwrap_or_default();
+    let queries: Vec<EvalQuery> =
+        EVAL.lines().chain(untuned.lines()).filter(|l| !l.trim().is_empty()).map(serde_json::from_str).collect::<Result<_, _>>()?;
     let engine = tsq::engine::TsqEngine::new(&Default::default())?;
     let settings = Settings::default();
     let systems = ["baseline 2500-char BM25", "code-aware BM25", "vectors (local)", "hybrid"];
@@ -120,12 +143,15 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow:
         if enrich > 0 {
             // One warm Language Service per repository, as `tsq serve` holds;
             // its first query (loading programs) is left out.
-            let ws = tsq::inspect::Workspace::open(&dir)?;
+            let ws = std::sync::Arc::new(tsq::inspect::Workspace::open(&dir)?);
+            let view = tsq::ts::files::FileView::new(Default::default());
+            let live = || Ok(std::sync::Arc::clone(&ws));
             for (i, q) in qs.iter().take(enrich + 1).enumerate() {
                 let t = Instant::now();
                 index.sync(&engine, &tsq::index::sync_silent())?;
                 let sync = t.elapsed().as_secs_f64() * 1000.0;
-                let a = tsq::search::search(&index, &ws, None, &q.query, &filter, &settings)?;
+                let structures = tsq::structure::Structures::new(&index, &view, &live);
+                let a = tsq::search::search(&index, &structures, None, &q.query, &filter, &settings)?;
                 if i > 0 {
                     pipeline.push([sync, a.timings.retrieval as f64, a.timings.rerank as f64, a.timings.enrichment as f64]);
                 }
@@ -151,6 +177,17 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow:
             latency.push(t.elapsed().as_secs_f64() * 1000.0);
             let ranked = tsq::search::select::dedupe_concerns(r.ranked.clone());
             add(systems[3], &ranked.iter().take(10).map(|c| hit(&c.row)).collect::<Vec<_>>());
+            for (label, steps) in ABLATION {
+                let r = tsq::search::retrieve(&index, None, &q.query, &filter, &Settings { ranking: *steps, ..settings.clone() })?;
+                let ranked = tsq::search::select::dedupe_concerns(r.ranked);
+                add(label, &ranked.iter().take(10).map(|c| hit(&c.row)).collect::<Vec<_>>());
+            }
+            // The concise list: the default ranking, then same-file decay.
+            let concise = tsq::search::concise(&r.ranked, 10);
+            add(
+                "  + same-file decay (concise list)",
+                &concise.iter().map(|c| Hit { path: c.file_path.clone(), start: c.start_line, end: c.end_line }).collect::<Vec<_>>(),
+            );
             if let Some(rr) = &reranker {
                 let t = Instant::now();
                 let r = tsq::search::retrieve(&index, Some(rr as &dyn tsq::embed::Reranker), &q.query, &filter, &settings)?;
@@ -188,7 +225,7 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow:
         queries.iter().filter(|q| repos.contains(&q.repo)).count(),
         if reranker.is_some() { tsq::bench::local_rerank::MODEL } else { "unavailable" }
     )?;
-    writeln!(out, "                                      NDCG@10  R@5    MRR@10")?;
+    writeln!(out, "                                      NDCG@10  R@5    MRR@10  file-NDCG@10  tests in top 3")?;
     let print = |out: &mut dyn Write, title: &str, rows: &BTreeMap<String, Score>| -> std::io::Result<()> {
         writeln!(out, "{title}")?;
         for (system, score) in rows {

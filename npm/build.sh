@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Assembles the npm packages from a release build, as the native-tool
+# ecosystem ships them (esbuild, Biome, oxlint): a main package `@tsq/cli`
+# whose `bin` is a small JS launcher (npm/tsq/bin/tsq.js), and one package
+# per platform chosen through optionalDependencies with os, cpu and libc.
+#
+#   npm/build.sh [OUT_DIR]     (default: target dir's npm/)
+#
+# Uses $CARGO_TARGET_DIR/<profile>/tsq (profile: $TSQ_PROFILE, default
+# `dist`, falling back to `release`), strips it, and puts it with
+# libonnxruntime.so (which tsq looks for beside its binary) and every
+# license and NOTICE into the linux-x64-gnu package. Other platforms are
+# listed in PLATFORMS: their packages are built when their binaries exist
+# under npm/bin/<platform>/ (cross builds; none are made here). Then each
+# package is `npm pack`ed. Nothing is published.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$(pwd)
+version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
+target=${CARGO_TARGET_DIR:-$repo/target}
+out=${1:-$target/npm}
+profile=${TSQ_PROFILE:-dist}
+[ -x "$target/$profile/tsq" ] || profile=release
+bin="$target/$profile/tsq"
+[ -x "$bin" ] || { echo "npm/build.sh: no $bin; run cargo build --profile dist (or --release) first" >&2; exit 1; }
+ort_dir=${TSQ_ONNXRUNTIME_DIR:-/usr/local/lib/tsq}
+[ -f "$ort_dir/libonnxruntime.so" ] || ort_dir="$HOME/.local/lib/tsq"
+[ -f "$ort_dir/libonnxruntime.so" ] || { echo "npm/build.sh: no libonnxruntime.so; run vendor-models/install-onnxruntime.sh" >&2; exit 1; }
+
+# platform  os  cpu  libc
+PLATFORMS="linux-x64-gnu linux x64 glibc
+linux-arm64-gnu linux arm64 glibc
+darwin-arm64 darwin arm64 -
+darwin-x64 darwin x64 -
+win32-x64-msvc win32 x64 -"
+
+rm -rf "$out"
+mkdir -p "$out"
+licenses() {
+  local dest=$1
+  mkdir -p "$dest/licenses"
+  cp LICENSE "$dest/licenses/LICENSE-tsq" 2>/dev/null || printf 'MIT License (see the tsq repository)\n' > "$dest/licenses/LICENSE-tsq"
+  cp vendor-typescript/LICENSE.txt "$dest/licenses/LICENSE-typescript.txt"
+  cp vendor-typescript/ThirdPartyNoticeText.txt "$dest/licenses/ThirdPartyNoticeText-typescript.txt"
+  cp vendor-models/LICENSE "$dest/licenses/LICENSE-all-MiniLM-L6-v2"
+  cp vendor-models/NOTICE "$dest/licenses/NOTICE-all-MiniLM-L6-v2"
+}
+optional=""
+while read -r platform os cpu libc; do
+  dir="$out/cli-$platform"
+  src=""
+  if [ "$platform" = linux-x64-gnu ] && [ "$(uname -s)-$(uname -m)" = Linux-x86_64 ]; then
+    src=$bin
+  elif [ -x "npm/bin/$platform/tsq" ] || [ -x "npm/bin/$platform/tsq.exe" ]; then
+    src=$(ls npm/bin/$platform/tsq* | head -1)
+  fi
+  if [ -z "$src" ]; then
+    echo "npm/build.sh: $platform: no binary (listed, not built)" >&2
+    continue
+  fi
+  mkdir -p "$dir/bin"
+  cp "$src" "$dir/bin/"
+  strip "$dir/bin/$(basename "$src")" 2>/dev/null || true
+  licenses "$dir"
+  if [ "$os" = linux ]; then
+    cp "$ort_dir/libonnxruntime.so" "$dir/bin/"
+    cp "$ort_dir/LICENSE-onnxruntime" "$dir/licenses/LICENSE-onnxruntime"
+    cp "$ort_dir/ThirdPartyNotices-onnxruntime.txt" "$dir/licenses/ThirdPartyNotices-onnxruntime.txt"
+  fi
+  libc_field=""
+  [ "$libc" != - ] && libc_field="\"libc\": [\"$libc\"],"
+  cat > "$dir/package.json" <<JSON
+{
+  "name": "@tsq/cli-$platform",
+  "version": "$version",
+  "description": "tsq's native binary for $platform",
+  "license": "MIT",
+  "os": ["$os"],
+  "cpu": ["$cpu"],
+  $libc_field
+  "files": ["bin", "licenses"],
+  "preferUnplugged": true
+}
+JSON
+  optional="$optional\"@tsq/cli-$platform\": \"$version\","
+done <<< "$PLATFORMS"
+
+main="$out/cli"
+mkdir -p "$main/bin"
+cp npm/tsq/bin/tsq.js "$main/bin/tsq.js"
+cp npm/README.md "$main/README.md"
+licenses "$main"
+all_optional=""
+while read -r platform _; do all_optional="$all_optional\"@tsq/cli-$platform\": \"$version\","; done <<< "$PLATFORMS"
+cat > "$main/package.json" <<JSON
+{
+  "name": "@tsq/cli",
+  "version": "$version",
+  "description": "Code context for TypeScript and JavaScript from the real TypeScript compiler: a CLI and an MCP server",
+  "license": "MIT",
+  "bin": { "tsq": "bin/tsq.js" },
+  "files": ["bin", "licenses", "README.md"],
+  "engines": { "node": ">=18" },
+  "optionalDependencies": { ${all_optional%,} }
+}
+JSON
+for d in "$out"/cli*; do
+  (cd "$out" && npm pack --silent "./$(basename "$d")" >/dev/null)
+done
+ls -la "$out"/*.tgz
