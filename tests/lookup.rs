@@ -25,9 +25,17 @@ fn snapshots_match_goldens_and_reparse() {
     for line in std::fs::read_to_string(dir.join("queries.txt")).unwrap().lines().filter(|l| !l.trim().is_empty()) {
         let queries: Vec<SymbolQuery> = line.split(" && ").map(|q| SymbolQuery::parse(q).unwrap()).collect();
         let result = ws.lookup(&queries).unwrap();
-        assert_eq!(result.snapshots.len(), 1, "{line}: one file, one snapshot");
-        let text = &result.snapshots[0].text;
-        assert!(text.starts_with(&format!("// {}\n", result.snapshots[0].file_path)), "{line}: header");
+        let snapshots = tsq::snapshot::assemble(&result.snapshots);
+        assert_eq!(snapshots.len(), 1, "{line}: one file, one snapshot");
+        let text = &snapshots[0].text;
+        assert!(text.starts_with(&format!("// {}\n", snapshots[0].file_path)), "{line}: header");
+        // Parts computed one query at a time (as stored structure is) merge
+        // into exactly the snapshot of one computation over all of them.
+        let apart: Vec<_> = queries.iter().flat_map(|q| ws.lookup(std::slice::from_ref(q)).unwrap().snapshots).collect();
+        let merged = tsq::snapshot::assemble(&apart);
+        if merged.len() != 1 || &merged[0].text != text {
+            failures.push(format!("{line}: parts computed apart merge differently:\n{}\n--- joint\n{text}", merged.iter().map(|s| s.text.clone()).collect::<String>()));
+        }
         let parsed = common::engine().parse_text("snapshot.ts", text.clone());
         if !parsed.diagnostics.is_empty() {
             failures.push(format!("{line}: snapshot does not parse: {:?}\n{text}", parsed.diagnostics));

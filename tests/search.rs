@@ -206,7 +206,10 @@ fn end_to_end_with_the_local_model() {
     assert_eq!(index.embedder_name(), "all-MiniLM-L6-v2-int8");
     let (with, all) = index.vector_coverage().unwrap();
     assert_eq!(with, all, "tsq index embeds everything");
-    let workspace = tsq::inspect::Workspace::open(&ws.0).unwrap();
+    let workspace = std::sync::Arc::new(tsq::inspect::Workspace::open(&ws.0).unwrap());
+    let view = tsq::ts::files::FileView::new(Default::default());
+    let live = || Ok(std::sync::Arc::clone(&workspace));
+    let structures = tsq::structure::Structures::new(&index, &view, &live);
     for (query, expected) in [
         ("where do we get a new access token once the old one has expired?", "refreshAccessToken"),
         ("wait longer between attempts after each failure", "retryWithBackoff"),
@@ -220,7 +223,7 @@ fn end_to_end_with_the_local_model() {
         let name = top.parent_name.clone().filter(|_| top.depth > 0).unwrap_or_else(|| top.name.clone());
         assert!(name == expected || top.name == expected, "{query}: got {} ({})", top.name, top.breadcrumb);
         // The full pipeline: graph first, snapshots, the summary's backends.
-        let answer = tsq::search::search(&index, &workspace, None, query, &Default::default(), &settings()).unwrap();
+        let answer = tsq::search::search(&index, &structures, None, query, &Default::default(), &settings()).unwrap();
         assert!(answer.answer.text.starts_with(&format!("Search: \"{query}\" | ")), "{}", answer.answer.text);
         assert!(answer.answer.text.lines().next().unwrap().contains("embedder: all-MiniLM-L6-v2-int8, reranker: none"));
         assert_eq!(answer.answer.tokens, tsq::chunk::estimate_tokens(&answer.answer.text));

@@ -453,7 +453,7 @@ impl Engine {
         stop: &dyn Fn() -> bool,
     ) -> Result<crate::structure::PrecomputeReport, EngineError> {
         let ws = self.workspace_in(if background { &self.background } else { &self.workspace }, tree, progress)?;
-        self.open_index()?;
+        drop(self.open_index()?);
         // Declarations per commit (`TSQ_STRUCTURE_BATCH`, a tuning knob; the
         // kill -9 test sets 1).
         let batch = std::env::var("TSQ_STRUCTURE_BATCH").ok().and_then(|v| v.parse().ok()).unwrap_or(32usize).max(1).min(limit);

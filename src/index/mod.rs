@@ -309,6 +309,27 @@ impl Index {
         self.runtime.block_on(self.store.structure_rows(chunk_ids))
     }
 
+    /// Every stored answer (checks and tests).
+    pub fn structure_all(&self) -> Result<Vec<structure::StructureRow>, IndexError> {
+        self.runtime.block_on(self.store.structure_all())
+    }
+
+    /// The recorded declarations named `name` (Language Service order),
+    /// and the files whose declarations are recorded.
+    pub fn names(&self, name: &str) -> Result<(Vec<structure::NameRow>, std::collections::HashSet<String>), IndexError> {
+        self.runtime.block_on(async { Ok((self.store.names(name).await?, self.store.names_recorded().await?)) })
+    }
+
+    /// Files' recorded owner projects (`imports`).
+    pub fn owners(&self) -> Result<std::collections::HashMap<String, String>, IndexError> {
+        Ok(self.runtime.block_on(self.store.imports())?.into_iter().map(|(f, r)| (f, r.project)).collect())
+    }
+
+    /// Stored answers of one file's declarations.
+    pub fn structure_of_file(&self, file: &str) -> Result<Vec<structure::StructureRow>, IndexError> {
+        self.runtime.block_on(self.store.structure_of_file(file))
+    }
+
     /// Declaration chunks with stored structure, and all of them.
     pub fn structure_counts(&self) -> Result<[usize; 2], IndexError> {
         self.runtime.block_on(async {

@@ -204,7 +204,7 @@ impl<'a> Structures<'a> {
 
     /// Matches and snapshot parts computed live, without metadata.
     pub fn located(&self, q: &SymbolQuery) -> Result<Stored, StructureError> {
-        Ok(compute(&self.workspace()?, q, false)?)
+        Ok(compute(&*self.workspace()?, q, false)?)
     }
 
     /// Completes a live answer with its depth-1 metadata and stores it.

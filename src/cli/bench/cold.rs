@@ -154,7 +154,56 @@ impl Side {
     }
 }
 
-pub fn run(names: &[String], samples: usize, runs: usize, mcp: bool) -> anyhow::Result<ExitStatus> {
+fn dir_bytes(p: &Path) -> u64 {
+    let Ok(read) = std::fs::read_dir(p) else { return 0 };
+    read.flatten().map(|e| if e.path().is_dir() { dir_bytes(&e.path()) } else { e.metadata().map(|m| m.len()).unwrap_or(0) }).sum()
+}
+
+/// `tsq index` with structure, timed: (wall s, peak RSS MB, the report).
+fn index_timed(tsq: &Path, root: &Path) -> anyhow::Result<(f64, f64, serde_json::Value)> {
+    let mut c = Command::new(tsq);
+    c.args(["index", "--json", "--root"]).arg(root);
+    let (ms, rss, stdout) = timed(&mut c)?;
+    let report: serde_json::Value = serde_json::from_str(stdout.trim()).with_context(|| format!("tsq index --json: {stdout}"))?;
+    Ok((ms / 1000.0, rss as f64 / 1024.0, report))
+}
+
+/// The structure precompute on `root`, and the time until every answer is
+/// fresh after a body-only edit of `edited` (a comment added inside the
+/// file, then taken out again).
+fn structure_figures(out: &mut dyn Write, tsq: &Path, root: &Path, edited: &Path) -> anyhow::Result<()> {
+    let before = dir_bytes(&root.join(".tsq"));
+    let mut c = Command::new(tsq);
+    c.args(["index", "--no-structure", "--json", "--root"]).arg(root);
+    timed(&mut c)?;
+    let chunks_only = dir_bytes(&root.join(".tsq"));
+    let (s, rss, report) = index_timed(tsq, root)?;
+    let n = report["structureComputed"].as_u64().unwrap_or(0);
+    let ms = report["structureMs"].as_u64().unwrap_or(0) as f64;
+    let size = dir_bytes(&root.join(".tsq")) as f64 - chunks_only as f64;
+    writeln!(
+        out,
+        "  structure precompute: {n} declarations in {:.1} s ({:.1} declarations/s; tsq index {s:.1} s in all), peak RSS {rss:.0} MB, index +{:.1} MB (was {:.1} MB)",
+        ms / 1000.0,
+        n as f64 / (ms / 1000.0).max(0.001),
+        size / 1e6,
+        before.max(chunks_only) as f64 / 1e6
+    )?;
+    let text = std::fs::read_to_string(edited)?;
+    std::fs::write(edited, format!("{text}\n// tsq bench: a body-only edit\n"))?;
+    let (s, _, report) = index_timed(tsq, root)?;
+    std::fs::write(edited, &text)?;
+    writeln!(
+        out,
+        "  after a one-file edit ({}): {} answers dropped, every answer fresh again in {s:.1} s",
+        edited.display(),
+        report["structureDropped"].as_u64().unwrap_or(0)
+    )?;
+    index_timed(tsq, root)?;
+    Ok(())
+}
+
+pub fn run(names: &[String], samples: usize, runs: usize, mcp: bool, index: bool) -> anyhow::Result<ExitStatus> {
     let names: Vec<String> = if names.is_empty() { ["vue", "trpc", "tanstack", "rxjs"].map(String::from).to_vec() } else { names.to_vec() };
     let mut dirs: Vec<(String, PathBuf)> = Vec::new();
     for n in &names {
@@ -192,6 +241,12 @@ pub fn run(names: &[String], samples: usize, runs: usize, mcp: bool) -> anyhow::
     for (name, dir) in &dirs {
         let root = dir.canonicalize()?;
         let picked = sample(&root, samples)?;
+        if index {
+            if let Some(first) = picked.first() {
+                writeln!(out, "\n{name}: indexing with structure")?;
+                structure_figures(&mut out, &tsq, &root, &first.abs)?;
+            }
+        }
         eprintln!(
             "bench cold: {name}: {} declarations from {} files",
             picked.len(),

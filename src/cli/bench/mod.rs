@@ -55,6 +55,12 @@ pub enum BenchCommand {
         /// Skip the MCP latency figures.
         #[arg(long)]
         no_mcp: bool,
+        /// First index each corpus with structure (`tsq index`), reporting
+        /// the precompute (declarations/s, time, peak RSS, index size
+        /// added) and, after a one-file body edit, the time until every
+        /// answer is fresh again; the lookups then run on that index.
+        #[arg(long)]
+        index: bool,
     },
     /// Retrieval quality on benches/search-eval: the 2,500-character BM25
     /// baseline, code-aware BM25, local vectors and the hybrid, with
@@ -104,7 +110,7 @@ pub fn run(what: BenchCommand) -> anyhow::Result<ExitStatus> {
         BenchCommand::Lookup { dir, queries, runs } => ls::run_lookup(&dir, queries, runs),
         BenchCommand::Search { repos, embedder, enrich } => search::run(&repos, embedder, enrich),
         BenchCommand::Index { corpora, synthetic, runs, embedder } => index::run(&corpora, synthetic, runs, embedder),
-        BenchCommand::Cold { corpora, samples, runs, no_mcp } => cold::run(&corpora, samples, runs, !no_mcp),
+        BenchCommand::Cold { corpora, samples, runs, no_mcp, index } => cold::run(&corpora, samples, runs, !no_mcp, index),
         BenchCommand::Ls { dir, queries, no_node } => ls::run(&dir, ls::BenchLsArgs { queries, node: !no_node }),
     }
 }
