@@ -1,42 +1,109 @@
-//! One writer per index: an in-process mutex plus an OS lock on
-//! `.tsq/lock`, which the OS releases when the process dies (so `kill -9`
-//! never leaves a stale lock).
+//! One writer per index: an in-process lock per index directory plus an OS
+//! lock on `.tsq/lock`, which the OS releases when the process dies (so
+//! `kill -9` never leaves a stale lock). Two engines of one process on
+//! different workspaces never wait for each other.
 
+use std::collections::HashSet;
 use std::fs::File;
-use std::path::Path;
-use std::sync::{Mutex, MutexGuard};
+use std::path::{Path, PathBuf};
+use std::sync::{Condvar, Mutex};
+use std::time::Duration;
 
-static IN_PROCESS: Mutex<()> = Mutex::new(());
+static LOCKED: Mutex<Option<HashSet<PathBuf>>> = Mutex::new(None);
+static RELEASED: Condvar = Condvar::new();
+
+/// How long `try_acquire` waits for a writer of this same process (its
+/// writes are short batches: a background structure commit, say) before
+/// answering `None`.
+const IN_PROCESS_WAIT: Duration = Duration::from_secs(5);
 
 /// Held while writing; dropping it releases both locks.
 pub struct WriterLock {
     _file: File,
-    _guard: MutexGuard<'static, ()>,
+    dir: PathBuf,
+}
+
+impl Drop for WriterLock {
+    fn drop(&mut self) {
+        let mut locked = LOCKED.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(set) = locked.as_mut() {
+            set.remove(&self.dir);
+        }
+        RELEASED.notify_all();
+    }
 }
 
 fn lock_file(dir: &Path) -> std::io::Result<File> {
     std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(dir.join("lock"))
 }
 
-/// Waits for the writer lock.
-pub fn acquire(dir: &Path) -> std::io::Result<WriterLock> {
-    let guard = IN_PROCESS.lock().unwrap_or_else(|p| p.into_inner());
-    let file = lock_file(dir)?;
-    file.lock()?;
-    Ok(WriterLock { _file: file, _guard: guard })
+/// Takes this process's lock on `dir`, waiting at most `wait` (forever
+/// when `None`); false when the wait ran out.
+fn enter(dir: &Path, wait: Option<Duration>) -> bool {
+    let deadline = wait.map(|w| std::time::Instant::now() + w);
+    let mut locked = LOCKED.lock().unwrap_or_else(|p| p.into_inner());
+    loop {
+        let set = locked.get_or_insert_with(HashSet::new);
+        if !set.contains(dir) {
+            set.insert(dir.to_path_buf());
+            return true;
+        }
+        match deadline {
+            None => locked = RELEASED.wait(locked).unwrap_or_else(|p| p.into_inner()),
+            Some(d) => {
+                let now = std::time::Instant::now();
+                if now >= d {
+                    return false;
+                }
+                locked = RELEASED.wait_timeout(locked, d - now).unwrap_or_else(|p| p.into_inner()).0;
+            }
+        }
+    }
 }
 
-/// The writer lock if nobody holds it; `None` when another writer does.
-pub fn try_acquire(dir: &Path) -> std::io::Result<Option<WriterLock>> {
-    let guard = match IN_PROCESS.try_lock() {
-        Ok(g) => g,
-        Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner(),
-        Err(std::sync::TryLockError::WouldBlock) => return Ok(None),
+fn leave(dir: &Path) {
+    let mut locked = LOCKED.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(set) = locked.as_mut() {
+        set.remove(dir);
+    }
+    RELEASED.notify_all();
+}
+
+/// Waits for the writer lock.
+pub fn acquire(dir: &Path) -> std::io::Result<WriterLock> {
+    enter(dir, None);
+    let file = match lock_file(dir).and_then(|f| f.lock().map(|()| f)) {
+        Ok(f) => f,
+        Err(e) => {
+            leave(dir);
+            return Err(e);
+        }
     };
-    let file = lock_file(dir)?;
+    Ok(WriterLock { _file: file, dir: dir.to_path_buf() })
+}
+
+/// The writer lock if no other process holds it (a writer of this process
+/// is waited for briefly); `None` when another writer does.
+pub fn try_acquire(dir: &Path) -> std::io::Result<Option<WriterLock>> {
+    if !enter(dir, Some(IN_PROCESS_WAIT)) {
+        return Ok(None);
+    }
+    let file = match lock_file(dir) {
+        Ok(f) => f,
+        Err(e) => {
+            leave(dir);
+            return Err(e);
+        }
+    };
     match file.try_lock() {
-        Ok(()) => Ok(Some(WriterLock { _file: file, _guard: guard })),
-        Err(std::fs::TryLockError::WouldBlock) => Ok(None),
-        Err(std::fs::TryLockError::Error(e)) => Err(e),
+        Ok(()) => Ok(Some(WriterLock { _file: file, dir: dir.to_path_buf() })),
+        Err(std::fs::TryLockError::WouldBlock) => {
+            leave(dir);
+            Ok(None)
+        }
+        Err(std::fs::TryLockError::Error(e)) => {
+            leave(dir);
+            Err(e)
+        }
     }
 }

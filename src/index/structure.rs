@@ -31,7 +31,7 @@ pub fn structure_schema() -> SchemaRef {
     Arc::new(Schema::new(vec![
         Field::new("chunkId", DataType::Utf8, false),
         Field::new("relativePath", DataType::Utf8, false),
-        Field::new("name", DataType::Utf8, false),
+        Field::new("names", list_of_strings(), false),
         Field::new("answer", DataType::Utf8, false),
         Field::new("deps", list_of_strings(), false),
         Field::new("computedAt", DataType::Int64, false),
@@ -62,8 +62,10 @@ pub fn names_schema() -> SchemaRef {
 pub struct StructureRow {
     pub chunk_id: String,
     pub relative_path: String,
-    /// The declaration's own name (what find-references searches for).
-    pub name: String,
+    /// The declaration's own name (what find-references searches for),
+    /// then every other name the answer shows (callers, callees, types):
+    /// their own callers and members decide its depth and cycle markers.
+    pub names: Vec<String>,
     /// `structure::Stored` as JSON.
     pub answer: String,
     /// Every file the answer mentions, its own included.
@@ -114,7 +116,7 @@ pub fn structure_batch(rows: &[StructureRow]) -> Result<RecordBatch, arrow_schem
         vec![
             s(|r| &r.chunk_id),
             s(|r| &r.relative_path),
-            s(|r| &r.name),
+            strings(rows.iter().map(|r| r.names.clone())),
             s(|r| &r.answer),
             strings(rows.iter().map(|r| r.deps.clone())),
             Arc::new(Int64Array::from_iter_values(rows.iter().map(|r| r.computed_at))),
@@ -153,7 +155,7 @@ fn structure_rows(b: &RecordBatch) -> Vec<StructureRow> {
         .map(|i| StructureRow {
             chunk_id: c.str("chunkId", i).unwrap_or_default(),
             relative_path: c.str("relativePath", i).unwrap_or_default(),
-            name: c.str("name", i).unwrap_or_default(),
+            names: c.strings("names", i),
             answer: c.str("answer", i).unwrap_or_default(),
             deps: c.strings("deps", i),
             computed_at: c.i64("computedAt", i).unwrap_or(0),
@@ -255,14 +257,14 @@ impl Store {
         Ok(out)
     }
 
-    /// (chunk id, file, name, deps) of every stored answer: what
+    /// (chunk id, file, names, deps) of every stored answer: what
     /// invalidation decides on, without the answers themselves.
-    pub async fn structure_keys(&self) -> Result<Vec<(String, String, String, Vec<String>)>, IndexError> {
+    pub async fn structure_keys(&self) -> Result<Vec<(String, String, Vec<String>, Vec<String>)>, IndexError> {
         let mut out = Vec::new();
-        for b in Store::scan(&self.structure, None, Some(&["chunkId", "relativePath", "name", "deps"])).await? {
+        for b in Store::scan(&self.structure, None, Some(&["chunkId", "relativePath", "names", "deps"])).await? {
             let c = Columns(&b);
             out.extend((0..b.num_rows()).map(|i| {
-                (c.str("chunkId", i).unwrap_or_default(), c.str("relativePath", i).unwrap_or_default(), c.str("name", i).unwrap_or_default(), c.strings("deps", i))
+                (c.str("chunkId", i).unwrap_or_default(), c.str("relativePath", i).unwrap_or_default(), c.strings("names", i), c.strings("deps", i))
             }));
         }
         Ok(out)
@@ -307,9 +309,11 @@ pub struct Changes<'a> {
 ///   transitively (an edit is taken to change the file's API), and every
 ///   file whose imports are not recorded (they may import anything).
 /// - An answer goes when its own file or any file it mentions changed, or
-///   when its declaration's name occurs as an identifier in an affected
-///   file: find-references only looks where the name's text is, and only
-///   an affected file can resolve differently.
+///   when its declaration's name, or any name it shows (a caller, a callee,
+///   a type), occurs as an identifier in an affected file: find-references
+///   and call hierarchies only look where a name's text is, and only an
+///   affected file can resolve differently. (A caller's own callers decide
+///   its depth marker, hence the shown names.)
 pub async fn invalidate(store: &Store, changes: &Changes<'_>) -> Result<usize, IndexError> {
     if changes.changed.is_empty() && !changes.layout_changed {
         return Ok(0);
@@ -345,8 +349,8 @@ pub async fn invalidate(store: &Store, changes: &Changes<'_>) -> Result<usize, I
         }
     }
     let mut drop: Vec<String> = Vec::new();
-    for (id, file, name, deps) in store.structure_keys().await? {
-        if changed.contains(file.as_str()) || deps.iter().any(|d| changed.contains(d.as_str())) || name_occurs(&name, &idents) {
+    for (id, file, names, deps) in store.structure_keys().await? {
+        if changed.contains(file.as_str()) || deps.iter().any(|d| changed.contains(d.as_str())) || names.iter().any(|n| name_occurs(n, &idents)) {
             drop.push(id);
         }
     }

@@ -101,11 +101,32 @@ fn deps(s: &Stored, own: &str) -> Vec<String> {
     out
 }
 
+/// The declaration's name, then every other `name` the answer holds.
+fn names(s: &Stored, own: &str) -> Vec<String> {
+    fn walk(v: &serde_json::Value, out: &mut Vec<String>) {
+        match v {
+            serde_json::Value::Object(m) => {
+                for (k, x) in m {
+                    match (k.as_str(), x.as_str()) {
+                        ("name", Some(n)) if !out.iter().any(|o| o == n) => out.push(n.to_string()),
+                        _ => walk(x, out),
+                    }
+                }
+            }
+            serde_json::Value::Array(a) => a.iter().for_each(|x| walk(x, out)),
+            _ => {}
+        }
+    }
+    let mut out = vec![own.to_string()];
+    walk(&serde_json::to_value(&s.metadata).unwrap_or_default(), &mut out);
+    out
+}
+
 fn row(c: &CodeChunk, s: &Stored) -> StructureRow {
     StructureRow {
         chunk_id: c.id.clone(),
         relative_path: c.relative_path.clone(),
-        name: c.name.clone(),
+        names: names(s, &c.name),
         answer: serde_json::to_string(s).unwrap_or_default(),
         deps: deps(s, &c.relative_path),
         computed_at: crate::index::now_ms() as i64,
@@ -128,7 +149,8 @@ fn new_facts(ws: &Workspace) -> Result<FileFacts, TsError> {
         name: String,
         containers: Vec<String>,
         line: i64,
-        ord: i64,
+        /// Large (project, file, node): a JS number, so a float here.
+        ord: f64,
     }
     #[derive(Deserialize)]
     #[serde(rename_all = "camelCase")]
@@ -151,10 +173,22 @@ fn new_facts(ws: &Workspace) -> Result<FileFacts, TsError> {
                 relative_path: r.relative_path.clone(),
                 containers: d.containers,
                 line: d.line,
-                ord: d.ord,
+                ord: d.ord as i64,
             }));
         }
-        out.imports.push(ImportsRow { relative_path: r.relative_path, imports: r.imports, module: r.module, project: r.project });
+        // A file several programs hold is reported by each: one row, with
+        // every import any of them resolved (the conservative union).
+        match out.imports.iter_mut().find(|i| i.relative_path == r.relative_path) {
+            Some(row) => {
+                for i in r.imports {
+                    if !row.imports.contains(&i) {
+                        row.imports.push(i);
+                    }
+                }
+                row.module &= r.module;
+            }
+            None => out.imports.push(ImportsRow { relative_path: r.relative_path, imports: r.imports, module: r.module, project: r.project }),
+        }
     }
     Ok(out)
 }
