@@ -88,8 +88,7 @@ pub fn lookup(ws: &Workspace, text: &str, config: &LookupConfig) -> Result<Optio
 pub fn lookup_query(ws: &Workspace, query: &SymbolQuery, config: &LookupConfig) -> Result<LookupAnswer, TsError> {
     let found = ws.lookup(std::slice::from_ref(query))?;
     let (matches, hints) = in_scope_only(found.matches, found.hints, config);
-    let metadata =
-        if matches.is_empty() { Vec::new() } else { ws.inspect(query, &InspectConfig { call_depth: config.call_depth, resolvers: None })?.matches };
+    let metadata = if matches.is_empty() { Vec::new() } else { ws.inspect(query, &InspectConfig { call_depth: config.call_depth, resolvers: None })?.matches };
     Ok(answer_from(query, config, None, matches, &found.snapshots, hints, metadata))
 }
 
@@ -377,7 +376,8 @@ mod tests {
     #[test]
     fn the_summary_counts_its_own_tokens() {
         let body = "x".repeat(4000);
-        let text = with_summary(&Frame { query: "symbol = a".into(), backends: Some("embedder: x".into()), search: true, budget: 8000, note: None }, 1, 1, &body);
+        let text =
+            with_summary(&Frame { query: "symbol = a".into(), backends: Some("embedder: x".into()), search: true, budget: 8000, note: None }, 1, 1, &body);
         let claimed: usize = text.split(" | ").nth(2).unwrap().split('/').next().unwrap().replace(',', "").parse().unwrap();
         assert_eq!(claimed, estimate_tokens(&text));
         assert_eq!(group(8000), "8,000");

@@ -34,7 +34,10 @@ fn snapshots_match_goldens_and_reparse() {
         let apart: Vec<_> = queries.iter().flat_map(|q| ws.lookup(std::slice::from_ref(q)).unwrap().snapshots).collect();
         let merged = tsq::snapshot::assemble(&apart);
         if merged.len() != 1 || &merged[0].text != text {
-            failures.push(format!("{line}: parts computed apart merge differently:\n{}\n--- joint\n{text}", merged.iter().map(|s| s.text.clone()).collect::<String>()));
+            failures.push(format!(
+                "{line}: parts computed apart merge differently:\n{}\n--- joint\n{text}",
+                merged.iter().map(|s| s.text.clone()).collect::<String>()
+            ));
         }
         let parsed = common::engine().parse_text("snapshot.ts", text.clone());
         if !parsed.diagnostics.is_empty() {

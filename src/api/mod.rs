@@ -345,18 +345,17 @@ impl Engine {
         }
         // The Language Service starts only if a result's structure is not
         // stored yet.
-        let live = || self.workspace(tree, progress).map_err(|e| match e {
-            EngineError::Ts(e) => e,
-            other => TsError::Service(other.to_string()),
-        });
+        let live = || {
+            self.workspace(tree, progress).map_err(|e| match e {
+                EngineError::Ts(e) => e,
+                other => TsError::Service(other.to_string()),
+            })
+        };
         let structures = crate::structure::Structures::new(index, &self.view, &live);
         let mut answer = crate::search::search(index, &structures, self.reranker(), text, &filter, &req.settings)?;
         let computed = structures.computed.get();
         if computed > 0 {
-            notes.push(format!(
-                "structure: {computed} of {} results computed live by the Language Service (now stored)",
-                computed + structures.served.get()
-            ));
+            notes.push(format!("structure: {computed} of {} results computed live by the Language Service (now stored)", computed + structures.served.get()));
         }
         answer.timings.sync = sync_ms;
         notes.append(&mut answer.notes);

@@ -51,7 +51,9 @@ pub fn run(engine: &Engine, json: bool) -> anyhow::Result<ExitStatus> {
         name: "engine",
         ok,
         detail: format!("{} running TypeScript {} (tsq {})", engine_name(), tsq::ts::TYPESCRIPT_VERSION, env!("CARGO_PKG_VERSION")),
-        fix: (!ok).then(|| format!("the engine could not parse a file ({}); rebuild tsq (README, Build from source)", result.err().map(|e| e.to_string()).unwrap_or_default())),
+        fix: (!ok).then(|| {
+            format!("the engine could not parse a file ({}); rebuild tsq (README, Build from source)", result.err().map(|e| e.to_string()).unwrap_or_default())
+        }),
     });
 
     // Settings, with their sources.
@@ -60,7 +62,12 @@ pub fn run(engine: &Engine, json: bool) -> anyhow::Result<ExitStatus> {
     let embedder = settings.as_ref().map(|s| s.embedder).unwrap_or_default();
     match &provenance {
         Ok(_) => checks.push(Check { name: "settings", ok: true, detail: "valid".into(), fix: None }),
-        Err(e) => checks.push(Check { name: "settings", ok: false, detail: e.to_string(), fix: Some("correct the key named above in tsq.toml or the TSQ_* environment".into()) }),
+        Err(e) => checks.push(Check {
+            name: "settings",
+            ok: false,
+            detail: e.to_string(),
+            fix: Some("correct the key named above in tsq.toml or the TSQ_* environment".into()),
+        }),
     }
 
     // ONNX Runtime: needed by the local embedder (the default without a key).
@@ -89,7 +96,12 @@ pub fn run(engine: &Engine, json: bool) -> anyhow::Result<ExitStatus> {
 
     // The index.
     match engine.status() {
-        Ok(None) => checks.push(Check { name: "index", ok: true, detail: format!("none yet in {} (the first search or `tsq index` builds it)", root.display()), fix: None }),
+        Ok(None) => checks.push(Check {
+            name: "index",
+            ok: true,
+            detail: format!("none yet in {} (the first search or `tsq index` builds it)", root.display()),
+            fix: None,
+        }),
         Ok(Some(s)) => checks.push(Check {
             name: "index",
             ok: true,
@@ -107,7 +119,12 @@ pub fn run(engine: &Engine, json: bool) -> anyhow::Result<ExitStatus> {
             ),
             fix: None,
         }),
-        Err(e) => checks.push(Check { name: "index", ok: false, detail: e.to_string(), fix: Some(format!("run `tsq clean --root {}` then `tsq index`", root.display())) }),
+        Err(e) => checks.push(Check {
+            name: "index",
+            ok: false,
+            detail: e.to_string(),
+            fix: Some(format!("run `tsq clean --root {}` then `tsq index`", root.display())),
+        }),
     }
 
     let healthy = checks.iter().all(|c| c.ok);

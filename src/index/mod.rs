@@ -176,7 +176,9 @@ impl Index {
         }
         // Creating tables races with another process doing the same: the
         // first open of a new index holds the writer lock.
-        let creating = [schema::CHUNKS, schema::VECTORS, schema::FILES, structure::STRUCTURE, structure::IMPORTS, structure::NAMES].iter().any(|t| !dir.join(format!("{t}.lance")).exists());
+        let creating = [schema::CHUNKS, schema::VECTORS, schema::FILES, structure::STRUCTURE, structure::IMPORTS, structure::NAMES]
+            .iter()
+            .any(|t| !dir.join(format!("{t}.lance")).exists());
         let guard = if creating { Some(lock::acquire(&dir).map_err(|e| io(&dir, e))?) } else { None };
         let (mut store, mut recovered) = runtime.block_on(Store::open(&dir, dimension))?;
         drop(guard);
@@ -296,7 +298,8 @@ impl Index {
         let files: Vec<String> = input.tree.sources.iter().map(|p| sync::relative(p, &self.root)).collect();
         let root = self.root.clone();
         let text = move |rel: &str| input.view.get(&root.join(rel)).ok().and_then(|e| e.text.as_ref().ok().cloned());
-        let changes = structure::Changes { changed: &report.changed_paths, layout_changed: report.layout_changed || configs_changed, files: &files, text: &text };
+        let changes =
+            structure::Changes { changed: &report.changed_paths, layout_changed: report.layout_changed || configs_changed, files: &files, text: &text };
         let dropped = self.runtime.block_on(structure::invalidate(&self.store, &changes))?;
         if configs_changed {
             write_atomic(&marker, configs.as_bytes())?;
@@ -332,9 +335,8 @@ impl Index {
 
     /// Declaration chunks with stored structure, and all of them.
     pub fn structure_counts(&self) -> Result<[usize; 2], IndexError> {
-        self.runtime.block_on(async {
-            Ok([Store::count(&self.store.structure, None).await?, Store::count(&self.store.chunks, Some(structure::DECLARATIONS)).await?])
-        })
+        self.runtime
+            .block_on(async { Ok([Store::count(&self.store.structure, None).await?, Store::count(&self.store.chunks, Some(structure::DECLARATIONS)).await?]) })
     }
 
     /// Declaration chunks (the columns that name them), by path then line.
@@ -373,10 +375,12 @@ impl Index {
         let _lock = lock::acquire(&self.dir).map_err(|e| io(&self.dir, e))?;
         self.runtime.block_on(async {
             let indexed: std::collections::HashMap<String, String> = self.store.files().await?.into_iter().map(|f| (f.relative_path, f.content_hash)).collect();
-            let fresh = |r: &structure::StructureRow| r.deps.iter().all(|d| match (indexed.get(d), seen.get(d)) {
-                (Some(now), Some(then)) => now == then,
-                _ => true,
-            });
+            let fresh = |r: &structure::StructureRow| {
+                r.deps.iter().all(|d| match (indexed.get(d), seen.get(d)) {
+                    (Some(now), Some(then)) => now == then,
+                    _ => true,
+                })
+            };
             let rows: Vec<_> = rows.into_iter().filter(fresh).collect();
             self.store.put_imports(imports, names, owned).await?;
             self.store.put_structure(&rows).await?;

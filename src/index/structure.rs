@@ -263,9 +263,11 @@ impl Store {
         let mut out = Vec::new();
         for b in Store::scan(&self.structure, None, Some(&["chunkId", "relativePath", "names", "deps"])).await? {
             let c = Columns(&b);
-            out.extend((0..b.num_rows()).map(|i| {
-                (c.str("chunkId", i).unwrap_or_default(), c.str("relativePath", i).unwrap_or_default(), c.strings("names", i), c.strings("deps", i))
-            }));
+            out.extend(
+                (0..b.num_rows()).map(|i| {
+                    (c.str("chunkId", i).unwrap_or_default(), c.str("relativePath", i).unwrap_or_default(), c.strings("names", i), c.strings("deps", i))
+                }),
+            );
         }
         Ok(out)
     }

@@ -216,9 +216,7 @@ pub async fn run(
     report.removed = removed.len();
     let was_indexed = |rel: &str| known.get(rel).is_some_and(|k| k.skip_reason.is_none());
     report.changed_paths = dirty.iter().filter(|d| was_indexed(&d.rel)).map(|d| d.rel.clone()).collect();
-    report.layout_changed = !removed.is_empty()
-        || dirty.iter().any(|d| !was_indexed(&d.rel))
-        || skipped_rows.iter().any(|r| was_indexed(&r.relative_path));
+    report.layout_changed = !removed.is_empty() || dirty.iter().any(|d| !was_indexed(&d.rel)) || skipped_rows.iter().any(|r| was_indexed(&r.relative_path));
 
     // Removed files and newly skipped ones lose their chunks.
     let mut gone: Vec<String> = removed.clone();

@@ -105,7 +105,9 @@ pub fn classify(path: &str, barrel: bool) -> Role {
     let dirs = &parts[..parts.len().saturating_sub(1)];
     let dir_is = |names: &[&str]| dirs.iter().any(|d| names.contains(d));
     let stem_has = |marks: &[&str]| marks.iter().any(|m| file.contains(m));
-    if stem_has(&[".test.", ".spec.", "_test.", "-test.", ".e2e.", ".bench."]) || dir_is(&["__tests__", "test", "tests", "__test__", "e2e", "spec", "specs", "__snapshots__", "bench", "benchmarks"]) {
+    if stem_has(&[".test.", ".spec.", "_test.", "-test.", ".e2e.", ".bench."])
+        || dir_is(&["__tests__", "test", "tests", "__test__", "e2e", "spec", "specs", "__snapshots__", "bench", "benchmarks"])
+    {
         return Role::Test;
     }
     if stem_has(&[".mock.", ".mocks."]) || dir_is(&["__mocks__", "mocks", "mock"]) {
@@ -203,10 +205,7 @@ fn is_code_like(t: &str) -> bool {
     let upper = t.chars().filter(|c| c.is_uppercase()).count();
     let lower = t.chars().filter(|c| c.is_lowercase()).count();
     let first_lower = t.chars().next().is_some_and(|c| c.is_lowercase());
-    t.contains('_') && t.len() > 1
-        || t.starts_with('$')
-        || (first_lower && upper > 0)
-        || (!first_lower && upper >= 2 && lower > 0)
+    t.contains('_') && t.len() > 1 || t.starts_with('$') || (first_lower && upper > 0) || (!first_lower && upper >= 2 && lower > 0)
 }
 
 /// Whether a chunk declares one of `idents` (its name, or its breadcrumb's
@@ -229,9 +228,62 @@ pub fn path_match(path: &str, query_words: &[String]) -> f64 {
 /// Words of a question that carry meaning (stop words left out).
 pub fn content_words(query: &str) -> Vec<String> {
     const STOP: &[&str] = &[
-        "a", "an", "the", "is", "are", "was", "be", "do", "does", "did", "how", "what", "where", "when", "which", "who", "why", "we", "i", "you", "it",
-        "of", "in", "on", "to", "for", "from", "by", "with", "and", "or", "not", "that", "this", "these", "those", "there", "get", "gets", "into",
-        "our", "my", "its", "can", "code", "function", "functions", "file", "files", "find", "handle", "handles", "handled", "used", "use", "uses",
+        "a",
+        "an",
+        "the",
+        "is",
+        "are",
+        "was",
+        "be",
+        "do",
+        "does",
+        "did",
+        "how",
+        "what",
+        "where",
+        "when",
+        "which",
+        "who",
+        "why",
+        "we",
+        "i",
+        "you",
+        "it",
+        "of",
+        "in",
+        "on",
+        "to",
+        "for",
+        "from",
+        "by",
+        "with",
+        "and",
+        "or",
+        "not",
+        "that",
+        "this",
+        "these",
+        "those",
+        "there",
+        "get",
+        "gets",
+        "into",
+        "our",
+        "my",
+        "its",
+        "can",
+        "code",
+        "function",
+        "functions",
+        "file",
+        "files",
+        "find",
+        "handle",
+        "handles",
+        "handled",
+        "used",
+        "use",
+        "uses",
     ];
     words(query).into_iter().filter(|w| !STOP.contains(&w.as_str())).collect()
 }

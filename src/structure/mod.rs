@@ -65,11 +65,8 @@ pub fn chunk_query(c: &CodeChunk) -> Option<SymbolQuery> {
 /// `inspect`) the depth-1 metadata.
 fn compute(ws: &Workspace, q: &SymbolQuery, inspect: bool) -> Result<Stored, TsError> {
     let found = ws.lookup(std::slice::from_ref(q))?;
-    let metadata = if inspect && !found.matches.is_empty() {
-        ws.inspect(q, &InspectConfig { call_depth: STORED_DEPTH, resolvers: None })?.matches
-    } else {
-        Vec::new()
-    };
+    let metadata =
+        if inspect && !found.matches.is_empty() { ws.inspect(q, &InspectConfig { call_depth: STORED_DEPTH, resolvers: None })?.matches } else { Vec::new() };
     Ok(Stored { matches: found.matches, snapshots: found.snapshots, metadata })
 }
 

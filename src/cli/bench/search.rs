@@ -98,8 +98,7 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow:
     // The untuned set is read at run time (written before any tuning, never
     // tuned on; reported as its own split).
     let untuned = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/benches/search-eval/untuned-tanstack.jsonl")).unwrap_or_default();
-    let queries: Vec<EvalQuery> =
-        EVAL.lines().chain(untuned.lines()).filter(|l| !l.trim().is_empty()).map(serde_json::from_str).collect::<Result<_, _>>()?;
+    let queries: Vec<EvalQuery> = EVAL.lines().chain(untuned.lines()).filter(|l| !l.trim().is_empty()).map(serde_json::from_str).collect::<Result<_, _>>()?;
     let engine = tsq::engine::TsqEngine::new(&Default::default())?;
     let settings = Settings::default();
     let systems = ["baseline 2500-char BM25", "code-aware BM25", "vectors (local)", "hybrid"];
