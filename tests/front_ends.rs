@@ -44,6 +44,17 @@ impl Case {
     }
 }
 
+/// The summary line without what may change between two calls as `tsq
+/// serve` stores structure in the background: how much the index holds
+/// (and the token count, which counts that text).
+fn summary(line: &str) -> String {
+    line.split(" | ")
+        .filter(|p| !p.ends_with(" tokens") && !p.starts_with("structure: "))
+        .map(|p| p.split(", structure: ").next().unwrap_or(p))
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
 /// Non-empty lines, without the notes (MCP shows them in the graph block,
 /// the CLI on stderr).
 fn lines(text: &str) -> Vec<String> {
@@ -59,7 +70,7 @@ fn lines(text: &str) -> Vec<String> {
             continue;
         }
         if !in_notes {
-            out.push(l.trim_end().to_string());
+            out.push(if l.starts_with("Search: ") { summary(l.trim_end()) } else { l.trim_end().to_string() });
         }
     }
     out

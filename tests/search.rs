@@ -230,3 +230,56 @@ fn end_to_end_with_the_local_model() {
         assert!(answer.answer.results.iter().any(|r| r.location.qualified_name.contains(expected)), "{query}: {}", answer.answer.text);
     }
 }
+
+/// The ranking steps on a fixture workspace (BM25 only): a test file that
+/// repeats the query's words ranks below the implementation; an identifier
+/// query puts its definition first; the concise list decays a file's
+/// further chunks so that a second file shows; each record names its role.
+#[test]
+fn ranking_demotes_tests_boosts_definitions_and_diversifies_the_concise_list() {
+    let ws = common::TempDir::new("ranking-steps");
+    ws.write("tsconfig.json", b"{ \"compilerOptions\": { \"strict\": true }, \"include\": [\"src\"] }\n");
+    ws.write(
+        "src/http/body.ts",
+        b"/** Parses the request body of an incoming request as JSON. */\nexport function parseBody(raw: string): unknown {\n  return JSON.parse(raw);\n}\n\n/** Reads the raw request body text. */\nexport function readBody(chunks: string[]): string {\n  return chunks.join('');\n}\n\n/** Limits the request body size. */\nexport function limitBody(raw: string, max: number): string {\n  return raw.slice(0, max);\n}\n",
+    );
+    ws.write(
+        "src/http/body.test.ts",
+        b"import { parseBody } from './body';\n\n/** request body parsing: parses the request body, request body parsed, body parsed as JSON */\nexport function testParseRequestBody() {\n  const body = parseBody('{\"request\": \"body\"}');\n  if (!body) throw new Error('request body was not parsed');\n}\n",
+    );
+    ws.write("src/http/headers.ts", b"/** Parses request headers into a map. */\nexport function parseHeaders(raw: string): Map<string, string> {\n  return new Map(raw.split('\\n').map((l) => l.split(': ') as [string, string]));\n}\n");
+    ws.write("tsq.toml", b"embedder = \"none\"\n");
+    let engine = tsq::api::Engine::open(&ws.0, Default::default()).unwrap();
+    engine.index(false, &tsq::index::sync_silent()).unwrap();
+    let concise = |query: &str| -> Vec<tsq::lookup::ConciseResult> {
+        let req = engine.request(tsq::api::QueryInput { query: query.into(), shape: tsq::api::Shape::Concise, ..Default::default() }).unwrap();
+        match engine.query(&req, &tsq::index::sync_silent()).unwrap() {
+            tsq::api::Answer::Concise(c) => c.results,
+            _ => unreachable!(),
+        }
+    };
+    let r = concise("where is the request body parsed as JSON?");
+    assert_eq!(r[0].file_path, "src/http/body.ts", "{:?}", r.iter().map(|x| &x.file_path).collect::<Vec<_>>());
+    assert_eq!(r[0].role, "implementation");
+    let test = r.iter().find(|x| x.file_path.ends_with("body.test.ts")).expect("the test is still listed");
+    assert_eq!(test.role, "test");
+    // The test repeats the query's words more than any implementation, yet
+    // both implementation files come before it.
+    let at = |f: &str| r.iter().position(|x| x.file_path == f).unwrap();
+    assert!(at("src/http/body.test.ts") > at("src/http/headers.ts"), "{:?}", r.iter().map(|x| &x.file_path).collect::<Vec<_>>());
+    // Asked for, tests are not demoted.
+    let r = concise("tests of request body parsing");
+    assert_eq!(r[0].file_path, "src/http/body.test.ts");
+    // An identifier: its definition first.
+    let r = concise("limitBody");
+    assert_eq!(
+        (r[0].file_path.as_str(), r[0].start_line),
+        ("src/http/body.ts", 11),
+        "{:?}",
+        r.iter().map(|x| (&x.file_path, x.start_line)).collect::<Vec<_>>()
+    );
+    // Decay: body.ts's three request-body chunks do not take the whole top 3.
+    let r = concise("parse request");
+    let top3: Vec<&str> = r.iter().take(3).map(|x| x.file_path.as_str()).collect();
+    assert!(top3.contains(&"src/http/headers.ts"), "a second file in the top 3: {top3:?}");
+}

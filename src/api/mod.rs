@@ -467,8 +467,13 @@ impl Engine {
     }
 
     /// Computes structure for up to `limit` declarations that lack it
-    /// (after a sync); 0 when none are left.
+    /// (after a sync); 0 when none are left or the workspace has no index.
     pub fn structure_some(&self, limit: usize) -> Result<usize, EngineError> {
+        // Only on top of an index (BM25 first): lookups alone never create
+        // one.
+        if !crate::index::index_dir(&self.root).exists() {
+            return Ok(0);
+        }
         let tree = self.walk();
         self.sync_tree(&tree, &crate::index::sync_silent())?;
         Ok(self.precompute(&tree, limit, true, &crate::index::sync_silent(), &|| false)?.computed)

@@ -135,12 +135,7 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
         for (c, s) in cands.iter().zip(scores.iter_mut()) {
             let k = &c.row.chunk;
             let f = rank::factors(query, &idents, &qwords, &k.relative_path, &k.name, &k.breadcrumb, scoped, settings.ranking);
-            // A named definition that retrieval missed starts from the
-            // best candidate's score.
-            if c.signals == fusion::Signals::default() {
-                s.final_score = 1.0;
-            }
-            s.final_score *= f.factor;
+            s.final_score = f.apply(s.final_score);
         }
         let mut ranked: Vec<_> = cands.into_iter().zip(scores).collect();
         ranked.sort_by(|a, b| b.1.final_score.total_cmp(&a.1.final_score).then_with(|| a.0.row.chunk.id.cmp(&b.0.row.chunk.id)));

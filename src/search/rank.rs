@@ -27,35 +27,43 @@ impl Steps {
     pub const NONE: Steps = Steps { roles: false, definitions: false, paths: false };
 }
 
-/// The score a definition the query names gets multiplied by.
-pub const DEFINITION_BOOST: f64 = 1.5;
-/// The boost for a file whose path parts match every query word.
-pub const PATH_BOOST: f64 = 0.3;
+/// How far a definition the query names moves toward 1.0.
+pub const DEFINITION_LIFT: f64 = 0.5;
+/// How far a file whose path parts match every query word moves toward 1.0.
+pub const PATH_LIFT: f64 = 0.3;
 /// Same-file decay in the concise list.
 pub const DECAY: f64 = 0.5;
 
-/// A candidate's ranking factors, for `final_score`.
+/// A candidate's ranking adjustments: `apply` keeps scores in [0, 1].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Factors {
     pub role: Role,
-    pub factor: f64,
+    /// The role's demotion (1.0: none).
+    pub demote: f64,
+    /// How far the score moves toward 1.0 (definitions, path evidence).
+    pub lift: f64,
 }
 
-/// The factor for one chunk: its role's demotion (unless asked for or
-/// selected by `scoped`), a definition boost, a path boost.
+impl Factors {
+    /// `(s + (1 - s)·lift)·demote`.
+    pub fn apply(&self, score: f64) -> f64 {
+        (score + (1.0 - score) * self.lift) * self.demote
+    }
+}
+
+/// One chunk's adjustments: its role's demotion (unless asked for or
+/// selected by `scoped`), the definition lift, the path lift.
 pub fn factors(query: &str, idents: &[String], qwords: &[String], path: &str, name: &str, breadcrumb: &str, scoped: bool, steps: Steps) -> Factors {
     let role = classify(path, false);
-    let mut f = 1.0;
-    if steps.roles && !scoped && !asked_for(query, role) {
-        f *= role.factor();
-    }
+    let demote = if steps.roles && !scoped && !asked_for(query, role) { role.factor() } else { 1.0 };
+    let mut keep = 1.0;
     if steps.definitions && declares(name, breadcrumb, idents) {
-        f *= DEFINITION_BOOST;
+        keep *= 1.0 - DEFINITION_LIFT;
     }
     if steps.paths {
-        f *= 1.0 + PATH_BOOST * path_match(path, qwords);
+        keep *= 1.0 - PATH_LIFT * path_match(path, qwords);
     }
-    Factors { role, factor: f }
+    Factors { role, demote, lift: 1.0 - keep }
 }
 
 /// What a file is for, from its path (and, for barrels, its chunks).
