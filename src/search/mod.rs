@@ -119,22 +119,20 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
     let started = Instant::now();
     let mut cands = candidates::gather(index, query, &filter, settings.max_vector_candidates, &mut notes)?;
     // Declarations the query names, which retrieval may have missed.
-    let idents = if settings.ranking.definitions { rank::identifiers(query) } else { Vec::new() };
+    let shape = rank::QueryShape::new(query, !filter.paths.is_empty(), settings.ranking);
     let have: std::collections::HashSet<String> = cands.iter().map(|c| c.row.chunk.id.clone()).collect();
-    for row in index.chunks_named(&idents, &filter)? {
+    for row in index.chunks_named(&shape.idents, &filter)? {
         if !have.contains(&row.chunk.id) {
             cands.push(candidates::CandidateChunk { row, signals: Default::default() });
         }
     }
     let retrieval_ms = started.elapsed().as_millis() as u64;
     let weights = fusion::Weights { rerank: settings.rerank_weight, vector: settings.vector_weight, bm25_in_hybrid: settings.bm25_weight };
-    let qwords = rank::content_words(query);
-    let scoped = !filter.paths.is_empty();
     let rank = |cands: Vec<candidates::CandidateChunk>| -> Vec<(candidates::CandidateChunk, fusion::Scores)> {
         let mut scores = fusion::score(&cands.iter().map(|c| c.signals.clone()).collect::<Vec<_>>(), weights);
         for (c, s) in cands.iter().zip(scores.iter_mut()) {
             let k = &c.row.chunk;
-            let f = rank::factors(query, &idents, &qwords, &k.relative_path, &k.name, &k.breadcrumb, scoped, settings.ranking);
+            let f = shape.factors(&k.relative_path, &k.name, &k.breadcrumb);
             s.final_score = f.apply(s.final_score);
         }
         let mut ranked: Vec<_> = cands.into_iter().zip(scores).collect();

@@ -51,19 +51,38 @@ impl Factors {
     }
 }
 
-/// One chunk's adjustments: its role's demotion (unless asked for or
-/// selected by `scoped`), the definition lift, the path lift.
-pub fn factors(query: &str, idents: &[String], qwords: &[String], path: &str, name: &str, breadcrumb: &str, scoped: bool, steps: Steps) -> Factors {
-    let role = classify(path, false);
-    let demote = if steps.roles && !scoped && !asked_for(query, role) { role.factor() } else { 1.0 };
-    let mut keep = 1.0;
-    if steps.definitions && declares(name, breadcrumb, idents) {
-        keep *= 1.0 - DEFINITION_LIFT;
+/// What the ranking steps read from a query, computed once.
+#[derive(Debug, Clone)]
+pub struct QueryShape<'q> {
+    pub query: &'q str,
+    /// Identifiers it names (`identifiers`).
+    pub idents: Vec<String>,
+    /// Its content words (`content_words`).
+    pub words: Vec<String>,
+    /// A `path` filter selects the files (no role is demoted).
+    pub scoped: bool,
+    pub steps: Steps,
+}
+
+impl<'q> QueryShape<'q> {
+    pub fn new(query: &'q str, scoped: bool, steps: Steps) -> QueryShape<'q> {
+        QueryShape { query, idents: if steps.definitions { identifiers(query) } else { Vec::new() }, words: content_words(query), scoped, steps }
     }
-    if steps.paths {
-        keep *= 1.0 - PATH_LIFT * path_match(path, qwords);
+
+    /// One chunk's adjustments: its role's demotion (unless asked for or
+    /// selected by a path), the definition lift, the path lift.
+    pub fn factors(&self, path: &str, name: &str, breadcrumb: &str) -> Factors {
+        let role = classify(path, false);
+        let demote = if self.steps.roles && !self.scoped && !asked_for(self.query, role) { role.factor() } else { 1.0 };
+        let mut keep = 1.0;
+        if self.steps.definitions && declares(name, breadcrumb, &self.idents) {
+            keep *= 1.0 - DEFINITION_LIFT;
+        }
+        if self.steps.paths {
+            keep *= 1.0 - PATH_LIFT * path_match(path, &self.words);
+        }
+        Factors { role, demote, lift: 1.0 - keep }
     }
-    Factors { role, demote, lift: 1.0 - keep }
 }
 
 /// What a file is for, from its path (and, for barrels, its chunks).
