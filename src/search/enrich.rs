@@ -4,8 +4,8 @@
 //! Language Service exactly as for `symbol =` lookups (and are then
 //! stored); then `lookup::assemble` applies the budget. Root expressions
 //! and comments, which have no declaration, are shown from the index as
-//! they are. Only results that can fit the budget are inspected live:
-//! structural work never runs for what will be omitted.
+//! they are. A result computed live is completed and stored whether or not
+//! it fits, so the same question is answered from the index next time.
 
 use std::collections::HashMap;
 
@@ -110,20 +110,24 @@ pub fn answer(
     // those results are inspected (callers, callees, types).
     let fits = assemble(&frame, results.clone(), snapshots.clone(), Vec::new());
     let fitting = |r: &LookupResultItem| fits.results.iter().any(|k| k.location == r.location);
+    // A result computed live is completed and stored even when it does not
+    // fit this answer, so that the next query reads it whole.
+    for &k in &live {
+        let chunk = &kept[k].row.chunk;
+        if let (Some(q), Some(answer)) = (symbol_query(&kept[k]), answers.get_mut(&chunk.id)) {
+            structures.complete(chunk, &q, answer)?;
+        }
+    }
     for (i, k, q) in to_inspect {
+        let chunk = &kept[k].row.chunk;
         if !fitting(&results[i]) {
             continue;
         }
-        let chunk = &kept[k].row.chunk;
         let metadata = if settings.call_depth != STORED_DEPTH {
             // Deeper call trees are not stored: the Language Service.
             structures.workspace()?.inspect(&q, &InspectConfig { call_depth: settings.call_depth, resolvers: None })?.matches
         } else {
-            let answer = answers.get_mut(&chunk.id).expect("every declaration has an answer");
-            if live.contains(&k) {
-                structures.complete(chunk, &q, answer)?;
-            }
-            answer.metadata.clone()
+            answers[&chunk.id].metadata.clone()
         };
         let m = results[i].location.clone();
         results[i].metadata = metadata
