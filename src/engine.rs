@@ -32,7 +32,10 @@ impl FileParse {
 }
 
 pub struct TsqEngine {
-    pool: EnginePool,
+    /// Started on the first parse: a sync that finds nothing changed (a
+    /// lookup from the index) never loads the compiler.
+    pool: std::sync::OnceLock<Result<EnginePool, TsError>>,
+    config: crate::ts::PoolConfig,
     read: ReadConfig,
 }
 
@@ -41,15 +44,19 @@ const BATCH: usize = 256;
 
 impl TsqEngine {
     pub fn new(config: &EngineConfig) -> Result<TsqEngine, TsError> {
-        Ok(TsqEngine { pool: EnginePool::new(&config.pool)?, read: config.read.clone() })
+        Ok(TsqEngine { pool: std::sync::OnceLock::new(), config: config.pool.clone(), read: config.read.clone() })
+    }
+
+    fn pool(&self) -> Result<&EnginePool, &TsError> {
+        self.pool.get_or_init(|| EnginePool::new(&self.config)).as_ref()
     }
 
     pub fn startup_times(&self) -> &[Duration] {
-        self.pool.startup_times()
+        self.pool().map(|p| p.startup_times()).unwrap_or_default()
     }
 
     pub fn workers(&self) -> usize {
-        self.pool.workers()
+        self.pool().map(|p| p.workers()).unwrap_or(0)
     }
 
     /// Reads and parses `files`, calling `sink` for each in input order.
@@ -86,7 +93,10 @@ impl TsqEngine {
                 Err(skipped) => slots.push(Err(skipped)),
             }
         }
-        let mut responses: Vec<Option<Result<ParseResponse, TsError>>> = self.pool.parse_all(requests).into_iter().map(Some).collect();
+        let mut responses: Vec<Option<Result<ParseResponse, TsError>>> = match self.pool() {
+            Ok(pool) => pool.parse_all(requests).into_iter().map(Some).collect(),
+            Err(e) => requests.iter().map(|_| Some(Err(TsError::Startup(e.to_string())))).collect(),
+        };
         for slot in slots {
             match slot {
                 Err(skipped) => sink(Err(skipped)),
@@ -101,7 +111,10 @@ impl TsqEngine {
 
     /// Parses text that did not come from disk (tests, benchmarks).
     pub fn parse_text(&self, file_name: &str, text: String) -> ParsedFile {
-        let response = self.pool.parse(ParseRequest { file_name: file_name.to_string(), text: text.clone() });
+        let response = match self.pool() {
+            Ok(pool) => pool.parse(ParseRequest { file_name: file_name.to_string(), text: text.clone() }),
+            Err(e) => Err(TsError::Startup(e.to_string())),
+        };
         build_parsed(text, response)
     }
 }

@@ -63,8 +63,8 @@ pub struct StructureRow {
     pub chunk_id: String,
     pub relative_path: String,
     /// The declaration's own name (what find-references searches for),
-    /// then every other name the answer shows (callers, callees, types):
-    /// their own callers and members decide its depth and cycle markers.
+    /// then its callers' and callees' names (their own calls decide the
+    /// answer's depth and cycle markers).
     pub names: Vec<String>,
     /// `structure::Stored` as JSON.
     pub answer: String,
@@ -311,11 +311,11 @@ pub struct Changes<'a> {
 ///   transitively (an edit is taken to change the file's API), and every
 ///   file whose imports are not recorded (they may import anything).
 /// - An answer goes when its own file or any file it mentions changed, or
-///   when its declaration's name, or any name it shows (a caller, a callee,
-///   a type), occurs as an identifier in an affected file: find-references
-///   and call hierarchies only look where a name's text is, and only an
-///   affected file can resolve differently. (A caller's own callers decide
-///   its depth marker, hence the shown names.)
+///   when its declaration's name, or a caller's or callee's name, occurs as
+///   an identifier in an affected file: find-references and call
+///   hierarchies only look where a name's text is, and only an affected
+///   file can resolve differently. (A caller's own callers decide its depth
+///   marker, hence its name.)
 pub async fn invalidate(store: &Store, changes: &Changes<'_>) -> Result<usize, IndexError> {
     if changes.changed.is_empty() && !changes.layout_changed {
         return Ok(0);

@@ -98,24 +98,24 @@ fn deps(s: &Stored, own: &str) -> Vec<String> {
     out
 }
 
-/// The declaration's name, then every other `name` the answer holds.
+/// The declaration's name, then the callers' and callees' names: each
+/// call entry's depth and cycle markers depend on its own calls, which
+/// change only where its name's text is.
 fn names(s: &Stored, own: &str) -> Vec<String> {
-    fn walk(v: &serde_json::Value, out: &mut Vec<String>) {
-        match v {
-            serde_json::Value::Object(m) => {
-                for (k, x) in m {
-                    match (k.as_str(), x.as_str()) {
-                        ("name", Some(n)) if !out.iter().any(|o| o == n) => out.push(n.to_string()),
-                        _ => walk(x, out),
-                    }
-                }
+    fn calls(entries: &[crate::ts::protocol::CallEntry], out: &mut Vec<String>) {
+        for e in entries {
+            if !out.contains(&e.name) {
+                out.push(e.name.clone());
             }
-            serde_json::Value::Array(a) => a.iter().for_each(|x| walk(x, out)),
-            _ => {}
+            calls(e.outgoing_calls.as_deref().unwrap_or_default(), out);
+            calls(e.incoming_callers.as_deref().unwrap_or_default(), out);
         }
     }
     let mut out = vec![own.to_string()];
-    walk(&serde_json::to_value(&s.metadata).unwrap_or_default(), &mut out);
+    for m in &s.metadata {
+        calls(&m.outgoing_calls, &mut out);
+        calls(&m.incoming_callers, &mut out);
+    }
     out
 }
 
