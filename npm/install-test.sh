@@ -30,7 +30,7 @@ npx --offline tsq index --root "$work/sample" --no-structure >/dev/null 2>&1 || 
 answer=$(npx --offline tsq search "where do we get a new access token once the old one expired?" --root "$work/sample" 2>/dev/null)
 echo "$answer" | grep -q "refreshAccessToken" || fail "tsq search did not find refreshAccessToken: $answer"
 # libonnxruntime.so beside the binary: the local embedder answered.
-echo "$answer" | head -1 | grep -q "embedder: local" || fail "the local embedder did not answer (libonnxruntime.so beside tsq): $(echo "$answer" | head -1)"
+echo "$answer" | head -1 | grep -q "embedder: all-MiniLM" || fail "the local embedder did not answer (libonnxruntime.so beside tsq): $(echo "$answer" | head -1)"
 inspector=${TSQ_MCP_INSPECTOR:-}
 if [ -z "$inspector" ]; then
   echo "install-test: TSQ_MCP_INSPECTOR not set; the MCP session was not tested" >&2

@@ -123,7 +123,7 @@ async fn the_cli_and_mcp_give_the_same_answers_and_errors() -> anyhow::Result<()
         let r = client.call_tool(CallToolRequestParams::new("codebase_search").with_arguments(a.as_object().unwrap().clone())).await?;
         let cli = Command::new(env!("CARGO_BIN_EXE_tsq")).args(case.cli_args(&root)).output()?;
         let (stdout, stderr) = (String::from_utf8_lossy(&cli.stdout).into_owned(), String::from_utf8_lossy(&cli.stderr).into_owned());
-        let mcp = texts(&r).join("\n");
+        let mcp = texts(&r).join("\n\n");
         if r.is_error == Some(true) {
             errors += 1;
             match cli.status.code() {
