@@ -28,7 +28,7 @@
         jsDocParsingMode: ts.JSDocParsingMode.ParseNone,
       }, false, SCRIPT_KINDS[extensionOf(fileName)] ?? ts.ScriptKind.TS);
     } catch (e) {
-      return { nodes: [], comments: [], diagnostics: [], error: describeError(e, "tsc parser") };
+      return { nodes: [], comments: [], diagnostics: [], opaqueBodies: [], error: describeError(e, "tsc parser") };
     }
     const diagnostics = sf.parseDiagnostics.map((d) => ({
       start: d.start ?? 0,
@@ -38,10 +38,37 @@
     try {
       const w = new Walker(sf);
       const nodes = flatten(w.roots(sf));
-      return { nodes, comments: w.comments, diagnostics, error: null };
+      return { nodes, comments: w.comments, diagnostics, opaqueBodies: opaqueBodies(sf), error: null };
     } catch (e) {
-      return { nodes: [], comments: [], diagnostics, error: describeError(e, "tsq symbol walk") };
+      return { nodes: [], comments: [], diagnostics, opaqueBodies: [], error: describeError(e, "tsq symbol walk") };
     }
+  }
+
+  /** The bodies that cannot change the file's API (its declaration
+   *  output), outermost only, as [pos, end]: those of function-likes with
+   *  an explicit return type (the checker never infers from them), and in
+   *  TypeScript files those of constructors and set accessors. Everything
+   *  else counts, conservatively: a body without a return type may be
+   *  inferred from, and in JavaScript files `this.x =` in any body may
+   *  declare a member. Iterative, so that deep nesting cannot overflow. */
+  function opaqueBodies(sf) {
+    const out = [];
+    const isTs = sf.scriptKind === ts.ScriptKind.TS || sf.scriptKind === ts.ScriptKind.TSX;
+    const stack = [sf];
+    while (stack.length) {
+      const node = stack.pop();
+      if (node !== sf && ts.isFunctionLike(node) && node.body) {
+        const k = node.kind;
+        if (node.type || (isTs && (k === ts.SyntaxKind.Constructor || k === ts.SyntaxKind.SetAccessor))) {
+          out.push([node.body.pos, node.body.end]);
+          continue;
+        }
+      }
+      const children = [];
+      ts.forEachChild(node, (c) => { children.push(c); });
+      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+    }
+    return out;
   }
 
   /** Pre-order, iteratively: each node gets its parent's index and loses

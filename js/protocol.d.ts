@@ -18,6 +18,11 @@ export interface ParseResponse {
   comments: [number, number][];
   /** tsc's parse diagnostics. */
   diagnostics: RawDiagnostic[];
+  /** Bodies that cannot change the file's API (declaration output):
+   *  function-likes with an explicit return type, and TypeScript
+   *  constructors and set accessors. Outermost only, [pos, end], in source
+   *  order. The API hash (structure invalidation) skips them. */
+  opaqueBodies: [number, number][];
   /** Set when the parse was abandoned (JS exception, stack overflow). */
   error: string | null;
 }

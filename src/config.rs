@@ -30,7 +30,8 @@ pub struct Settings {
     pub top_k: usize,
     pub call_depth: i32,
     /// The ranking steps after fusion (`search::rank`); `fileRoles = false`
-    /// turns off the demotion of tests, examples, mocks and the like.
+    /// turns off the demotion of tests, examples, mocks and the like;
+    /// `callGraph = true` turns on the call-graph step (off by default).
     pub ranking: crate::search::rank::Steps,
 }
 
@@ -46,7 +47,7 @@ impl Default for Settings {
             max_vector_candidates: 40,
             top_k: 10,
             call_depth: 1,
-            ranking: crate::search::rank::Steps::ALL,
+            ranking: crate::search::rank::Steps::DEFAULT,
         }
     }
 }
@@ -65,6 +66,7 @@ pub struct Overrides {
     pub top_k: Option<usize>,
     pub call_depth: Option<i32>,
     pub file_roles: Option<bool>,
+    pub call_graph: Option<bool>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -108,6 +110,7 @@ impl Overrides {
             top_k: var("TSQ_TOP_K")?,
             call_depth: var("TSQ_CALL_DEPTH")?,
             file_roles: var("TSQ_FILE_ROLES")?,
+            call_graph: var("TSQ_CALL_GRAPH")?,
         })
     }
 
@@ -124,6 +127,7 @@ impl Overrides {
             top_k: self.top_k.or(next.top_k),
             call_depth: self.call_depth.or(next.call_depth),
             file_roles: self.file_roles.or(next.file_roles),
+            call_graph: self.call_graph.or(next.call_graph),
         }
     }
 }
@@ -143,7 +147,11 @@ impl Settings {
             max_vector_candidates: merged.max_vector_candidates.unwrap_or(d.max_vector_candidates),
             top_k: merged.top_k.unwrap_or(d.top_k),
             call_depth: merged.call_depth.unwrap_or(d.call_depth),
-            ranking: crate::search::rank::Steps { roles: merged.file_roles.unwrap_or(d.ranking.roles), ..d.ranking },
+            ranking: crate::search::rank::Steps {
+                roles: merged.file_roles.unwrap_or(d.ranking.roles),
+                graph: merged.call_graph.unwrap_or(d.ranking.graph),
+                ..d.ranking
+            },
         };
         s.validate()?;
         Ok(s)
@@ -199,7 +207,7 @@ pub fn provenance(root: &Path) -> Result<Vec<Provenance>, ConfigError> {
         None => toml::Table::new(),
     };
     let embedder = format!("{:?}", s.embedder).to_lowercase();
-    let rows: [(&'static str, &str, String); 10] = [
+    let rows: [(&'static str, &str, String); 11] = [
         ("embedder", "TSQ_EMBEDDER", embedder),
         ("rerankWeight", "TSQ_RERANK_WEIGHT", s.rerank_weight.to_string()),
         ("vectorWeight", "TSQ_VECTOR_WEIGHT", s.vector_weight.to_string()),
@@ -210,6 +218,7 @@ pub fn provenance(root: &Path) -> Result<Vec<Provenance>, ConfigError> {
         ("topK", "TSQ_TOP_K", s.top_k.to_string()),
         ("callDepth", "TSQ_CALL_DEPTH", s.call_depth.to_string()),
         ("fileRoles", "TSQ_FILE_ROLES", s.ranking.roles.to_string()),
+        ("callGraph", "TSQ_CALL_GRAPH", s.ranking.graph.to_string()),
     ];
     Ok(rows
         .into_iter()

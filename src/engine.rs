@@ -129,6 +129,7 @@ fn build_parsed(text: String, response: Result<ParseResponse, TsError>) -> Parse
             comments: Vec::new(),
             diagnostics: vec![Diagnostic { line: 1, column: 1, message: e.to_string() }],
             failure: Some(e.to_string()),
+            opaque_bodies: Vec::new(),
         },
     }
 }

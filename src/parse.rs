@@ -67,6 +67,38 @@ pub struct ParsedFile {
     /// Set when the parse was abandoned (a JS exception or stack overflow):
     /// the index records it as the file's skip reason.
     pub failure: Option<String>,
+    /// Bodies that cannot change the file's API (`ParseResponse`'s
+    /// `opaqueBodies`), outermost, in source order.
+    pub opaque_bodies: Vec<Span>,
+}
+
+impl ParsedFile {
+    /// A hash of the file's API: its text without the opaque bodies. Equal
+    /// hashes mean no importer can see a difference (structure
+    /// invalidation, ARCHITECTURE.md "Structure stays exact"). Whitespace
+    /// and comments outside the bodies count (a literal type may hold
+    /// them; JSDoc may type JavaScript). An abandoned parse has no API hash
+    /// (empty: always counted as changed).
+    pub fn api_hash(&self) -> String {
+        use sha2::{Digest, Sha256};
+        if self.failure.is_some() {
+            return String::new();
+        }
+        let text = self.source.as_str();
+        let mut h = Sha256::new();
+        let mut at = 0;
+        for b in &self.opaque_bodies {
+            if b.start < at || b.end > text.len() || b.start > b.end {
+                continue;
+            }
+            h.update(&text.as_bytes()[at..b.start]);
+            // The body's place stays marked: `f(): T {}` differs from `f(): T`.
+            h.update(b"\0{}\0");
+            at = b.end;
+        }
+        h.update(&text.as_bytes()[at..]);
+        h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    }
 }
 
 /// Builds the symbol tree from tsc's answer. An abandoned parse (`error`)
@@ -88,7 +120,8 @@ pub fn build(source: SourceText, response: ParseResponse) -> ParsedFile {
     }
     let symbols = tree(&source, &response.nodes);
     let comments = response.comments.iter().map(|&(s, e)| Span { start: source.byte(s), end: source.byte(e) }).collect();
-    ParsedFile { source, symbols, comments, diagnostics, failure: response.error }
+    let opaque_bodies = response.opaque_bodies.iter().map(|&(s, e)| Span { start: source.byte(s), end: source.byte(e) }).collect();
+    ParsedFile { source, symbols, comments, diagnostics, failure: response.error, opaque_bodies }
 }
 
 /// Rebuilds the tree from JS's flat pre-order list, without recursion.

@@ -200,7 +200,14 @@ fn edit(root: &Path, rng: &mut Rng, kind: usize, step: usize) -> String {
     let write = |t: String| std::fs::write(&file, t).unwrap();
     match kind {
         0 => {
-            let at = after_all(&text, ") {\n");
+            // Bodies with and without a return type (only the first kind
+            // leaves the file's API unchanged).
+            let mut at = after_all(&text, ") {\n");
+            at.extend(text.match_indices(" {\n").map(|(i, _)| i + 3).filter(|&i| {
+                let line = &text[text[..i - 3].rfind('\n').map_or(0, |n| n + 1)..i];
+                line.contains("): ") && !line.trim_start().starts_with("//")
+            }));
+            at.sort();
             let Some(&i) = rng.pick(&at) else { return format!("body edit: no body in {rel}") };
             write(format!("{}  void {step};\n{}", &text[..i], &text[i..]));
             format!("body-only edit in {rel}")
@@ -270,10 +277,24 @@ fn edit(root: &Path, rng: &mut Rng, kind: usize, step: usize) -> String {
 
 /// Random edits of every kind; after each sync, every answer the index
 /// still holds (affected by the edit or not) equals the live one.
+///
+/// The workspaces: two Language Service fixtures (a monorepo with project
+/// references and `paths`; barrels and re-exports), and a slice of a real
+/// corpus, rxjs's `internal/util` (36 files of real code), when
+/// `../shared/corpus.sh` is there.
 #[test]
 fn stored_answers_stay_exact_under_random_edits() {
-    for (fixture, seed) in [("fixtures/ts-ls/multi-project", 0x9e37_79b9_7f4a_7c15u64), ("fixtures/ts-ls/cross-module", 0xdead_beef_cafe_f00d)] {
-        let ws = TempDir::copy_of(&common::repo().join(fixture), &format!("structure-edits-{}", seed % 1000));
+    let repo = common::repo();
+    let mut workspaces: Vec<(String, PathBuf, u64)> = vec![
+        ("multi-project".into(), repo.join("fixtures/ts-ls/multi-project"), 0x9e37_79b9_7f4a_7c15u64),
+        ("cross-module".into(), repo.join("fixtures/ts-ls/cross-module"), 0xdead_beef_cafe_f00d),
+    ];
+    match common::corpora(&["rxjs"]).and_then(|c| c.into_iter().next()) {
+        Some((_, dir)) => workspaces.push(("rxjs internal/util".into(), dir.join("internal/util"), 0x0123_4567_89ab_cdef)),
+        None => eprintln!("skipped the rxjs slice: ../shared/corpus.sh is not there"),
+    }
+    for (fixture, dir, seed) in workspaces {
+        let ws = TempDir::copy_of(&dir, &format!("structure-edits-{}", seed % 1000));
         let e = engine(&ws.0);
         e.index(true, &tsq::index::sync_silent()).unwrap();
         let mut rng = Rng(seed);
@@ -336,4 +357,40 @@ fn kill_9_during_the_structure_precompute_loses_nothing_committed() {
     assert_eq!(e.status().unwrap().unwrap().structure, [all, all]);
     let v = e.verify_structure().unwrap();
     assert!(v.mismatches.is_empty(), "{}", v.mismatches.join("\n"));
+}
+
+fn stored_in(root: &Path, file: &str) -> usize {
+    let index = tsq::index::Index::open(root, &tsq::index::IndexConfig { embedder: EmbedderChoice::None, ..Default::default() }).unwrap();
+    index.structure_all().unwrap().iter().filter(|r| r.relative_path == file).count()
+}
+
+/// The two facts the invalidation rule uses (ARCHITECTURE.md, "Structure
+/// stays exact"): an edit inside a body with a return type leaves the
+/// file's API as it was, so the answers of its importers stay; an edit to
+/// its API reaches them. Every answer kept equals the live one.
+#[test]
+fn a_body_only_edit_keeps_importers_answers_and_an_api_edit_drops_them() {
+    let ws = TempDir::copy_of(&common::repo().join("fixtures/ts-ls/multi-project"), "structure-body-edit");
+    let (math, money) = ("packages/core/src/math.ts", "packages/core/src/money.ts");
+    engine(&ws.0).index(true, &tsq::index::sync_silent()).unwrap();
+    let before = stored_in(&ws.0, money);
+    assert!(before > 0 && stored_in(&ws.0, math) > 0, "the precompute stored both files' answers");
+
+    // `add(a, b): number`'s body changes; money.ts is imported beside it
+    // by the barrel and by the app, which never name math.ts's contents
+    // in `Money`'s answers.
+    let path = ws.0.join(math);
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, text.replace("  return a + b;", "  const sum = a + b;\n  return sum;")).unwrap();
+    let v = engine(&ws.0).verify_structure().unwrap();
+    assert!(v.mismatches.is_empty(), "after a body-only edit:\n{}", v.mismatches.join("\n"));
+    assert_eq!(stored_in(&ws.0, math), 0, "the edited file's own answers are dropped");
+    assert_eq!(stored_in(&ws.0, money), before, "a body-only edit keeps the answers of the barrel's other files");
+
+    // A new export changes math.ts's API: the barrel and the app are
+    // affected, and `Money`'s answers (its name occurs there) go.
+    std::fs::write(&path, format!("{}\nexport const rate = 2;\n", std::fs::read_to_string(&path).unwrap())).unwrap();
+    let v = engine(&ws.0).verify_structure().unwrap();
+    assert!(v.mismatches.is_empty(), "after an API edit:\n{}", v.mismatches.join("\n"));
+    assert_eq!(stored_in(&ws.0, money), 0, "an API edit reaches the importers");
 }

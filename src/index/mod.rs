@@ -298,8 +298,13 @@ impl Index {
         let files: Vec<String> = input.tree.sources.iter().map(|p| sync::relative(p, &self.root)).collect();
         let root = self.root.clone();
         let text = move |rel: &str| input.view.get(&root.join(rel)).ok().and_then(|e| e.text.as_ref().ok().cloned());
-        let changes =
-            structure::Changes { changed: &report.changed_paths, layout_changed: report.layout_changed || configs_changed, files: &files, text: &text };
+        let changes = structure::Changes {
+            changed: &report.changed_paths,
+            api_changed: &report.api_changed_paths,
+            layout_changed: report.layout_changed || configs_changed,
+            files: &files,
+            text: &text,
+        };
         let dropped = self.runtime.block_on(structure::invalidate(&self.store, &changes))?;
         if configs_changed {
             write_atomic(&marker, configs.as_bytes())?;

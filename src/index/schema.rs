@@ -15,7 +15,7 @@ use crate::chunk::CodeChunk;
 
 /// Bumped whenever a table's layout or a column's meaning changes; an index
 /// written with another version is rebuilt, never misread.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 pub const CHUNKS: &str = "chunks";
 pub const VECTORS: &str = "vectors";
@@ -79,6 +79,7 @@ pub fn files_schema() -> SchemaRef {
         Field::new("chunks", DataType::Int32, false),
         Field::new("diagnostics", DataType::Int32, false),
         Field::new("skipReason", DataType::Utf8, true),
+        Field::new("apiHash", DataType::Utf8, false),
     ]))
 }
 
@@ -111,6 +112,9 @@ pub struct FileRow {
     pub chunks: i32,
     pub diagnostics: i32,
     pub skip_reason: Option<String>,
+    /// `ParsedFile::api_hash`: the text outside bodies that cannot change
+    /// the file's API. Empty when unknown (skipped, or never parsed).
+    pub api_hash: String,
 }
 
 /// `typescript` or `javascript`, from the extension.
@@ -224,6 +228,7 @@ pub fn files_batch(rows: &[FileRow]) -> Result<RecordBatch, arrow_schema::ArrowE
             Arc::new(Int32Array::from_iter_values(rows.iter().map(|r| r.chunks))),
             Arc::new(Int32Array::from_iter_values(rows.iter().map(|r| r.diagnostics))),
             opt_strings(rows.iter().map(|r| r.skip_reason.clone())),
+            strings(rows.iter().map(|r| r.api_hash.clone())),
         ],
     )
 }
@@ -315,6 +320,7 @@ pub fn file_row(c: &Columns<'_>, row: usize) -> FileRow {
         chunks: c.i64("chunks", row).unwrap_or(0) as i32,
         diagnostics: c.i64("diagnostics", row).unwrap_or(0) as i32,
         skip_reason: c.str("skipReason", row),
+        api_hash: c.str("apiHash", row).unwrap_or_default(),
     }
 }
 

@@ -291,6 +291,9 @@ impl Store {
 pub struct Changes<'a> {
     /// Files whose content changed (same paths before and after).
     pub changed: &'a [String],
+    /// Of `changed`, those whose API hash changed (`ParsedFile::api_hash`):
+    /// the others changed only inside bodies no importer can see.
+    pub api_changed: &'a [String],
     /// Files were created, deleted or newly skipped, or a tsconfig or
     /// jsconfig changed: module resolution and project membership may have
     /// changed anywhere.
@@ -307,9 +310,12 @@ pub struct Changes<'a> {
 ///
 /// - A layout change (created, deleted or moved files; config edits) or an
 ///   edit to a global script or a `.d.ts` drops everything.
-/// - Otherwise the affected files are the changed ones, their importers,
-///   transitively (an edit is taken to change the file's API), and every
-///   file whose imports are not recorded (they may import anything).
+/// - Otherwise the affected files are the changed ones and, for each
+///   changed file whose API changed (its text outside bodies that cannot
+///   be inferred from, as tsc's builder compares declaration output), its
+///   importers, transitively, and every file whose imports are not
+///   recorded (it may import anything). A body-only edit affects its own
+///   file alone.
 /// - An answer goes when its own file or any file it mentions changed, or
 ///   when its declaration's name, or a caller's or callee's name, occurs as
 ///   an identifier in an affected file: find-references and call
@@ -335,13 +341,20 @@ pub async fn invalidate(store: &Store, changes: &Changes<'_>) -> Result<usize, I
             importers.entry(i.as_str()).or_default().push(r.relative_path.as_str());
         }
     }
-    // Files whose imports are not recorded may import anything, so they
-    // and their importers count as affected too.
-    let mut queue: Vec<&str> = changes.files.iter().map(String::as_str).filter(|f| !imports.contains_key(*f)).chain(changed.iter().copied()).collect();
-    let mut affected: HashSet<&str> = HashSet::new();
+    // An API change reaches importers, transitively (their inferred types
+    // may follow it); files whose imports are not recorded may import
+    // anything, so then they and their importers count as affected too.
+    // A body-only edit stays in its own file.
+    let mut affected: HashSet<&str> = changed.clone();
+    let mut queue: Vec<&str> = changes.api_changed.iter().map(String::as_str).collect();
+    if !queue.is_empty() {
+        queue.extend(changes.files.iter().map(String::as_str).filter(|f| !imports.contains_key(*f)));
+    }
+    let mut spread: HashSet<&str> = HashSet::new();
     while let Some(f) = queue.pop() {
-        if affected.insert(f) {
-            queue.extend(importers.get(f).map(Vec::as_slice).unwrap_or_default().iter().copied().filter(|i| !affected.contains(i)));
+        affected.insert(f);
+        if spread.insert(f) {
+            queue.extend(importers.get(f).map(Vec::as_slice).unwrap_or_default().iter().copied().filter(|i| !spread.contains(i)));
         }
     }
     let mut idents: HashSet<String> = HashSet::new();

@@ -76,6 +76,10 @@ pub struct SyncReport {
     /// Files whose content changed (for structure invalidation).
     #[serde(skip)]
     pub changed_paths: Vec<String>,
+    /// Of `changed_paths`, those whose API hash changed (or is unknown):
+    /// only these can change what their importers see.
+    #[serde(skip)]
+    pub api_changed_paths: Vec<String>,
     /// Files created, deleted or newly skipped or readable.
     #[serde(skip)]
     pub layout_changed: bool,
@@ -151,6 +155,7 @@ pub async fn run(
             chunks: 0,
             diagnostics: 0,
             skip_reason: Some(s.message.clone()),
+            api_hash: String::new(),
         };
         if known.get(&rel) != Some(&row) {
             skipped_rows.push(row);
@@ -180,6 +185,7 @@ pub async fn run(
             chunks: 0,
             diagnostics: 0,
             skip_reason: Some(reason),
+            api_hash: String::new(),
         };
         // Read, checked and hashed once; the parse below takes this text.
         let entry = match input.view.get_with(path, &meta) {
@@ -255,6 +261,7 @@ pub async fn run(
 
     // Re-index what changed, a batch of files per commit.
     let mut old_signatures: HashSet<String> = HashSet::new();
+    let mut api_hashes: HashMap<String, String> = HashMap::new();
     let dirty_paths: HashSet<String> = dirty.iter().map(|d| d.rel.clone()).collect();
     let total = dirty.len() as u64;
     for (n, batch) in dirty.chunks(config.files_per_commit.max(1)).enumerate() {
@@ -276,6 +283,7 @@ pub async fn run(
                 chunks: 0,
                 diagnostics: 0,
                 skip_reason: None,
+                api_hash: String::new(),
             };
             match result {
                 Err(skipped) => file_rows.push(FileRow { skip_reason: Some(skipped.message), ..base }),
@@ -291,13 +299,19 @@ pub async fn run(
                     let chunks = parse.chunks();
                     let file_rows_chunks = chunks.len() as i32;
                     rows.extend(chunk_rows(&chunks, &d.hash, d.mtime));
-                    file_rows.push(FileRow { chunks: file_rows_chunks, diagnostics: parse.parsed.diagnostics.len() as i32, ..base });
+                    file_rows.push(FileRow {
+                        chunks: file_rows_chunks,
+                        diagnostics: parse.parsed.diagnostics.len() as i32,
+                        api_hash: parse.parsed.api_hash(),
+                        ..base
+                    });
                 }
             }
         });
         report.parse_ms += parse_started.elapsed().as_millis() as u64;
         report.parsed += batch.len();
         report.skipped += file_rows.iter().filter(|r| r.skip_reason.is_some()).count();
+        api_hashes.extend(file_rows.iter().map(|r| (r.relative_path.clone(), r.api_hash.clone())));
         let new_sigs: HashMap<String, &str> = rows.iter().map(|r| (signature_key(&r.chunk), r.chunk.signature.as_str())).collect();
         for (key, old) in previous {
             if new_sigs.get(&key).is_some_and(|new| *new != old) && !old.trim().is_empty() {
@@ -314,6 +328,15 @@ pub async fn run(
         report.write_ms += write_started.elapsed().as_millis() as u64;
         progress.update("parsed", ((n * config.files_per_commit) + batch.len()) as u64, total);
     }
+    report.api_changed_paths = report
+        .changed_paths
+        .iter()
+        .filter(|p| {
+            let old = known.get(*p).map(|k| k.api_hash.as_str()).unwrap_or_default();
+            old.is_empty() || api_hashes.get(*p).is_none_or(|new| new != old)
+        })
+        .cloned()
+        .collect();
     if !old_signatures.is_empty() {
         report.cascade = cascade(store, &old_signatures, &dirty_paths).await?;
     }

@@ -126,14 +126,45 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
             cands.push(candidates::CandidateChunk { row, signals: Default::default() });
         }
     }
-    let retrieval_ms = started.elapsed().as_millis() as u64;
     let weights = fusion::Weights { rerank: settings.rerank_weight, vector: settings.vector_weight, bm25_in_hybrid: settings.bm25_weight };
+    // The call graph: declarations the strongest candidates call, which
+    // retrieval may have missed.
+    if shape.steps.graph {
+        let fused = fusion::score(&cands.iter().map(|c| c.signals.clone()).collect::<Vec<_>>(), weights);
+        let mut top: Vec<usize> = (0..cands.len()).collect();
+        top.sort_by(|&a, &b| fused[b].final_score.total_cmp(&fused[a].final_score).then(a.cmp(&b)));
+        let declared: std::collections::HashSet<&str> = cands.iter().map(|c| c.row.chunk.name.as_str()).collect();
+        let mut want: Vec<String> = Vec::new();
+        for &i in top.iter().take(rank::LENDERS) {
+            let k = &cands[i].row.chunk;
+            for n in rank::called_names(&k.full_source, &k.name) {
+                if !declared.contains(n) && !want.iter().any(|w| w == n) {
+                    want.push(n.to_string());
+                }
+            }
+        }
+        let have: std::collections::HashSet<String> = cands.iter().map(|c| c.row.chunk.id.clone()).collect();
+        for row in index.chunks_named(&want, &filter)? {
+            if !have.contains(&row.chunk.id) {
+                cands.push(candidates::CandidateChunk { row, signals: Default::default() });
+            }
+        }
+    }
+    let retrieval_ms = started.elapsed().as_millis() as u64;
     let rank = |cands: Vec<candidates::CandidateChunk>| -> Vec<(candidates::CandidateChunk, fusion::Scores)> {
         let mut scores = fusion::score(&cands.iter().map(|c| c.signals.clone()).collect::<Vec<_>>(), weights);
+        let raw: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
         for (c, s) in cands.iter().zip(scores.iter_mut()) {
             let k = &c.row.chunk;
             let f = shape.factors(&k.relative_path, &k.name, &k.breadcrumb);
             s.final_score = f.apply(s.final_score);
+        }
+        if shape.steps.graph {
+            let names: Vec<&str> = cands.iter().map(|c| c.row.chunk.name.as_str()).collect();
+            let calls: Vec<Vec<&str>> = cands.iter().map(|c| rank::called_names(&c.row.chunk.full_source, &c.row.chunk.name)).collect();
+            let mut finals: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
+            rank::lend(&names, &calls, &raw, &mut finals);
+            scores.iter_mut().zip(finals).for_each(|(s, f)| s.final_score = f);
         }
         let mut ranked: Vec<_> = cands.into_iter().zip(scores).collect();
         ranked.sort_by(|a, b| b.1.final_score.total_cmp(&a.1.final_score).then_with(|| a.0.row.chunk.id.cmp(&b.0.row.chunk.id)));

@@ -10,7 +10,11 @@
 //!   boosted;
 //! - **diversity** (`decay`): in the concise list, each further chunk of an
 //!   already listed file is worth less, so a file-level question gets
-//!   several files.
+//!   several files;
+//! - **the call graph** (`lend`, measured, off by default: see
+//!   benches/README.md): a candidate that matches the query (a test, a
+//!   caller) lends score to the declarations it calls, which are taken in
+//!   when retrieval missed them.
 
 use serde::Serialize;
 
@@ -20,11 +24,15 @@ pub struct Steps {
     pub roles: bool,
     pub definitions: bool,
     pub paths: bool,
+    pub graph: bool,
 }
 
 impl Steps {
-    pub const ALL: Steps = Steps { roles: true, definitions: true, paths: true };
-    pub const NONE: Steps = Steps { roles: false, definitions: false, paths: false };
+    pub const ALL: Steps = Steps { roles: true, definitions: true, paths: true, graph: true };
+    pub const NONE: Steps = Steps { roles: false, definitions: false, paths: false, graph: false };
+    /// What ships: each step that gained on the untuned queries
+    /// (benches/README.md, the ablation).
+    pub const DEFAULT: Steps = Steps { roles: true, definitions: true, paths: true, graph: false };
 }
 
 /// How far a definition the query names moves toward 1.0.
@@ -33,6 +41,12 @@ pub const DEFINITION_LIFT: f64 = 0.5;
 pub const PATH_LIFT: f64 = 0.3;
 /// Same-file decay in the concise list.
 pub const DECAY: f64 = 0.5;
+/// How far a called declaration moves toward 1.0, per unit of its
+/// strongest caller's score (before that caller's role demotion).
+pub const GRAPH_LIFT: f64 = 0.5;
+/// How many of the strongest candidates lend (and name declarations to
+/// take in).
+pub const LENDERS: usize = 10;
 
 /// A candidate's ranking adjustments: `apply` keeps scores in [0, 1].
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -315,6 +329,143 @@ pub fn content_words(query: &str) -> Vec<String> {
     words(query).into_iter().filter(|w| !STOP.contains(&w.as_str())).collect()
 }
 
+/// The names a chunk's code calls or constructs (`name(`, `new Name`,
+/// `a.name(`), its own name left out: the call edges by name.
+pub fn called_names<'a>(source: &'a str, own: &str) -> Vec<&'a str> {
+    let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    let mut out: Vec<&str> = Vec::new();
+    let bytes = source.as_bytes();
+    let mut push = |w: &'a str| {
+        if w.len() > 2 && w != own && !w.starts_with(|c: char| c.is_ascii_digit()) && !CALL_NOISE.contains(&w) && !out.contains(&w) {
+            out.push(w);
+        }
+    };
+    let mut start = None;
+    for (i, c) in source.char_indices() {
+        if ident(c) {
+            start.get_or_insert(i);
+            continue;
+        }
+        if let Some(s) = start.take() {
+            let w = &source[s..i];
+            let mut j = i;
+            while j < bytes.len() && (bytes[j] == b' ' || bytes[j] == b'<') && bytes[j] != b'(' {
+                // `f<T>(`: skip a type argument list's opening.
+                if bytes[j] == b'<' {
+                    match source[j..].find('>') {
+                        Some(n) if n < 80 => j += n,
+                        _ => break,
+                    }
+                }
+                j += 1;
+            }
+            let before = source[..s].trim_end();
+            let after_new = before.rsplit(|c: char| !ident(c)).next() == Some("new");
+            if (j < bytes.len() && bytes[j] == b'(') || after_new {
+                push(w);
+            }
+        }
+    }
+    out
+}
+
+/// Names too common to be evidence of an edge.
+const CALL_NOISE: &[&str] = &[
+    "if",
+    "for",
+    "while",
+    "switch",
+    "return",
+    "function",
+    "catch",
+    "typeof",
+    "await",
+    "async",
+    "expect",
+    "describe",
+    "test",
+    "it",
+    "push",
+    "map",
+    "filter",
+    "forEach",
+    "reduce",
+    "then",
+    "toBe",
+    "toEqual",
+    "log",
+    "error",
+    "warn",
+    "set",
+    "get",
+    "has",
+    "add",
+    "delete",
+    "call",
+    "apply",
+    "bind",
+    "keys",
+    "values",
+    "entries",
+    "from",
+    "of",
+    "includes",
+    "slice",
+    "join",
+    "split",
+    "resolve",
+    "reject",
+    "Error",
+    "Promise",
+    "String",
+    "Number",
+    "Boolean",
+    "Object",
+    "Array",
+    "Map",
+    "Set",
+    "JSON",
+    "parse",
+    "stringify",
+    "require",
+    "import",
+    "super",
+    "constructor",
+    "vi",
+    "jest",
+    "fn",
+    "mock",
+    "toHaveBeenCalled",
+    "beforeEach",
+    "afterEach",
+    "beforeAll",
+    "afterAll",
+    "toMatchInlineSnapshot",
+    "toMatchSnapshot",
+    "toThrow",
+];
+
+/// Graph lending: each of the `LENDERS` strongest candidates (by `raw`,
+/// their score before role demotion) lends to every other candidate it
+/// calls by name, which moves toward 1.0 by `GRAPH_LIFT` × the lender's
+/// score. `calls[i]` are candidate i's called names, `names[i]` its own.
+pub fn lend(names: &[&str], calls: &[Vec<&str>], raw: &[f64], scores: &mut [f64]) {
+    let mut lenders: Vec<usize> = (0..raw.len()).collect();
+    lenders.sort_by(|&a, &b| raw[b].total_cmp(&raw[a]).then(a.cmp(&b)));
+    lenders.truncate(LENDERS);
+    let mut best = vec![0.0f64; scores.len()];
+    for &c in &lenders {
+        for (d, name) in names.iter().enumerate() {
+            if d != c && !name.is_empty() && calls[c].contains(name) {
+                best[d] = best[d].max(raw[c]);
+            }
+        }
+    }
+    for (s, b) in scores.iter_mut().zip(best) {
+        *s += (1.0 - *s) * GRAPH_LIFT * b;
+    }
+}
+
 /// Same-file decay: the score of each result after the first of its file
 /// is multiplied by `factor` per earlier result of that file; the list is
 /// re-sorted (stable). Returns the new order as indexes into `scores`.
@@ -372,6 +523,24 @@ mod tests {
         assert!(declares("createRouter", "src/r.ts > createRouter", &identifiers("createRouter")));
         assert!(declares("createCaller", "src/r.ts > Router > createCaller", &identifiers("router.createCaller")));
         assert!(!declares("createRouterInner", "src/r.ts > createRouterInner", &identifiers("createRouter")));
+    }
+
+    #[test]
+    fn call_edges_by_name_lend_score() {
+        let src = "it('parses', () => {\n  const r = parseBody(req, { limit: 3 });\n  expect(new BodyReader(r).read()).toBe(1);\n});";
+        assert_eq!(called_names(src, ""), vec!["parseBody", "BodyReader", "read"]);
+        assert!(called_names("function f() { return f(g<T>(1)); }", "f").is_empty());
+        assert!(called_names("function f() { return h<string>(1); }", "f").is_empty());
+        assert_eq!(called_names("function f() { return helper<string>(1); }", "f"), vec!["helper"]);
+        // The test (strong, demoted) lends to parseBody (weak); the
+        // unrelated chunk gets nothing.
+        let names = ["", "parseBody", "other"];
+        let calls = vec![vec!["parseBody"], vec![], vec![]];
+        let mut scores = [0.27, 0.2, 0.2];
+        lend(&names, &calls, &[0.9, 0.2, 0.2], &mut scores);
+        assert!((scores[1] - (0.2 + 0.8 * GRAPH_LIFT * 0.9)).abs() < 1e-9, "{scores:?}");
+        assert_eq!(scores[2], 0.2);
+        assert_eq!(scores[0], 0.27);
     }
 
     #[test]

@@ -22,6 +22,11 @@ pub struct ParseResponse {
     pub nodes: Vec<RawNode>,
     pub comments: Vec<(u32, u32)>,
     pub diagnostics: Vec<RawDiagnostic>,
+    /// Bodies that cannot change the file's API (function-likes with an
+    /// explicit return type; TypeScript constructors and set accessors),
+    /// outermost only: the API hash skips them.
+    #[serde(default)]
+    pub opaque_bodies: Vec<(u32, u32)>,
     pub error: Option<String>,
 }
 
@@ -409,6 +414,7 @@ mod tests {
             ],
             "comments": [[41, 50]],
             "diagnostics": [{ "start": 3, "length": 1, "message": "Expression expected." }],
+            "opaqueBodies": [[14, 20]],
             "error": null
         });
         let response: ParseResponse = serde_json::from_value(json.clone()).expect("declared shape");

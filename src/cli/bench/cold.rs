@@ -169,8 +169,7 @@ fn index_timed(tsq: &Path, root: &Path) -> anyhow::Result<(f64, f64, serde_json:
 }
 
 /// The structure precompute on `root`, and the time until every answer is
-/// fresh after a body-only edit of `edited` (a comment added inside the
-/// file, then taken out again).
+/// fresh after a body-only edit of `edited`, and after an API edit.
 fn structure_figures(out: &mut dyn Write, tsq: &Path, root: &Path, edited: &Path) -> anyhow::Result<()> {
     let before = dir_bytes(&root.join(".tsq"));
     let mut c = Command::new(tsq);
@@ -190,16 +189,27 @@ fn structure_figures(out: &mut dyn Write, tsq: &Path, root: &Path, edited: &Path
         before.max(chunks_only) as f64 / 1e6
     )?;
     let text = std::fs::read_to_string(edited)?;
-    std::fs::write(edited, format!("{text}\n// tsq bench: a body-only edit\n"))?;
-    let (s, _, report) = index_timed(tsq, root)?;
-    std::fs::write(edited, &text)?;
-    writeln!(
-        out,
-        "  after a one-file edit ({}): {} answers dropped, every answer fresh again in {s:.1} s",
-        edited.display(),
-        report["structureDropped"].as_u64().unwrap_or(0)
-    )?;
-    index_timed(tsq, root)?;
+    // A body-only edit: a statement in the first body with a return type
+    // (its file's API hash stays); then an API edit: a comment after the
+    // last line. Each is reverted (and synced) before the next.
+    let body = text.match_indices(" {\n").map(|(i, _)| i + 3).find(|&i| text[text[..i - 3].rfind('\n').map_or(0, |n| n + 1)..i].contains("): "));
+    let edits = [("body-only edit", body.map(|i| format!("{}  void 0;\n{}", &text[..i], &text[i..]))), ("API edit", Some(format!("{text}\n// tsq bench\n")))];
+    for (what, edit) in edits {
+        let Some(edit) = edit else {
+            writeln!(out, "  {what}: no function with a return type in {}", edited.display())?;
+            continue;
+        };
+        std::fs::write(edited, edit)?;
+        let (s, _, report) = index_timed(tsq, root)?;
+        std::fs::write(edited, &text)?;
+        writeln!(
+            out,
+            "  after a {what} of {}: {} answers dropped, every answer fresh again in {s:.1} s",
+            edited.display(),
+            report["structureDropped"].as_u64().unwrap_or(0)
+        )?;
+        index_timed(tsq, root)?;
+    }
     Ok(())
 }
 

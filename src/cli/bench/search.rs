@@ -70,9 +70,10 @@ impl Score {
 /// The ranking steps, added in turn (the ablation in benches/README.md).
 const ABLATION: &[(&str, tsq::search::rank::Steps)] = &[
     ("hybrid, shipped before (no ranking steps)", tsq::search::rank::Steps::NONE),
-    ("  + file roles", tsq::search::rank::Steps { roles: true, definitions: false, paths: false }),
-    ("  + definitions", tsq::search::rank::Steps { roles: true, definitions: true, paths: false }),
-    ("  + path evidence (the default)", tsq::search::rank::Steps::ALL),
+    ("  + file roles", tsq::search::rank::Steps { roles: true, ..tsq::search::rank::Steps::NONE }),
+    ("  + definitions", tsq::search::rank::Steps { roles: true, definitions: true, ..tsq::search::rank::Steps::NONE }),
+    ("  + path evidence", tsq::search::rank::Steps { graph: false, ..tsq::search::rank::Steps::ALL }),
+    ("  + call graph", tsq::search::rank::Steps::ALL),
 ];
 
 /// A copy of the repository to index: vue and trpc keep `packages/` only
