@@ -283,3 +283,45 @@ fn ranking_demotes_tests_boosts_definitions_and_diversifies_the_concise_list() {
     let top3: Vec<&str> = r.iter().take(3).map(|x| x.file_path.as_str()).collect();
     assert!(top3.contains(&"src/http/headers.ts"), "a second file in the top 3: {top3:?}");
 }
+
+/// The call-graph step (`callGraph = true`): a test that matches the
+/// question lends score to the implementation it calls, which retrieval
+/// alone never finds (it shares no word with the question); off, the
+/// implementation is not listed.
+#[test]
+fn the_call_graph_step_takes_in_what_a_matching_test_calls() {
+    let ws = common::TempDir::new("ranking-graph");
+    ws.write("tsconfig.json", b"{ \"compilerOptions\": { \"strict\": true }, \"include\": [\"src\"] }\n");
+    ws.write(
+        "src/hooks/verify.test.ts",
+        b"import { checkMac } from './mac';\n\n/** The incoming webhook signature is verified: a forged webhook signature is refused. */\nexport function testWebhookSignatureVerified() {\n  if (checkMac('sig', 'body')) throw new Error('forged webhook signature verified');\n}\n",
+    );
+    ws.write("src/hooks/mac.ts", b"/** Compares an HMAC with the expected one in constant time. */\nexport function checkMac(mac: string, data: string): boolean {\n  return mac.length === data.length;\n}\n");
+    ws.write(
+        "src/hooks/retry.ts",
+        b"/** Retries a delivery with backoff. */\nexport function retryDelivery(attempt: number): number {\n  return 2 ** attempt;\n}\n",
+    );
+    let files = |graph: bool| -> Vec<String> {
+        ws.write("tsq.toml", format!("embedder = \"none\"\ncallGraph = {graph}\n").as_bytes());
+        let engine = tsq::api::Engine::open(&ws.0, Default::default()).unwrap();
+        engine.index(false, &tsq::index::sync_silent()).unwrap();
+        let req = engine
+            .request(tsq::api::QueryInput {
+                query: "where is the incoming webhook signature verified?".into(),
+                shape: tsq::api::Shape::Concise,
+                ..Default::default()
+            })
+            .unwrap();
+        match engine.query(&req, &tsq::index::sync_silent()).unwrap() {
+            tsq::api::Answer::Concise(c) => c.results.iter().map(|r| r.file_path.clone()).collect(),
+            _ => unreachable!(),
+        }
+    };
+    let off = files(false);
+    assert!(off.contains(&"src/hooks/verify.test.ts".to_string()), "{off:?}");
+    assert!(!off.contains(&"src/hooks/mac.ts".to_string()), "retrieval alone does not find the implementation: {off:?}");
+    let on = files(true);
+    let at = |f: &str| on.iter().position(|x| x == f);
+    assert!(at("src/hooks/mac.ts").is_some(), "the test's callee is taken in: {on:?}");
+    assert!(at("src/hooks/retry.ts").is_none_or(|r| r > at("src/hooks/mac.ts").unwrap()), "{on:?}");
+}
