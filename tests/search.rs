@@ -285,11 +285,11 @@ fn ranking_demotes_tests_boosts_definitions_and_diversifies_the_concise_list() {
 }
 
 /// The call-graph step (`callGraph = true`): a test that matches the
-/// question lends score to the implementation it calls, which retrieval
-/// alone never finds (it shares no word with the question); off, the
-/// implementation is not listed.
+/// question lends score to the implementation it calls, which shares no
+/// word with the question; off, that implementation ranks on retrieval
+/// alone, lower.
 #[test]
-fn the_call_graph_step_takes_in_what_a_matching_test_calls() {
+fn the_call_graph_step_lends_a_matching_tests_score_to_what_it_calls() {
     let ws = common::TempDir::new("ranking-graph");
     ws.write("tsconfig.json", b"{ \"compilerOptions\": { \"strict\": true }, \"include\": [\"src\"] }\n");
     ws.write(
@@ -301,7 +301,7 @@ fn the_call_graph_step_takes_in_what_a_matching_test_calls() {
         "src/hooks/retry.ts",
         b"/** Retries a delivery with backoff. */\nexport function retryDelivery(attempt: number): number {\n  return 2 ** attempt;\n}\n",
     );
-    let files = |graph: bool| -> Vec<String> {
+    let ranked = |graph: bool| -> Vec<(String, f64)> {
         ws.write("tsq.toml", format!("embedder = \"none\"\ncallGraph = {graph}\n").as_bytes());
         let engine = tsq::api::Engine::open(&ws.0, Default::default()).unwrap();
         engine.index(false, &tsq::index::sync_silent()).unwrap();
@@ -313,15 +313,15 @@ fn the_call_graph_step_takes_in_what_a_matching_test_calls() {
             })
             .unwrap();
         match engine.query(&req, &tsq::index::sync_silent()).unwrap() {
-            tsq::api::Answer::Concise(c) => c.results.iter().map(|r| r.file_path.clone()).collect(),
+            tsq::api::Answer::Concise(c) => c.results.iter().map(|r| (r.file_path.clone(), r.score)).collect(),
             _ => unreachable!(),
         }
     };
-    let off = files(false);
-    assert!(off.contains(&"src/hooks/verify.test.ts".to_string()), "{off:?}");
-    assert!(!off.contains(&"src/hooks/mac.ts".to_string()), "retrieval alone does not find the implementation: {off:?}");
-    let on = files(true);
-    let at = |f: &str| on.iter().position(|x| x == f);
-    assert!(at("src/hooks/mac.ts").is_some(), "the test's callee is taken in: {on:?}");
-    assert!(at("src/hooks/retry.ts").is_none_or(|r| r > at("src/hooks/mac.ts").unwrap()), "{on:?}");
+    let score = |r: &[(String, f64)], f: &str| r.iter().find(|x| x.0 == f).map_or(0.0, |x| x.1);
+    let at = |r: &[(String, f64)], f: &str| r.iter().position(|x| x.0 == f).unwrap_or(usize::MAX);
+    let (off, on) = (ranked(false), ranked(true));
+    assert_eq!(at(&off, "src/hooks/verify.test.ts"), 0, "the test matches the question: {off:?}");
+    assert!(score(&on, "src/hooks/mac.ts") > score(&off, "src/hooks/mac.ts"), "the callee gains: off {off:?}, on {on:?}");
+    assert_eq!(score(&on, "src/hooks/retry.ts"), score(&off, "src/hooks/retry.ts"), "what the test does not call is unchanged");
+    assert!(at(&on, "src/hooks/mac.ts") < at(&on, "src/hooks/retry.ts"), "{on:?}");
 }
