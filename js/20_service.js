@@ -441,6 +441,26 @@
       });
       return out;
     },
+    // Internal: what an inspect answer's coverage rests on when every
+    // program is built: each project's unresolved imports, and the
+    // projects that hold each user file (src/structure/coverage.rs serves
+    // stored inspect answers from it).
+    "workspace-coverage": (ws) => {
+      ws.importers = [];
+      for (const p of ws.projects) p.program();
+      const scope = globalThis.tsqLs.scopeOf(ws);
+      const unresolved = {};
+      const holders = {};
+      for (const p of ws.projects) {
+        unresolved[rel(p.name)] = p.unresolvedImports();
+        for (const sf of p.userFiles()) {
+          const f = rel(sf.fileName);
+          if (!(f in holders)) holders[f] = scope.holders(sf.fileName).map((h) => rel(h.name));
+        }
+      }
+      ws.buildLog.splice(0);
+      return { unresolved, holders };
+    },
     // Internal: builds every program and binds it (the benchmark's
     // program-build and incremental-update figures).
     "program-build": (ws) => {

@@ -88,7 +88,7 @@ impl ParsedFile {
         let mut h = Sha256::new();
         let mut at = 0;
         for b in &self.opaque_bodies {
-            if b.start < at || b.end > text.len() || b.start > b.end {
+            if b.start < at || b.end > text.len() || b.start > b.end || text.get(b.start..b.end).is_none_or(loads_modules) {
                 continue;
             }
             h.update(&text.as_bytes()[at..b.start]);
@@ -99,6 +99,13 @@ impl ParsedFile {
         h.update(&text.as_bytes()[at..]);
         h.finalize().iter().map(|b| format!("{b:02x}")).collect()
     }
+}
+
+/// Whether a body may load a module (`import(…)`, `require(…)`): its
+/// imports decide module resolution, so it counts as API text
+/// (`structure::coverage` keys unresolved imports by the API hash).
+fn loads_modules(body: &str) -> bool {
+    ["import", "require"].iter().any(|word| body.match_indices(word).any(|(i, _)| body[i + word.len()..].trim_start().starts_with('(')))
 }
 
 /// Builds the symbol tree from tsc's answer. An abandoned parse (`error`)

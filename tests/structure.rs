@@ -95,13 +95,15 @@ fn without_backends(text: &str) -> String {
 }
 
 /// Every `symbol =` query of the Language Service fixtures, answered from
-/// the index (no Language Service), is the live answer.
+/// the index (no Language Service), is the live answer; so is every
+/// `tsq inspect` of it (its coverage that of the live Language Service with
+/// every program built, as the index records it).
 #[test]
-fn lookups_from_the_index_equal_live_lookups() {
+fn lookups_and_inspects_from_the_index_equal_live_ones() {
     let fixtures = common::repo().join("fixtures/ts-ls");
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(&fixtures).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
     dirs.sort();
-    let (mut failures, mut from_index, mut total) = (Vec::new(), 0, 0);
+    let (mut failures, mut from_index, mut total, mut inspected) = (Vec::new(), 0, 0, 0);
     for dir in dirs {
         let name = dir.file_name().unwrap().to_string_lossy().to_string();
         let Ok(queries) = std::fs::read_to_string(dir.join("queries.txt")) else { continue };
@@ -109,7 +111,12 @@ fn lookups_from_the_index_equal_live_lookups() {
         let e = engine(&ws.0);
         e.index(true, &tsq::index::sync_silent()).unwrap();
         let live = tsq::inspect::Workspace::open(&ws.0).unwrap();
+        let everything = tsq::inspect::Workspace::open(&ws.0).unwrap();
+        everything.analyze_internal("program-build", &Default::default()).unwrap();
         for q in queries.lines().map(str::trim).filter(|l| l.starts_with("symbol =")) {
+            if let Err(f) = same_inspect(&e, &everything, q, &mut inspected) {
+                failures.push(format!("{name}: {f}"));
+            }
             let stored = full_text(&e, q);
             let parsed = tsq::query::SymbolQuery::parse(q).unwrap();
             let expected = tsq::lookup::lookup_query(&live, &parsed, &tsq::lookup::LookupConfig::default()).unwrap().text;
@@ -122,9 +129,49 @@ fn lookups_from_the_index_equal_live_lookups() {
             }
         }
     }
-    eprintln!("{from_index} of {total} lookups answered from the index");
+    eprintln!("{from_index} of {total} lookups and {inspected} inspects answered from the index");
     assert!(from_index * 2 > total, "only {from_index} of {total} lookups were answered from the index");
+    assert!(inspected * 2 > total, "only {inspected} of {total} inspects were answered from the index");
     assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n\n"));
+}
+
+/// `tsq inspect q` through the engine against the live Language Service
+/// with every program built: the same metadata, workspace and coverage
+/// (only which programs this process built differs). Counts the answers
+/// served from the index.
+fn same_inspect(e: &Engine, live: &tsq::inspect::Workspace, q: &str, from_index: &mut usize) -> Result<(), String> {
+    let answer = e.inspect(q, Some(1)).map_err(|err| format!("{q}: {err}"))?;
+    let parsed = tsq::query::SymbolQuery::parse(q).unwrap();
+    let expected = live.inspect(&parsed, &tsq::inspect::InspectConfig { call_depth: 1, resolvers: None }).unwrap();
+    let structure = answer.structure.clone().unwrap_or_default();
+    if structure.contains("(from the index)") {
+        *from_index += 1;
+    } else if !structure.contains("(computed live)") {
+        return Err(format!("{q}: the answer does not say where its structure came from"));
+    }
+    let (a, b) = (&answer.result.coverage, &expected.coverage);
+    let projects = |c: &tsq::ts::protocol::Coverage| {
+        let mut all: Vec<String> = c.projects_loaded.iter().chain(&c.projects_not_loaded).cloned().collect();
+        all.sort();
+        all
+    };
+    let mut info = live.info().clone();
+    info.build_log.clear();
+    let mut got = answer.workspace.clone();
+    got.build_log.clear();
+    let same = answer.result.matches == expected.matches
+        && got == info
+        && projects(a) == projects(b)
+        && (&a.projects_used, &a.partial, a.files_outside_projects, &a.config_errors)
+            == (&b.projects_used, &b.partial, b.files_outside_projects, &b.config_errors);
+    match same {
+        true => Ok(()),
+        false => Err(format!(
+            "{q} ({structure})\n--- from the engine\n{}\n--- live\n{}",
+            serde_json::to_string_pretty(&(&answer.result, &got)).unwrap(),
+            serde_json::to_string_pretty(&(&expected, &info)).unwrap()
+        )),
+    }
 }
 
 #[test]

@@ -127,6 +127,10 @@ pub struct InspectAnswer {
     pub workspace: WorkspaceInfo,
     #[serde(flatten)]
     pub result: InspectResult,
+    /// Where the answer came from, as `structure: N/M declarations (from
+    /// the index)` or `(computed live)`; `None` without an index.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub structure: Option<String>,
 }
 
 pub struct Engine {
@@ -371,9 +375,44 @@ impl Engine {
         let parsed = SymbolQuery::parse(query).map_err(RequestError::from)?;
         let settings = Settings::load(&self.root, Overrides { call_depth, ..Default::default() })?;
         let tree = self.walk();
+        if let Some(answer) = self.stored_inspect(&parsed, settings.call_depth, &tree)? {
+            return Ok(answer);
+        }
         let ws = self.workspace(&tree, &crate::index::sync_silent())?;
         let result = ws.inspect(&parsed, &InspectConfig { call_depth: settings.call_depth, resolvers: None })?;
-        Ok(InspectAnswer { query: parsed.to_string(), workspace: ws.info().clone(), result })
+        let structure = match crate::index::index_dir(&self.root).exists() {
+            true => {
+                let [n, m] = self.open_index()?.as_ref().expect("opened").structure_counts()?;
+                Some(format!("structure: {}/{} declarations (computed live)", group(n), group(m)))
+            }
+            false => None,
+        };
+        Ok(InspectAnswer { query: parsed.to_string(), workspace: ws.info().clone(), result, structure })
+    }
+
+    /// An inspect answer from the index alone, when every match's
+    /// metadata is stored at the requested depth and the workspace's
+    /// coverage is recorded for its current state (`structure::coverage`).
+    fn stored_inspect(&self, query: &SymbolQuery, call_depth: i32, tree: &Tree) -> Result<Option<InspectAnswer>, EngineError> {
+        if call_depth != crate::structure::STORED_DEPTH || !crate::index::index_dir(&self.root).exists() {
+            return Ok(None);
+        }
+        self.sync_tree(tree, &crate::index::sync_silent())?;
+        let guard = self.open_index()?;
+        let index = guard.as_ref().expect("opened above");
+        let Some(found) = crate::structure::lookup(index, &self.view, &self.root, &tree.sources, query).map_err(structure_error)? else { return Ok(None) };
+        if found.matches.is_empty() || found.metadata.len() != found.matches.len() {
+            return Ok(None);
+        }
+        let Some(record) = crate::structure::coverage::current(index).map_err(structure_error)? else { return Ok(None) };
+        let Some(coverage) = crate::structure::coverage::coverage(&record, &found.metadata) else { return Ok(None) };
+        let [n, m] = index.structure_counts()?;
+        Ok(Some(InspectAnswer {
+            query: query.to_string(),
+            workspace: record.info,
+            result: InspectResult { matches: found.metadata, coverage, build_log: Vec::new() },
+            structure: Some(format!("structure: {}/{} declarations (from the index)", group(n), group(m))),
+        }))
     }
 
     /// An extended analysis (`ANALYSES`), over the workspace or the

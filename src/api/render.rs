@@ -104,6 +104,9 @@ pub fn inspect_text(answer: &InspectAnswer) -> String {
         write_match(&mut out, m);
     }
     write_coverage(&mut out, &answer.result.coverage);
+    if let Some(s) = &answer.structure {
+        let _ = writeln!(out, "{s}");
+    }
     out
 }
 
@@ -160,7 +163,8 @@ fn write_calls(out: &mut String, calls: &[CallEntry], depth: usize, outgoing: bo
 }
 
 fn write_coverage(out: &mut String, c: &Coverage) {
-    let _ = writeln!(out, "coverage: projects loaded: {}", c.projects_loaded.join(", "));
+    let loaded = if c.projects_loaded.is_empty() { "none".to_string() } else { c.projects_loaded.join(", ") };
+    let _ = writeln!(out, "coverage: projects loaded: {loaded}; used: {}", c.projects_used.join(", "));
     if c.files_outside_projects > 0 {
         let _ = writeln!(out, "  {} workspace files are outside every tsconfig (served by the inferred project)", c.files_outside_projects);
     }

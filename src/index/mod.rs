@@ -344,6 +344,38 @@ impl Index {
             .block_on(async { Ok([Store::count(&self.store.structure, None).await?, Store::count(&self.store.chunks, Some(structure::DECLARATIONS)).await?]) })
     }
 
+    /// A key of everything module resolution and project membership read,
+    /// as of the last sync: the configs, the walked files, and each file's
+    /// API hash (its imports are outside the bodies it leaves out). A
+    /// body-only edit keeps it.
+    pub fn api_key(&self) -> Result<String, IndexError> {
+        use sha2::Digest;
+        let mut files = self.runtime.block_on(self.store.files())?;
+        files.sort_by(|a, b| a.relative_path.cmp(&b.relative_path));
+        let mut h = sha2::Sha256::new();
+        h.update(std::fs::read(self.dir.join("structure-configs")).unwrap_or_default());
+        for f in files {
+            // An unknown API hash: the content stands in.
+            let api = if f.api_hash.is_empty() { &f.content_hash } else { &f.api_hash };
+            for part in [f.relative_path.as_str(), api.as_str(), f.skip_reason.as_deref().unwrap_or("")] {
+                h.update(part.as_bytes());
+                h.update([0]);
+            }
+        }
+        Ok(hex(&h.finalize()))
+    }
+
+    /// A JSON record kept beside the tables (`structure::coverage`), or
+    /// `None` when there is none.
+    pub fn record(&self, name: &str) -> Option<String> {
+        std::fs::read_to_string(self.dir.join(format!("{name}.json"))).ok()
+    }
+
+    /// Writes a record atomically.
+    pub fn put_record(&self, name: &str, json: &str) -> Result<(), IndexError> {
+        write_atomic(&self.dir.join(format!("{name}.json")), json.as_bytes())
+    }
+
     /// Declaration chunks (the columns that name them), by path then line.
     pub fn declarations(&self) -> Result<Vec<ChunkRow>, IndexError> {
         self.runtime.block_on(async {

@@ -11,6 +11,8 @@
 //! ARCHITECTURE.md, "Structure stays exact"), and because an answer is
 //! stored only when the files it was computed from are the ones indexed.
 
+pub mod coverage;
+
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -294,8 +296,10 @@ pub fn precompute(
     let total = missing.len() as u64;
     let mut report = PrecomputeReport::default();
     let mut by_query: HashMap<String, Stored> = HashMap::new();
+    let mut finished = true;
     for (n, group) in missing.chunks(batch.max(1)).enumerate() {
         if stop() {
+            finished = false;
             break;
         }
         let mut rows = Vec::new();
@@ -325,6 +329,13 @@ pub fn precompute(
             Ok(())
         })?;
         progress.update("structure", ((n * batch) + group.len()) as u64, total);
+    }
+    // Every declaration has its answer: inspect's coverage too.
+    if finished {
+        progress.update("structure: the workspace's coverage", total, total);
+        if let Err(e) = coverage::record(index, ws) {
+            tracing::warn!("inspect coverage not recorded (inspect stays live): {e}");
+        }
     }
     report.ms = started.elapsed().as_millis() as u64;
     Ok(report)
