@@ -87,10 +87,7 @@ impl ParsedFile {
         let text = self.source.as_str();
         let mut h = Sha256::new();
         let mut at = 0;
-        for b in &self.opaque_bodies {
-            if b.start < at || b.end > text.len() || b.start > b.end || text.get(b.start..b.end).is_none_or(loads_modules) {
-                continue;
-            }
+        for b in self.bodies() {
             h.update(&text.as_bytes()[at..b.start]);
             // The body's place stays marked: `f(): T {}` differs from `f(): T`.
             h.update(b"\0{}\0");
@@ -98,6 +95,36 @@ impl ParsedFile {
         }
         h.update(&text.as_bytes()[at..]);
         h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// The opaque bodies the API hash leaves out, in source order: those
+    /// that do not overlap, are in the text, and load no module.
+    pub fn bodies(&self) -> Vec<std::ops::Range<usize>> {
+        let text = self.source.as_str();
+        let mut out = Vec::new();
+        let mut at = 0;
+        for b in &self.opaque_bodies {
+            if b.start < at || b.end > text.len() || b.start > b.end || text.get(b.start..b.end).is_none_or(loads_modules) {
+                continue;
+            }
+            out.push(b.start..b.end);
+            at = b.end;
+        }
+        out
+    }
+
+    /// A short hash of each of `bodies()`, space-separated (what a sync
+    /// compares to find the bodies a body-only edit changed). Empty for
+    /// an abandoned parse.
+    pub fn body_hashes(&self) -> String {
+        use sha2::{Digest, Sha256};
+        if self.failure.is_some() {
+            return String::new();
+        }
+        let text = self.source.as_str();
+        let hashes: Vec<String> =
+            self.bodies().into_iter().map(|b| Sha256::digest(&text.as_bytes()[b]).iter().take(8).map(|b| format!("{b:02x}")).collect()).collect();
+        hashes.join(" ")
     }
 }
 

@@ -419,20 +419,32 @@ fn stored_in(root: &Path, file: &str) -> usize {
 fn a_body_only_edit_keeps_importers_answers_and_an_api_edit_drops_them() {
     let ws = TempDir::copy_of(&common::repo().join("fixtures/ts-ls/multi-project"), "structure-body-edit");
     let (math, money) = ("packages/core/src/math.ts", "packages/core/src/money.ts");
+    // `Money`'s name occurs in math.ts, outside the bodies edited below.
+    let path = ws.0.join(math);
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, text.replace("/** Adds two amounts in cents. */", "/** Adds two amounts in cents (not Money). */")).unwrap();
     engine(&ws.0).index(true, &tsq::index::sync_silent()).unwrap();
     let before = stored_in(&ws.0, money);
     assert!(before > 0 && stored_in(&ws.0, math) > 0, "the precompute stored both files' answers");
 
     // `add(a, b): number`'s body changes; money.ts is imported beside it
     // by the barrel and by the app, which never name math.ts's contents
-    // in `Money`'s answers.
-    let path = ws.0.join(math);
+    // in `Money`'s answers; only the changed body's text counts, so
+    // `Money` in math.ts's comment does not drop them.
     let text = std::fs::read_to_string(&path).unwrap();
     std::fs::write(&path, text.replace("  return a + b;", "  const sum = a + b;\n  return sum;")).unwrap();
     let v = engine(&ws.0).verify_structure().unwrap();
     assert!(v.mismatches.is_empty(), "after a body-only edit:\n{}", v.mismatches.join("\n"));
     assert_eq!(stored_in(&ws.0, math), 0, "the edited file's own answers are dropped");
     assert_eq!(stored_in(&ws.0, money), before, "a body-only edit keeps the answers of the barrel's other files");
+
+    // A body that now names `Money` may refer to it: its answers go.
+    engine(&ws.0).index(true, &tsq::index::sync_silent()).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, text.replace("  return sum;", "  // Money?\n  return sum;")).unwrap();
+    let v = engine(&ws.0).verify_structure().unwrap();
+    assert!(v.mismatches.is_empty(), "after a second body-only edit:\n{}", v.mismatches.join("\n"));
+    assert!(stored_in(&ws.0, money) < before, "a name in the changed body drops its answers");
 
     // A new export changes math.ts's API: the barrel and the app are
     // affected, and `Money`'s answers (its name occurs there) go.

@@ -301,6 +301,7 @@ impl Index {
         let changes = structure::Changes {
             changed: &report.changed_paths,
             api_changed: &report.api_changed_paths,
+            changed_bodies: &report.changed_bodies,
             layout_changed: report.layout_changed || configs_changed,
             files: &files,
             text: &text,

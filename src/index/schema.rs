@@ -15,7 +15,7 @@ use crate::chunk::CodeChunk;
 
 /// Bumped whenever a table's layout or a column's meaning changes; an index
 /// written with another version is rebuilt, never misread.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 pub const CHUNKS: &str = "chunks";
 pub const VECTORS: &str = "vectors";
@@ -80,6 +80,7 @@ pub fn files_schema() -> SchemaRef {
         Field::new("diagnostics", DataType::Int32, false),
         Field::new("skipReason", DataType::Utf8, true),
         Field::new("apiHash", DataType::Utf8, false),
+        Field::new("bodyHashes", DataType::Utf8, false),
     ]))
 }
 
@@ -115,6 +116,8 @@ pub struct FileRow {
     /// `ParsedFile::api_hash`: the text outside bodies that cannot change
     /// the file's API. Empty when unknown (skipped, or never parsed).
     pub api_hash: String,
+    /// `ParsedFile::body_hashes`: the bodies left out, one short hash each.
+    pub body_hashes: String,
 }
 
 /// `typescript` or `javascript`, from the extension.
@@ -229,6 +232,7 @@ pub fn files_batch(rows: &[FileRow]) -> Result<RecordBatch, arrow_schema::ArrowE
             Arc::new(Int32Array::from_iter_values(rows.iter().map(|r| r.diagnostics))),
             opt_strings(rows.iter().map(|r| r.skip_reason.clone())),
             strings(rows.iter().map(|r| r.api_hash.clone())),
+            strings(rows.iter().map(|r| r.body_hashes.clone())),
         ],
     )
 }
@@ -321,6 +325,7 @@ pub fn file_row(c: &Columns<'_>, row: usize) -> FileRow {
         diagnostics: c.i64("diagnostics", row).unwrap_or(0) as i32,
         skip_reason: c.str("skipReason", row),
         api_hash: c.str("apiHash", row).unwrap_or_default(),
+        body_hashes: c.str("bodyHashes", row).unwrap_or_default(),
     }
 }
 

@@ -294,6 +294,9 @@ pub struct Changes<'a> {
     /// Of `changed`, those whose API hash changed (`ParsedFile::api_hash`):
     /// the others changed only inside bodies no importer can see.
     pub api_changed: &'a [String],
+    /// Of `changed` minus `api_changed`, the new text of the bodies that
+    /// changed (`SyncReport::changed_bodies`); a file not here counts whole.
+    pub changed_bodies: &'a HashMap<String, String>,
     /// Files were created, deleted or newly skipped, or a tsconfig or
     /// jsconfig changed: module resolution and project membership may have
     /// changed anywhere.
@@ -321,7 +324,9 @@ pub struct Changes<'a> {
 ///   an identifier in an affected file: find-references and call
 ///   hierarchies only look where a name's text is, and only an affected
 ///   file can resolve differently. (A caller's own callers decide its depth
-///   marker, hence its name.)
+///   marker, hence its name.) Of a file edited only inside bodies, only the
+///   changed bodies' new text counts: a body's declarations are scoped to
+///   it, and what the old text referred to mentions the file.
 pub async fn invalidate(store: &Store, changes: &Changes<'_>) -> Result<usize, IndexError> {
     if changes.changed.is_empty() && !changes.layout_changed {
         return Ok(0);
@@ -357,9 +362,16 @@ pub async fn invalidate(store: &Store, changes: &Changes<'_>) -> Result<usize, I
             queue.extend(importers.get(f).map(Vec::as_slice).unwrap_or_default().iter().copied().filter(|i| !spread.contains(i)));
         }
     }
+    // A body-only edit adds nothing outside its changed bodies: a body's
+    // declarations are scoped to it, so the rest of the file resolves as
+    // before, and what it referenced before mentions the file (`deps`).
     let mut idents: HashSet<String> = HashSet::new();
     for f in &affected {
-        if let Some(text) = (changes.text)(f) {
+        let text = match changes.changed_bodies.get(*f) {
+            Some(bodies) if !spread.contains(f) => Some(Arc::from(bodies.as_str())),
+            _ => (changes.text)(f),
+        };
+        if let Some(text) = text {
             idents.extend(identifiers(&text).map(str::to_string));
         }
     }

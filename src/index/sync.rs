@@ -83,6 +83,10 @@ pub struct SyncReport {
     /// Files created, deleted or newly skipped or readable.
     #[serde(skip)]
     pub layout_changed: bool,
+    /// Of the changed files whose API did not change, the new text of the
+    /// bodies that changed (joined): all a body-only edit can add.
+    #[serde(skip)]
+    pub changed_bodies: HashMap<String, String>,
 }
 
 struct Dirty {
@@ -156,6 +160,7 @@ pub async fn run(
             diagnostics: 0,
             skip_reason: Some(s.message.clone()),
             api_hash: String::new(),
+            body_hashes: String::new(),
         };
         if known.get(&rel) != Some(&row) {
             skipped_rows.push(row);
@@ -186,6 +191,7 @@ pub async fn run(
             diagnostics: 0,
             skip_reason: Some(reason),
             api_hash: String::new(),
+            body_hashes: String::new(),
         };
         // Read, checked and hashed once; the parse below takes this text.
         let entry = match input.view.get_with(path, &meta) {
@@ -262,6 +268,7 @@ pub async fn run(
     // Re-index what changed, a batch of files per commit.
     let mut old_signatures: HashSet<String> = HashSet::new();
     let mut api_hashes: HashMap<String, String> = HashMap::new();
+    let mut body_texts: HashMap<String, String> = HashMap::new();
     let dirty_paths: HashSet<String> = dirty.iter().map(|d| d.rel.clone()).collect();
     let total = dirty.len() as u64;
     for (n, batch) in dirty.chunks(config.files_per_commit.max(1)).enumerate() {
@@ -284,6 +291,7 @@ pub async fn run(
                 diagnostics: 0,
                 skip_reason: None,
                 api_hash: String::new(),
+                body_hashes: String::new(),
             };
             match result {
                 Err(skipped) => file_rows.push(FileRow { skip_reason: Some(skipped.message), ..base }),
@@ -299,10 +307,15 @@ pub async fn run(
                     let chunks = parse.chunks();
                     let file_rows_chunks = chunks.len() as i32;
                     rows.extend(chunk_rows(&chunks, &d.hash, d.mtime));
+                    let body_hashes = parse.parsed.body_hashes();
+                    if let Some(text) = known.get(&d.rel).and_then(|old| changed_bodies(&old.body_hashes, &body_hashes, &parse.parsed)) {
+                        body_texts.insert(d.rel.clone(), text);
+                    }
                     file_rows.push(FileRow {
                         chunks: file_rows_chunks,
                         diagnostics: parse.parsed.diagnostics.len() as i32,
                         api_hash: parse.parsed.api_hash(),
+                        body_hashes,
                         ..base
                     });
                 }
@@ -337,6 +350,7 @@ pub async fn run(
         })
         .cloned()
         .collect();
+    report.changed_bodies = body_texts.into_iter().filter(|(p, _)| !report.api_changed_paths.contains(p)).collect();
     if !old_signatures.is_empty() {
         report.cascade = cascade(store, &old_signatures, &dirty_paths).await?;
     }
@@ -580,4 +594,18 @@ pub async fn reconcile(store: &Store) -> Result<(), IndexError> {
         Store::delete(&store.vectors, &sql_in("chunkId", group)).await?;
     }
     Ok(())
+}
+
+/// The new text of the bodies whose hash differs from the old one at the
+/// same place, joined; `None` when the bodies cannot be paired (their
+/// number changed, or the old hashes are unknown).
+fn changed_bodies(old: &str, new: &str, parsed: &crate::parse::ParsedFile) -> Option<String> {
+    let (old, new): (Vec<&str>, Vec<&str>) = (old.split_whitespace().collect(), new.split_whitespace().collect());
+    if old.len() != new.len() {
+        return None;
+    }
+    let text = parsed.source.as_str();
+    let bodies = parsed.bodies();
+    let changed: Vec<&str> = (0..new.len()).filter(|&i| old[i] != new[i]).map(|i| &text[bodies[i].clone()]).collect();
+    Some(changed.join("\n"))
 }
