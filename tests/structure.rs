@@ -238,6 +238,21 @@ fn ident_at(text: &str, at: usize) -> &str {
     &text[at..end]
 }
 
+/// The local names of a file's named imports (`import { a, b as c }`).
+fn imported_names(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, _) in text.match_indices("import {") {
+        let Some(end) = text[i..].find('}') else { continue };
+        for part in text[i + "import {".len()..i + end].split(',') {
+            let local = part.rsplit(" as ").next().unwrap_or("").trim().trim_start_matches("type ").trim();
+            if !local.is_empty() && local.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$') {
+                out.push(local.to_string());
+            }
+        }
+    }
+    out
+}
+
 /// One random edit of kind `kind`; returns what it did.
 fn edit(root: &Path, rng: &mut Rng, kind: usize, step: usize) -> String {
     let files = ts_files(root);
@@ -246,7 +261,7 @@ fn edit(root: &Path, rng: &mut Rng, kind: usize, step: usize) -> String {
     let text = std::fs::read_to_string(&file).unwrap();
     let write = |t: String| std::fs::write(&file, t).unwrap();
     match kind {
-        0 => {
+        0 | 9 => {
             // Bodies with and without a return type (only the first kind
             // leaves the file's API unchanged).
             let mut at = after_all(&text, ") {\n");
@@ -256,8 +271,19 @@ fn edit(root: &Path, rng: &mut Rng, kind: usize, step: usize) -> String {
             }));
             at.sort();
             let Some(&i) = rng.pick(&at) else { return format!("body edit: no body in {rel}") };
-            write(format!("{}  void {step};\n{}", &text[..i], &text[i..]));
-            format!("body-only edit in {rel}")
+            // Kind 9 calls and references a name the file imports: new
+            // callers and references of a declaration in another file.
+            let imported = imported_names(&text);
+            match rng.pick(&imported).filter(|_| kind == 9) {
+                Some(name) => {
+                    write(format!("{}  if (Math.random() < 0) {name}();\n{}", &text[..i], &text[i..]));
+                    format!("body-only edit calling {name} in {rel}")
+                }
+                None => {
+                    write(format!("{}  void {step};\n{}", &text[..i], &text[i..]));
+                    format!("body-only edit in {rel}")
+                }
+            }
         }
         1 => {
             let at = after_all(&text, "function ");
@@ -346,13 +372,14 @@ fn stored_answers_stay_exact_under_random_edits() {
         e.index(true, &tsq::index::sync_silent()).unwrap();
         let mut rng = Rng(seed);
         let (mut kept, mut dropped) = (0, 0);
-        for step in 0..18 {
-            let what = edit(&ws.0, &mut rng, step % 9, step);
+        for step in 0..20 {
+            let what = edit(&ws.0, &mut rng, step % 10, step);
             let before = e.status().unwrap().unwrap().structure[0];
             let v = e.verify_structure().unwrap();
             assert!(v.mismatches.is_empty(), "{fixture}, step {step} ({what}): stale answers:\n{}", v.mismatches.join("\n"));
             kept += v.checked;
             dropped += before.saturating_sub(v.checked);
+            eprintln!("{fixture}, step {step}: {what}: {} kept, {} dropped", v.checked, before.saturating_sub(v.checked));
             // Refill, so that the next edit has answers to invalidate.
             while e.structure_some(usize::MAX).unwrap() > 0 {}
         }

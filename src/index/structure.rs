@@ -32,6 +32,7 @@ pub fn structure_schema() -> SchemaRef {
         Field::new("chunkId", DataType::Utf8, false),
         Field::new("relativePath", DataType::Utf8, false),
         Field::new("names", list_of_strings(), false),
+        Field::new("callees", list_of_strings(), false),
         Field::new("answer", DataType::Utf8, false),
         Field::new("deps", list_of_strings(), false),
         Field::new("computedAt", DataType::Int64, false),
@@ -63,9 +64,13 @@ pub struct StructureRow {
     pub chunk_id: String,
     pub relative_path: String,
     /// The declaration's own name (what find-references searches for),
-    /// then its callers' and callees' names (their own calls decide the
-    /// answer's depth and cycle markers).
+    /// then its callers' names (their own callers decide the answer's
+    /// depth markers).
     pub names: Vec<String>,
+    /// Its callees' names (their own calls decide the answer's depth
+    /// markers; those calls are in the callees' files, which `deps` holds,
+    /// and resolve differently only after an API change).
+    pub callees: Vec<String>,
     /// `structure::Stored` as JSON.
     pub answer: String,
     /// Every file the answer mentions, its own included.
@@ -117,6 +122,7 @@ pub fn structure_batch(rows: &[StructureRow]) -> Result<RecordBatch, arrow_schem
             s(|r| &r.chunk_id),
             s(|r| &r.relative_path),
             strings(rows.iter().map(|r| r.names.clone())),
+            strings(rows.iter().map(|r| r.callees.clone())),
             s(|r| &r.answer),
             strings(rows.iter().map(|r| r.deps.clone())),
             Arc::new(Int64Array::from_iter_values(rows.iter().map(|r| r.computed_at))),
@@ -156,6 +162,7 @@ fn structure_rows(b: &RecordBatch) -> Vec<StructureRow> {
             chunk_id: c.str("chunkId", i).unwrap_or_default(),
             relative_path: c.str("relativePath", i).unwrap_or_default(),
             names: c.strings("names", i),
+            callees: c.strings("callees", i),
             answer: c.str("answer", i).unwrap_or_default(),
             deps: c.strings("deps", i),
             computed_at: c.i64("computedAt", i).unwrap_or(0),
@@ -257,17 +264,12 @@ impl Store {
         Ok(out)
     }
 
-    /// (chunk id, file, names, deps) of every stored answer: what
-    /// invalidation decides on, without the answers themselves.
-    pub async fn structure_keys(&self) -> Result<Vec<(String, String, Vec<String>, Vec<String>)>, IndexError> {
+    /// Every stored answer without the answer itself: what invalidation
+    /// decides on.
+    pub async fn structure_keys(&self) -> Result<Vec<StructureRow>, IndexError> {
         let mut out = Vec::new();
-        for b in Store::scan(&self.structure, None, Some(&["chunkId", "relativePath", "names", "deps"])).await? {
-            let c = Columns(&b);
-            out.extend(
-                (0..b.num_rows()).map(|i| {
-                    (c.str("chunkId", i).unwrap_or_default(), c.str("relativePath", i).unwrap_or_default(), c.strings("names", i), c.strings("deps", i))
-                }),
-            );
+        for b in Store::scan(&self.structure, None, Some(&["chunkId", "relativePath", "names", "callees", "deps"])).await? {
+            out.extend(structure_rows(&b));
         }
         Ok(out)
     }
@@ -320,11 +322,13 @@ pub struct Changes<'a> {
 ///   recorded (it may import anything). A body-only edit affects its own
 ///   file alone.
 /// - An answer goes when its own file or any file it mentions changed, or
-///   when its declaration's name, or a caller's or callee's name, occurs as
-///   an identifier in an affected file: find-references and call
-///   hierarchies only look where a name's text is, and only an affected
-///   file can resolve differently. (A caller's own callers decide its depth
-///   marker, hence its name.) Of a file edited only inside bodies, only the
+///   when its declaration's name, or a caller's name, occurs as an
+///   identifier in an affected file: find-references and call hierarchies
+///   only look where a name's text is, and only an affected file can
+///   resolve differently. (A caller's own callers decide its depth marker,
+///   hence its name.) A callee's name counts only in files an API change
+///   reached (its own calls are in its file, which `deps` holds, and
+///   resolve differently only then). Of a file edited only inside bodies, only the
 ///   changed bodies' new text counts: a body's declarations are scoped to
 ///   it, and what the old text referred to mentions the file.
 pub async fn invalidate(store: &Store, changes: &Changes<'_>) -> Result<usize, IndexError> {
@@ -365,20 +369,28 @@ pub async fn invalidate(store: &Store, changes: &Changes<'_>) -> Result<usize, I
     // A body-only edit adds nothing outside its changed bodies: a body's
     // declarations are scoped to it, so the rest of the file resolves as
     // before, and what it referenced before mentions the file (`deps`).
-    let mut idents: HashSet<String> = HashSet::new();
+    // Callees' names count only where an API change reached: their own
+    // calls, in files `deps` holds, resolve differently only then.
+    let (mut idents, mut api_idents): (HashSet<String>, HashSet<String>) = Default::default();
     for f in &affected {
-        let text = match changes.changed_bodies.get(*f) {
-            Some(bodies) if !spread.contains(f) => Some(Arc::from(bodies.as_str())),
-            _ => (changes.text)(f),
-        };
-        if let Some(text) = text {
-            idents.extend(identifiers(&text).map(str::to_string));
+        match changes.changed_bodies.get(*f) {
+            Some(bodies) if !spread.contains(f) => idents.extend(identifiers(bodies).map(str::to_string)),
+            _ => {
+                if let Some(text) = (changes.text)(f) {
+                    idents.extend(identifiers(&text).map(str::to_string));
+                    api_idents.extend(identifiers(&text).map(str::to_string));
+                }
+            }
         }
     }
     let mut drop: Vec<String> = Vec::new();
-    for (id, file, names, deps) in store.structure_keys().await? {
-        if changed.contains(file.as_str()) || deps.iter().any(|d| changed.contains(d.as_str())) || names.iter().any(|n| name_occurs(n, &idents)) {
-            drop.push(id);
+    for r in store.structure_keys().await? {
+        if changed.contains(r.relative_path.as_str())
+            || r.deps.iter().any(|d| changed.contains(d.as_str()))
+            || r.names.iter().any(|n| name_occurs(n, &idents))
+            || r.callees.iter().any(|n| name_occurs(n, &api_idents))
+        {
+            drop.push(r.chunk_id);
         }
     }
     store.delete_structure(&drop).await?;

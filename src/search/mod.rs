@@ -161,9 +161,9 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
         }
         if shape.steps.graph {
             let names: Vec<&str> = cands.iter().map(|c| c.row.chunk.name.as_str()).collect();
-            let calls: Vec<Vec<&str>> = cands.iter().map(|c| rank::called_names(&c.row.chunk.full_source, &c.row.chunk.name)).collect();
+            let calls = |i: usize| rank::called_names(&cands[i].row.chunk.full_source, &cands[i].row.chunk.name);
             let mut finals: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
-            rank::lend(&names, &calls, &raw, &mut finals);
+            rank::lend(&names, calls, &raw, &mut finals);
             scores.iter_mut().zip(finals).for_each(|(s, f)| s.final_score = f);
         }
         let mut ranked: Vec<_> = cands.into_iter().zip(scores).collect();

@@ -448,15 +448,17 @@ const CALL_NOISE: &[&str] = &[
 /// Graph lending: each of the `LENDERS` strongest candidates (by `raw`,
 /// their score before role demotion) lends to every other candidate it
 /// calls by name, which moves toward 1.0 by `GRAPH_LIFT` × the lender's
-/// score. `calls[i]` are candidate i's called names, `names[i]` its own.
-pub fn lend(names: &[&str], calls: &[Vec<&str>], raw: &[f64], scores: &mut [f64]) {
+/// score. `calls(i)` are candidate i's called names (asked of lenders
+/// only), `names[i]` its own.
+pub fn lend<'a>(names: &[&str], calls: impl Fn(usize) -> Vec<&'a str>, raw: &[f64], scores: &mut [f64]) {
     let mut lenders: Vec<usize> = (0..raw.len()).collect();
     lenders.sort_by(|&a, &b| raw[b].total_cmp(&raw[a]).then(a.cmp(&b)));
     lenders.truncate(LENDERS);
     let mut best = vec![0.0f64; scores.len()];
     for &c in &lenders {
+        let called = calls(c);
         for (d, name) in names.iter().enumerate() {
-            if d != c && !name.is_empty() && calls[c].contains(name) {
+            if d != c && !name.is_empty() && called.contains(name) {
                 best[d] = best[d].max(raw[c]);
             }
         }
@@ -537,7 +539,7 @@ mod tests {
         let names = ["", "parseBody", "other"];
         let calls = vec![vec!["parseBody"], vec![], vec![]];
         let mut scores = [0.27, 0.2, 0.2];
-        lend(&names, &calls, &[0.9, 0.2, 0.2], &mut scores);
+        lend(&names, |i| calls[i].clone(), &[0.9, 0.2, 0.2], &mut scores);
         assert!((scores[1] - (0.2 + 0.8 * GRAPH_LIFT * 0.9)).abs() < 1e-9, "{scores:?}");
         assert_eq!(scores[2], 0.2);
         assert_eq!(scores[0], 0.27);

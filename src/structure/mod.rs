@@ -100,10 +100,11 @@ fn deps(s: &Stored, own: &str) -> Vec<String> {
     out
 }
 
-/// The declaration's name, then the callers' and callees' names: each
-/// call entry's depth and cycle markers depend on its own calls, which
-/// change only where its name's text is.
-fn names(s: &Stored, own: &str) -> Vec<String> {
+/// The declaration's name and its callers' names, then its callees'
+/// names: each call entry's depth and cycle markers depend on its own
+/// calls, which change only where its name's text is
+/// (`index::structure::invalidate`).
+fn names(s: &Stored, own: &str) -> (Vec<String>, Vec<String>) {
     fn calls(entries: &[crate::ts::protocol::CallEntry], out: &mut Vec<String>) {
         for e in entries {
             if !out.contains(&e.name) {
@@ -113,19 +114,21 @@ fn names(s: &Stored, own: &str) -> Vec<String> {
             calls(e.incoming_callers.as_deref().unwrap_or_default(), out);
         }
     }
-    let mut out = vec![own.to_string()];
+    let (mut callers, mut callees) = (vec![own.to_string()], Vec::new());
     for m in &s.metadata {
-        calls(&m.outgoing_calls, &mut out);
-        calls(&m.incoming_callers, &mut out);
+        calls(&m.incoming_callers, &mut callers);
+        calls(&m.outgoing_calls, &mut callees);
     }
-    out
+    (callers, callees)
 }
 
 fn row(c: &CodeChunk, s: &Stored) -> StructureRow {
+    let names = names(s, &c.name);
     StructureRow {
         chunk_id: c.id.clone(),
         relative_path: c.relative_path.clone(),
-        names: names(s, &c.name),
+        names: names.0,
+        callees: names.1,
         answer: serde_json::to_string(s).unwrap_or_default(),
         deps: deps(s, &c.relative_path),
         computed_at: crate::index::now_ms() as i64,
