@@ -123,6 +123,9 @@ fn sample(root: &Path, n: usize) -> anyhow::Result<Vec<Sample>> {
 }
 
 /// Runs a command under GNU time: (wall ms, max RSS KB, stdout).
+/// Runs `cmd` under GNU time: (wall ms, peak RSS KB, stdout). A failed
+/// `tsq index` is an error (with its last lines of stderr); other commands
+/// may exit 1 (nothing found).
 fn timed(cmd: &mut Command) -> anyhow::Result<(f64, u64, String)> {
     let rss_file = std::env::temp_dir().join(format!("tsq-bench-cold-rss-{}", std::process::id()));
     let program = cmd.get_program().to_owned();
@@ -133,13 +136,17 @@ fn timed(cmd: &mut Command) -> anyhow::Result<(f64, u64, String)> {
         .arg("%M")
         .arg("-o")
         .arg(&rss_file)
-        .arg(program)
-        .args(args)
-        .stderr(Stdio::null())
+        .arg(&program)
+        .args(&args)
         .output()
         .context("running under /usr/bin/time (Debian package `time`)")?;
     let ms = started.elapsed().as_secs_f64() * 1000.0;
     let rss = std::fs::read_to_string(&rss_file).ok().and_then(|s| s.lines().last().and_then(|l| l.trim().parse().ok())).unwrap_or(0);
+    if !out.status.success() && args.first().is_some_and(|a| a == "index") {
+        let err = String::from_utf8_lossy(&out.stderr);
+        let tail: Vec<&str> = err.lines().rev().take(5).collect();
+        bail!("{program:?} failed: {}", tail.into_iter().rev().collect::<Vec<_>>().join("\n"));
+    }
     Ok((ms, rss, String::from_utf8_lossy(&out.stdout).into_owned()))
 }
 
@@ -200,8 +207,10 @@ fn structure_figures(out: &mut dyn Write, tsq: &Path, root: &Path, edited: &Path
             continue;
         };
         std::fs::write(edited, edit)?;
-        let (s, _, report) = index_timed(tsq, root)?;
+        // The corpus is restored whatever happened.
+        let measured = index_timed(tsq, root);
         std::fs::write(edited, &text)?;
+        let (s, _, report) = measured?;
         writeln!(
             out,
             "  after a {what} of {}: {} answers dropped, every answer fresh again in {s:.1} s",
