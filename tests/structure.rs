@@ -4,8 +4,9 @@
 //!   answer computed live;
 //! - under random edits of every kind (body-only, signature change,
 //!   rename, new and removed exports, `export *` barrels, new, deleted and
-//!   moved files), every answer still stored after a sync equals the live
-//!   one;
+//!   moved files, body-only edits that add a call), every answer still
+//!   stored after a sync equals the live one, and so after a removed call;
+//! - `tsq inspect` from the index equals the live one;
 //! - `kill -9` during the precompute leaves a consistent index, and the
 //!   next `tsq index` resumes where it stopped;
 //! - a workspace without structure answers live and says how much the
@@ -479,4 +480,41 @@ fn a_body_only_edit_keeps_importers_answers_and_an_api_edit_drops_them() {
     let v = engine(&ws.0).verify_structure().unwrap();
     assert!(v.mismatches.is_empty(), "after an API edit:\n{}", v.mismatches.join("\n"));
     assert_eq!(stored_in(&ws.0, money), 0, "an API edit reaches the importers");
+}
+
+/// A removed call is an edit too: `z`'s only caller `w` stops calling it,
+/// so in `x`'s answer the caller entry `z` loses its depth marker, though
+/// that answer never mentions the edited file and `z` is no longer in its
+/// text. Once as a body-only edit (`z` reached through a namespace, so its
+/// name was only in the body), once as an API edit that also drops the
+/// import. Every stored answer must still equal the live one.
+#[test]
+fn a_removed_call_drops_the_answers_it_changed() {
+    let variants = [
+        (
+            "body-only",
+            "import * as g from './g';\n\nexport function w(): number {\n  return g.z();\n}\n",
+            "import * as g from './g';\n\nexport function w(): number {\n  return 0;\n}\n",
+        ),
+        ("API", "import { z } from './g';\n\nexport function w(): number {\n  return z();\n}\n", "export function w(): number {\n  return 0;\n}\n"),
+    ];
+    for (what, before, after) in variants {
+        let ws = TempDir::new(&format!("structure-removed-call-{what}"));
+        std::fs::write(
+            ws.0.join("tsconfig.json"),
+            r#"{ "compilerOptions": { "strict": true, "target": "es2022", "module": "esnext", "moduleResolution": "bundler" } }"#,
+        )
+        .unwrap();
+        std::fs::write(ws.0.join("g.ts"), "export function x(): number {\n  return 1;\n}\n\nexport function z(): number {\n  return x();\n}\n\nexport function other(): number {\n  return 2;\n}\n").unwrap();
+        std::fs::write(ws.0.join("f.ts"), before).unwrap();
+        let e = engine(&ws.0);
+        e.index(true, &tsq::index::sync_silent()).unwrap();
+        let x = e.inspect("symbol = g.ts > x", Some(1)).unwrap();
+        let callers = &x.result.matches[0].incoming_callers;
+        assert!(callers.iter().any(|c| c.name == "z" && c.depth_limited == Some(true)), "{what}: z has a caller before the edit: {callers:?}");
+        std::fs::write(ws.0.join("f.ts"), after).unwrap();
+        let v = engine(&ws.0).verify_structure().unwrap();
+        assert!(v.mismatches.is_empty(), "{what} edit: stale answers:\n{}", v.mismatches.join("\n"));
+        assert!(v.checked > 0, "{what}: `other`'s answer was kept and checked");
+    }
 }

@@ -302,6 +302,7 @@ impl Index {
             changed: &report.changed_paths,
             api_changed: &report.api_changed_paths,
             changed_bodies: &report.changed_bodies,
+            removed_words: &report.removed_words,
             layout_changed: report.layout_changed || configs_changed,
             files: &files,
             text: &text,

@@ -15,7 +15,7 @@ use crate::chunk::CodeChunk;
 
 /// Bumped whenever a table's layout or a column's meaning changes; an index
 /// written with another version is rebuilt, never misread.
-pub const SCHEMA_VERSION: u32 = 4;
+pub const SCHEMA_VERSION: u32 = 5;
 
 pub const CHUNKS: &str = "chunks";
 pub const VECTORS: &str = "vectors";
@@ -81,6 +81,7 @@ pub fn files_schema() -> SchemaRef {
         Field::new("skipReason", DataType::Utf8, true),
         Field::new("apiHash", DataType::Utf8, false),
         Field::new("bodyHashes", DataType::Utf8, false),
+        Field::new("identifiers", DataType::Utf8, false),
     ]))
 }
 
@@ -118,6 +119,10 @@ pub struct FileRow {
     pub api_hash: String,
     /// `ParsedFile::body_hashes`: the bodies left out, one short hash each.
     pub body_hashes: String,
+    /// The identifier-like words of the text outside those bodies (the
+    /// first line), then of each body (a line each), space-separated: what
+    /// an edit removed, for structure invalidation.
+    pub identifiers: String,
 }
 
 /// `typescript` or `javascript`, from the extension.
@@ -233,6 +238,7 @@ pub fn files_batch(rows: &[FileRow]) -> Result<RecordBatch, arrow_schema::ArrowE
             opt_strings(rows.iter().map(|r| r.skip_reason.clone())),
             strings(rows.iter().map(|r| r.api_hash.clone())),
             strings(rows.iter().map(|r| r.body_hashes.clone())),
+            strings(rows.iter().map(|r| r.identifiers.clone())),
         ],
     )
 }
@@ -326,6 +332,7 @@ pub fn file_row(c: &Columns<'_>, row: usize) -> FileRow {
         skip_reason: c.str("skipReason", row),
         api_hash: c.str("apiHash", row).unwrap_or_default(),
         body_hashes: c.str("bodyHashes", row).unwrap_or_default(),
+        identifiers: c.str("identifiers", row).unwrap_or_default(),
     }
 }
 

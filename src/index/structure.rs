@@ -299,6 +299,9 @@ pub struct Changes<'a> {
     /// Of `changed` minus `api_changed`, the new text of the bodies that
     /// changed (`SyncReport::changed_bodies`); a file not here counts whole.
     pub changed_bodies: &'a HashMap<String, String>,
+    /// Of `changed`, the words of what each edit replaced
+    /// (`SyncReport::removed_words`).
+    pub removed_words: &'a HashMap<String, String>,
     /// Files were created, deleted or newly skipped, or a tsconfig or
     /// jsconfig changed: module resolution and project membership may have
     /// changed anywhere.
@@ -382,6 +385,13 @@ pub async fn invalidate(store: &Store, changes: &Changes<'_>) -> Result<usize, I
                 }
             }
         }
+    }
+    // What an edit removed counts too: a removed call changes the callee's
+    // callers (and so its depth marker in answers that never mention the
+    // edited file).
+    for words in changes.removed_words.values() {
+        idents.extend(words.split_whitespace().map(str::to_string));
+        api_idents.extend(words.split_whitespace().map(str::to_string));
     }
     let mut drop: Vec<String> = Vec::new();
     for r in store.structure_keys().await? {

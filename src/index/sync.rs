@@ -87,6 +87,11 @@ pub struct SyncReport {
     /// bodies that changed (joined): all a body-only edit can add.
     #[serde(skip)]
     pub changed_bodies: HashMap<String, String>,
+    /// Of the changed files, the identifier-like words of what the edit
+    /// replaced (the changed bodies' old text, or the whole old text),
+    /// space-separated: a removed call or declaration.
+    #[serde(skip)]
+    pub removed_words: HashMap<String, String>,
 }
 
 struct Dirty {
@@ -161,6 +166,7 @@ pub async fn run(
             skip_reason: Some(s.message.clone()),
             api_hash: String::new(),
             body_hashes: String::new(),
+            identifiers: String::new(),
         };
         if known.get(&rel) != Some(&row) {
             skipped_rows.push(row);
@@ -192,6 +198,7 @@ pub async fn run(
             skip_reason: Some(reason),
             api_hash: String::new(),
             body_hashes: String::new(),
+            identifiers: String::new(),
         };
         // Read, checked and hashed once; the parse below takes this text.
         let entry = match input.view.get_with(path, &meta) {
@@ -269,6 +276,7 @@ pub async fn run(
     let mut old_signatures: HashSet<String> = HashSet::new();
     let mut api_hashes: HashMap<String, String> = HashMap::new();
     let mut body_texts: HashMap<String, String> = HashMap::new();
+    let mut old_words: HashMap<String, String> = HashMap::new();
     let dirty_paths: HashSet<String> = dirty.iter().map(|d| d.rel.clone()).collect();
     let total = dirty.len() as u64;
     for (n, batch) in dirty.chunks(config.files_per_commit.max(1)).enumerate() {
@@ -292,6 +300,7 @@ pub async fn run(
                 skip_reason: None,
                 api_hash: String::new(),
                 body_hashes: String::new(),
+                identifiers: String::new(),
             };
             match result {
                 Err(skipped) => file_rows.push(FileRow { skip_reason: Some(skipped.message), ..base }),
@@ -307,14 +316,32 @@ pub async fn run(
                     let chunks = parse.chunks();
                     let file_rows_chunks = chunks.len() as i32;
                     rows.extend(chunk_rows(&chunks, &d.hash, d.mtime));
-                    let body_hashes = parse.parsed.body_hashes();
-                    if let Some(text) = known.get(&d.rel).and_then(|old| changed_bodies(&old.body_hashes, &body_hashes, &parse.parsed)) {
-                        body_texts.insert(d.rel.clone(), text);
+                    let (api_hash, body_hashes) = (parse.parsed.api_hash(), parse.parsed.body_hashes());
+                    if let Some(old) = known.get(&d.rel) {
+                        // What the edit may have added and removed: the changed
+                        // bodies, old and new, when only bodies changed; else
+                        // the whole old text (the new one is read later).
+                        let paired = (old.api_hash == api_hash).then(|| changed_indexes(&old.body_hashes, &body_hashes)).flatten();
+                        let old_lines: Vec<&str> = old.identifiers.lines().collect();
+                        match paired {
+                            Some(changed) => {
+                                let text = parse.parsed.source.as_str();
+                                let bodies = parse.parsed.bodies();
+                                let new: Vec<&str> = changed.iter().map(|&i| &text[bodies[i].clone()]).collect();
+                                body_texts.insert(d.rel.clone(), new.join("\n"));
+                                let removed: Vec<&str> = changed.iter().filter_map(|&i| old_lines.get(i + 1).copied()).collect();
+                                old_words.insert(d.rel.clone(), removed.join(" "));
+                            }
+                            None => {
+                                old_words.insert(d.rel.clone(), old_lines.join(" "));
+                            }
+                        }
                     }
                     file_rows.push(FileRow {
                         chunks: file_rows_chunks,
                         diagnostics: parse.parsed.diagnostics.len() as i32,
-                        api_hash: parse.parsed.api_hash(),
+                        identifiers: identifier_lines(&parse.parsed),
+                        api_hash,
                         body_hashes,
                         ..base
                     });
@@ -351,6 +378,7 @@ pub async fn run(
         .cloned()
         .collect();
     report.changed_bodies = body_texts.into_iter().filter(|(p, _)| !report.api_changed_paths.contains(p)).collect();
+    report.removed_words = old_words.into_iter().filter(|(p, _)| report.changed_paths.contains(p)).collect();
     if !old_signatures.is_empty() {
         report.cascade = cascade(store, &old_signatures, &dirty_paths).await?;
     }
@@ -596,16 +624,34 @@ pub async fn reconcile(store: &Store) -> Result<(), IndexError> {
     Ok(())
 }
 
-/// The new text of the bodies whose hash differs from the old one at the
-/// same place, joined; `None` when the bodies cannot be paired (their
-/// number changed, or the old hashes are unknown).
-fn changed_bodies(old: &str, new: &str, parsed: &crate::parse::ParsedFile) -> Option<String> {
+/// The places of the bodies whose hash differs from the old one at the
+/// same place; `None` when the bodies cannot be paired (their number
+/// changed).
+fn changed_indexes(old: &str, new: &str) -> Option<Vec<usize>> {
     let (old, new): (Vec<&str>, Vec<&str>) = (old.split_whitespace().collect(), new.split_whitespace().collect());
-    if old.len() != new.len() {
-        return None;
-    }
+    (old.len() == new.len()).then(|| (0..new.len()).filter(|&i| old[i] != new[i]).collect())
+}
+
+/// `FileRow::identifiers`: the words outside the opaque bodies, then each
+/// body's, unique and sorted, a line each.
+fn identifier_lines(parsed: &crate::parse::ParsedFile) -> String {
     let text = parsed.source.as_str();
+    let words = |t: &str| {
+        let mut w: Vec<&str> = super::structure::identifiers(t).collect();
+        w.sort_unstable();
+        w.dedup();
+        w.join(" ")
+    };
     let bodies = parsed.bodies();
-    let changed: Vec<&str> = (0..new.len()).filter(|&i| old[i] != new[i]).map(|i| &text[bodies[i].clone()]).collect();
-    Some(changed.join("\n"))
+    let mut outside = String::new();
+    let mut at = 0;
+    for b in &bodies {
+        outside.push_str(&text[at..b.start]);
+        outside.push('\n');
+        at = b.end;
+    }
+    outside.push_str(&text[at..]);
+    let mut lines = vec![words(&outside)];
+    lines.extend(bodies.iter().map(|b| words(&text[b.clone()])));
+    lines.join("\n")
 }
