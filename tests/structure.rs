@@ -1,7 +1,7 @@
 //! Structure from the index stays exact:
-//! - on every Language Service fixture, every stored answer equals the live
-//!   Language Service's, and a full answer served from the index is the
-//!   answer computed live;
+//! - on every Language Service fixture and on the rxjs parity corpus,
+//!   every stored answer equals the live Language Service's, and a full
+//!   answer served from the index is the answer computed live;
 //! - under random edits of every kind (body-only, signature change,
 //!   rename, new and removed exports, `export *` barrels, new, deleted and
 //!   moved files, body-only edits that add a call), every answer still
@@ -517,4 +517,24 @@ fn a_removed_call_drops_the_answers_it_changed() {
         assert!(v.mismatches.is_empty(), "{what} edit: stale answers:\n{}", v.mismatches.join("\n"));
         assert!(v.checked > 0, "{what}: `other`'s answer was kept and checked");
     }
+}
+
+/// The parity corpus (`ls_parity.rs` samples rxjs against tsserver): a copy
+/// of rxjs indexed with structure, then every one of its ~1,500 stored
+/// answers compared with the live Language Service's.
+#[test]
+fn stored_answers_equal_live_ones_on_the_rxjs_parity_corpus() {
+    let Some((_, dir)) = common::corpora(&["rxjs"]).and_then(|c| c.into_iter().next()) else {
+        eprintln!("skipped: ../shared/corpus.sh is not there");
+        return;
+    };
+    let ws = TempDir::copy_of(&dir, "structure-rxjs");
+    let e = engine(&ws.0);
+    let (_, failed) = e.index(true, &tsq::index::sync_silent()).unwrap();
+    assert!(failed.is_none(), "{failed:?}");
+    let [stored, all] = e.status().unwrap().unwrap().structure;
+    assert!(stored > 1000 && stored == all, "every declaration's answer is stored: {stored}/{all}");
+    let v = e.verify_structure().unwrap();
+    assert_eq!(v.checked, stored);
+    assert!(v.mismatches.is_empty(), "{} of {} stored answers differ from the live ones:\n{}", v.mismatches.len(), v.checked, v.mismatches.join("\n"));
 }
