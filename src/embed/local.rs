@@ -175,6 +175,41 @@ pub fn window_spans(len: usize, width: usize) -> Vec<std::ops::Range<usize>> {
     out
 }
 
+/// The local embedder, its model loaded on first use: an answer that
+/// embeds nothing (a `symbol =` lookup, an inspect) never pays for it
+/// (about 250 ms). The runtime is checked at once, so `auto` still falls
+/// back to BM25 when it is missing.
+pub struct LazyLocal(OnceLock<Result<LocalEmbedder, String>>);
+
+impl LazyLocal {
+    pub fn new() -> Result<LazyLocal, EmbedError> {
+        environment()?;
+        Ok(LazyLocal(OnceLock::new()))
+    }
+
+    fn get(&self) -> Result<&LocalEmbedder, EmbedError> {
+        self.0.get_or_init(|| LocalEmbedder::load().map_err(|e| e.to_string())).as_ref().map_err(|e| EmbedError::Local(e.clone()))
+    }
+}
+
+impl Embedder for LazyLocal {
+    fn id(&self) -> EmbedderId {
+        EmbedderId { model: MODEL.into(), dimension: DIMENSION }
+    }
+
+    fn embed_documents(&self, docs: &[Document<'_>]) -> Result<Vec<Vec<Vec<f32>>>, EmbedError> {
+        self.get()?.embed_documents(docs)
+    }
+
+    fn embed_query(&self, query: &str) -> Result<Vec<f32>, EmbedError> {
+        self.get()?.embed_query(query)
+    }
+
+    fn batch_size(&self) -> usize {
+        32
+    }
+}
+
 impl Embedder for LocalEmbedder {
     fn id(&self) -> EmbedderId {
         EmbedderId { model: MODEL.into(), dimension: DIMENSION }

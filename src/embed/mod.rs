@@ -113,12 +113,12 @@ pub fn choose(choice: EmbedderChoice, http: &HttpConfig) -> Result<Chosen, Embed
             Some(key) => Ok((Some(Box::new(voyage::VoyageEmbedder::new(key, http.clone())?)), None)),
             None => Err(EmbedError::Transport { service: "voyage", message: "--embedder voyage needs VOYAGE_API_KEY in the environment".into() }),
         },
-        EmbedderChoice::Local => Ok((Some(Box::new(local::LocalEmbedder::load()?)), None)),
+        EmbedderChoice::Local => Ok((Some(Box::new(local::LazyLocal::new()?)), None)),
         EmbedderChoice::Auto => {
             if let Some(key) = key {
                 return Ok((Some(Box::new(voyage::VoyageEmbedder::new(key, http.clone())?)), None));
             }
-            match local::LocalEmbedder::load() {
+            match local::LazyLocal::new() {
                 Ok(e) => Ok((Some(Box::new(e)), None)),
                 Err(e) => Ok((None, Some(format!("{e}; searching with BM25 only")))),
             }
