@@ -339,6 +339,16 @@ pub fn precompute(
         if let Err(e) = coverage::record(index, ws) {
             tracing::warn!("inspect coverage not recorded (inspect stays live): {e}");
         }
+        // The programs no declaration needed are built now too: record
+        // their files' imports and declarations (a bare-name lookup needs
+        // every file that may declare the name recorded).
+        let facts = new_facts(ws)?;
+        if !facts.imports.is_empty() {
+            index(&mut |ix| {
+                ix.put_structure(Vec::new(), &facts.imports, &facts.names, &facts.owned, &HashMap::new())?;
+                Ok(())
+            })?;
+        }
     }
     report.ms = started.elapsed().as_millis() as u64;
     Ok(report)
