@@ -537,7 +537,7 @@ mod tests {
         // The test (strong, demoted) lends to parseBody (weak); the
         // unrelated chunk gets nothing.
         let names = ["", "parseBody", "other"];
-        let calls = vec![vec!["parseBody"], vec![], vec![]];
+        let calls = [vec!["parseBody"], vec![], vec![]];
         let mut scores = [0.27, 0.2, 0.2];
         lend(&names, |i| calls[i].clone(), &[0.9, 0.2, 0.2], &mut scores);
         assert!((scores[1] - (0.2 + 0.8 * GRAPH_LIFT * 0.9)).abs() < 1e-9, "{scores:?}");
