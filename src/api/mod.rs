@@ -284,9 +284,8 @@ impl Engine {
             None => {
                 let ws = self.workspace(tree, progress)?;
                 let mut answer = crate::lookup::lookup_query(&ws, query, &config).map_err(EngineError::Ts)?;
-                if crate::index::index_dir(&self.root).exists() {
-                    let [n, m] = self.open_index()?.as_ref().expect("opened").structure_counts()?;
-                    answer = crate::lookup::with_backends(answer, &format!("structure: {}/{} declarations (computed live)", group(n), group(m)));
+                if let Some(line) = self.live_structure_line()? {
+                    answer = crate::lookup::with_backends(answer, &line);
                 }
                 answer
             }
@@ -320,8 +319,7 @@ impl Engine {
             // The hints come from the Language Service.
             return Ok(None);
         }
-        let [n, m] = index.structure_counts()?;
-        let backends = format!("structure: {}/{} declarations (from the index)", group(n), group(m));
+        let backends = structure_line(index, "from the index")?;
         Ok(Some(crate::lookup::answer_from(query, config, Some(backends), matches, &found.snapshots, hints, found.metadata)))
     }
 
@@ -380,14 +378,16 @@ impl Engine {
         }
         let ws = self.workspace(&tree, &crate::index::sync_silent())?;
         let result = ws.inspect(&parsed, &InspectConfig { call_depth: settings.call_depth, resolvers: None })?;
-        let structure = match crate::index::index_dir(&self.root).exists() {
-            true => {
-                let [n, m] = self.open_index()?.as_ref().expect("opened").structure_counts()?;
-                Some(format!("structure: {}/{} declarations (computed live)", group(n), group(m)))
-            }
-            false => None,
-        };
-        Ok(InspectAnswer { query: parsed.to_string(), workspace: ws.info().clone(), result, structure })
+        Ok(InspectAnswer { query: parsed.to_string(), workspace: ws.info().clone(), result, structure: self.live_structure_line()? })
+    }
+
+    /// What a live answer says of the index's structure; `None` without an
+    /// index.
+    fn live_structure_line(&self) -> Result<Option<String>, EngineError> {
+        if !crate::index::index_dir(&self.root).exists() {
+            return Ok(None);
+        }
+        Ok(Some(structure_line(self.open_index()?.as_ref().expect("opened"), "computed live")?))
     }
 
     /// An inspect answer from the index alone, when every match's
@@ -406,12 +406,11 @@ impl Engine {
         }
         let Some(record) = crate::structure::coverage::current(index).map_err(structure_error)? else { return Ok(None) };
         let Some(coverage) = crate::structure::coverage::coverage(&record, &found.metadata) else { return Ok(None) };
-        let [n, m] = index.structure_counts()?;
         Ok(Some(InspectAnswer {
             query: query.to_string(),
             workspace: record.info,
             result: InspectResult { matches: found.metadata, coverage, build_log: Vec::new() },
-            structure: Some(format!("structure: {}/{} declarations (from the index)", group(n), group(m))),
+            structure: Some(structure_line(index, "from the index")?),
         }))
     }
 
@@ -577,6 +576,13 @@ fn structure_error(e: crate::structure::StructureError) -> EngineError {
         crate::structure::StructureError::Index(e) => EngineError::Index(e),
         crate::structure::StructureError::Ts(e) => EngineError::Ts(e),
     }
+}
+
+/// `structure: N/M declarations (how)`: how much of the workspace's
+/// structure the index holds, and where this answer's came from.
+fn structure_line(index: &Index, how: &str) -> Result<String, EngineError> {
+    let [n, m] = index.structure_counts()?;
+    Ok(format!("structure: {}/{} declarations ({how})", group(n), group(m)))
 }
 
 fn group(n: usize) -> String {
