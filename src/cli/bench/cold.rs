@@ -5,7 +5,8 @@
 //! vendored typescript.js as a tsserver `Session` (open the file, then
 //! references, prepareCallHierarchy, incoming and outgoing calls), in the
 //! same run; peak RSS of both; the first MCP `tools/call` of a fresh
-//! `tsq serve` and warm p50/p95.
+//! `tsq serve` and warm p50/p95, for those lookups and for full
+//! natural-language answers to the search evaluation's questions.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -331,7 +332,9 @@ pub fn run(names: &[String], samples: usize, runs: usize, mcp: bool, index: bool
         }
         writeln!(out, "  {:<30} {n_ms:>10.0} {:>7} {n_rss:>13.0} {:>7}", "node tsserver (same query)", "1.00", "1.00")?;
         if mcp && !picked.is_empty() {
-            let (first, warm) = mcp_latency(&tsq, &root, &picked)?;
+            let qual = |s: &Sample| format!("symbol = {} > {}", s.rel, s.names.join(" > "));
+            let twice: Vec<String> = picked.iter().chain(&picked).map(qual).collect();
+            let (first, warm) = serve_latency(&tsq, &root, &qual(&picked[0]), &twice)?;
             writeln!(
                 out,
                 "  {:<30} {first:>10.0} {:>7.2}\n  {:<30} p50 {:.0} ms, p95 {:.0} ms ({} calls); node tsserver warm p50 {:.0} ms, p95 {:.0} ms; p50 ×node {:.2}",
@@ -346,13 +349,29 @@ pub fn run(names: &[String], samples: usize, runs: usize, mcp: bool, index: bool
                 percentile(&warm, 0.5) / percentile(&node_warm, 0.5)
             )?;
         }
+        // Full natural-language answers (graph and snapshots, callDepth 1):
+        // the evaluation's first questions for this corpus, after the first.
+        let questions = eval_questions(name, 8);
+        if mcp && !questions.is_empty() {
+            let (first, warm) = serve_latency(&tsq, &root, &questions[0], &questions)?;
+            writeln!(
+                out,
+                "  {:<30} {first:>10.0}\n  {:<30} p50 {:.0} ms, p95 {:.0} ms ({} questions, full answer, callDepth 1)",
+                "first MCP question",
+                "warm MCP questions",
+                percentile(&warm, 0.5),
+                percentile(&warm, 0.95),
+                warm.len()
+            )?;
+        }
     }
     let _ = std::fs::remove_dir_all(&tmp);
     Ok(ExitStatus::Success)
 }
 
-/// A fresh `tsq serve`: the first tools/call, then every sample twice more.
-fn mcp_latency(tsq: &Path, root: &Path, picked: &[Sample]) -> anyhow::Result<(f64, Vec<f64>)> {
+/// A fresh `tsq serve`: the time of its first `codebase_search` (which
+/// loads the workspace), then of each query in `warm`, in order.
+fn serve_latency(tsq: &Path, root: &Path, first: &str, warm: &[String]) -> anyhow::Result<(f64, Vec<f64>)> {
     let mut child = Command::new(tsq).arg("serve").arg("--root").arg(root).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn()?;
     let mut stdin = child.stdin.take().context("stdin")?;
     let mut lines = BufReader::new(child.stdout.take().context("stdout")?).lines();
@@ -363,28 +382,38 @@ fn mcp_latency(tsq: &Path, root: &Path, picked: &[Sample]) -> anyhow::Result<(f6
         for l in lines.by_ref() {
             let v: serde_json::Value = serde_json::from_str(&l?)?;
             if v["id"] == id {
+                if v["result"]["isError"] == true {
+                    eprintln!("bench cold: tool error: {}", v["result"]["content"]);
+                }
                 return Ok(started.elapsed().as_secs_f64() * 1000.0);
             }
         }
         bail!("tsq serve ended")
     };
     call(0, r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}"#.into())?;
-    let request = |id: u64, s: &Sample| {
-        let q = format!("symbol = {} > {}", s.rel, s.names.join(" > "));
+    let request = |id: u64, q: &str| {
         serde_json::json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "codebase_search", "arguments": {"query": q}}}).to_string()
     };
     let notified = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.to_string();
     // Notifications have no answer: send it with the first call.
-    let first = call(1, format!("{notified}\n{}", request(1, &picked[0])))?;
-    let mut warm = Vec::new();
-    let mut id = 2;
-    for _ in 0..2 {
-        for s in picked {
-            warm.push(call(id, request(id, s))?);
-            id += 1;
-        }
+    let first = call(1, format!("{notified}\n{}", request(1, first)))?;
+    let mut times = Vec::new();
+    for (id, q) in (2..).zip(warm) {
+        times.push(call(id, request(id, q))?);
     }
     let _ = child.kill();
     let _ = child.wait();
-    Ok((first, warm))
+    Ok((first, times))
+}
+
+/// The first natural-language questions of the search evaluation for
+/// `name` (a corpus name), tuned and untuned sets alike.
+fn eval_questions(name: &str, n: usize) -> Vec<String> {
+    super::search::eval_lines()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|q| q["repo"] == name)
+        .filter_map(|q| q["query"].as_str().map(str::to_string))
+        .take(n)
+        .collect()
 }

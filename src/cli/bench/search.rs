@@ -95,11 +95,16 @@ fn files_of(root: &Path) -> Vec<(String, String)> {
     tsq::source::walk(root).files.iter().filter_map(|f| Some((tsq::engine::file_paths(f, root).relative_path, std::fs::read_to_string(f).ok()?))).collect()
 }
 
-pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow::Result<ExitStatus> {
-    // The untuned set is read at run time (written before any tuning, never
-    // tuned on; reported as its own split).
+/// The evaluation's queries, one JSON object per line. The untuned set is
+/// read at run time (written before any tuning, never tuned on; reported
+/// as its own split).
+pub(super) fn eval_lines() -> String {
     let untuned = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/benches/search-eval/untuned-tanstack.jsonl")).unwrap_or_default();
-    let queries: Vec<EvalQuery> = EVAL.lines().chain(untuned.lines()).filter(|l| !l.trim().is_empty()).map(serde_json::from_str).collect::<Result<_, _>>()?;
+    format!("{EVAL}\n{untuned}")
+}
+
+pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow::Result<ExitStatus> {
+    let queries: Vec<EvalQuery> = eval_lines().lines().filter(|l| !l.trim().is_empty()).map(serde_json::from_str).collect::<Result<_, _>>()?;
     let engine = tsq::engine::TsqEngine::new(&Default::default())?;
     let settings = Settings::default();
     let systems = ["baseline 2500-char BM25", "code-aware BM25", "vectors (local)", "hybrid"];
@@ -110,6 +115,8 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow:
     let mut rerank_latency = Vec::new();
     // The whole pipeline, warm: [sync, retrieval, rerank, enrichment] per query.
     let mut pipeline: Vec<[f64; 4]> = Vec::new();
+    // How much of each repository's structure the index held for them.
+    let mut held: Vec<String> = Vec::new();
     let reranker = match tsq::bench::local_rerank::LocalReranker::load() {
         Ok(r) => Some(r),
         Err(e) => {
@@ -146,6 +153,8 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow:
             let ws = std::sync::Arc::new(tsq::inspect::Workspace::open(&dir)?);
             let view = tsq::ts::files::FileView::new(Default::default());
             let live = || Ok(std::sync::Arc::clone(&ws));
+            let [n, m] = index.structure_counts()?;
+            held.push(format!("{repo} {n}/{m}"));
             for (i, q) in qs.iter().take(enrich + 1).enumerate() {
                 let t = Instant::now();
                 index.sync(&engine, &tsq::index::sync_silent())?;
@@ -257,7 +266,7 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow:
             (percentile(&v, 0.5), percentile(&v, 0.95))
         };
         let total: Vec<f64> = pipeline.iter().map(|p| p.iter().sum()).collect();
-        let parts = ["sync (no change)", "retrieval", "rerank", "enrichment (Language Service)"]
+        let parts = ["sync (no change)", "retrieval", "rerank", "enrichment (index, else Language Service)"]
             .iter()
             .enumerate()
             .map(|(i, name)| {
@@ -268,10 +277,11 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow:
             .join("; ");
         writeln!(
             out,
-            "whole pipeline, warm ({} queries): {parts}; total p50 {:.0} / p95 {:.0} ms",
+            "whole pipeline, warm ({} queries): {parts}; total p50 {:.0} / p95 {:.0} ms; structure in the index (declarations): {}",
             pipeline.len(),
             percentile(&total, 0.5),
-            percentile(&total, 0.95)
+            percentile(&total, 0.95),
+            held.join(", ")
         )?;
     }
     rerank_latency.sort_by(|a, b| a.total_cmp(b));
