@@ -7,6 +7,8 @@
 //!   moved files, body-only edits that add a call), every answer still
 //!   stored after a sync equals the live one, and so after a removed call;
 //! - `tsq inspect` from the index equals the live one;
+//! - a declaration without a chunk of its own is computed and stored by
+//!   the first lookup that needs it, then served, and stays exact;
 //! - `kill -9` during the precompute leaves a consistent index, and the
 //!   next `tsq index` resumes where it stopped;
 //! - a workspace without structure answers live and says how much the
@@ -122,7 +124,7 @@ fn lookups_and_inspects_from_the_index_equal_live_ones() {
             let parsed = tsq::query::SymbolQuery::parse(q).unwrap();
             let expected = tsq::lookup::lookup_query(&live, &parsed, &tsq::lookup::LookupConfig::default()).unwrap().text;
             total += 1;
-            if stored.lines().next().unwrap_or("").contains("(from the index)") {
+            if stored.lines().next().unwrap_or("").contains("(from the index") {
                 from_index += 1;
             }
             if without_backends(&stored) != without_backends(&expected) {
@@ -145,7 +147,7 @@ fn same_inspect(e: &Engine, live: &tsq::inspect::Workspace, q: &str, from_index:
     let parsed = tsq::query::SymbolQuery::parse(q).unwrap();
     let expected = live.inspect(&parsed, &tsq::inspect::InspectConfig { call_depth: 1, resolvers: None }).unwrap();
     let structure = answer.structure.clone().unwrap_or_default();
-    if structure.contains("(from the index)") {
+    if structure.contains("(from the index") {
         *from_index += 1;
     } else if !structure.contains("(computed live)") {
         return Err(format!("{q}: the answer does not say where its structure came from"));
@@ -517,6 +519,60 @@ fn a_removed_call_drops_the_answers_it_changed() {
         assert!(v.mismatches.is_empty(), "{what} edit: stale answers:\n{}", v.mismatches.join("\n"));
         assert!(v.checked > 0, "{what}: `other`'s answer was kept and checked");
     }
+}
+
+/// A declaration without a chunk of its own (an interface member) has no
+/// precomputed answer: the first lookup that needs it computes it live,
+/// stores it and says so; the next is served from the index; both equal
+/// the live answer, and an edit invalidates it like any other.
+#[test]
+fn answers_without_a_chunk_are_stored_by_the_first_lookup_and_stay_exact() {
+    let ws = TempDir::new("structure-nested");
+    std::fs::write(
+        ws.0.join("tsconfig.json"),
+        r#"{ "compilerOptions": { "strict": true, "target": "es2022", "module": "esnext", "moduleResolution": "bundler" } }"#,
+    )
+    .unwrap();
+    std::fs::write(ws.0.join("a.ts"), "export function helper(): number {\n  return 1;\n}\n").unwrap();
+    std::fs::write(ws.0.join("b.ts"), "import { helper } from './a';\n\nexport function useIt(): number {\n  return helper();\n}\n").unwrap();
+    // `helper` is only a member in c.ts: no chunk's query there names it.
+    std::fs::write(
+        ws.0.join("c.ts"),
+        "export interface Counter {\n  helper(): number;\n}\n\nexport function outer(c: Counter): number {\n  return c.helper();\n}\n",
+    )
+    .unwrap();
+    let e = engine(&ws.0);
+    e.index(true, &tsq::index::sync_silent()).unwrap();
+    let live = |q: &str| {
+        let w = tsq::inspect::Workspace::open(&ws.0).unwrap();
+        tsq::lookup::lookup_query(&w, &tsq::query::SymbolQuery::parse(q).unwrap(), &tsq::lookup::LookupConfig::default()).unwrap().text
+    };
+    let q = "symbol = helper";
+    let first = full_text(&e, q);
+    assert!(first.contains("(from the index, 1 computed now and stored)"), "{first}");
+    assert_eq!(without_backends(&first), without_backends(&live(q)));
+    let (n, m) = structure_counts(&first);
+    assert_eq!(n, m, "the count is of declaration chunks only: {first}");
+    let second = full_text(&engine(&ws.0), q);
+    assert!(second.contains("(from the index)"), "{second}");
+    assert_eq!(without_backends(&second), without_backends(&live(q)));
+    let inspect = e.inspect(q, Some(1)).unwrap();
+    assert!(inspect.structure.as_deref().is_some_and(|s| s.contains("(from the index)")), "{:?}", inspect.structure);
+    // The member's stored answer is checked against the live one.
+    let v = e.verify_structure().unwrap();
+    assert!(v.mismatches.is_empty(), "{}", v.mismatches.join("\n"));
+    assert!(v.checked > m, "the member's answer was checked too ({} of {m})", v.checked);
+    // A body-only edit that calls the member twice changes its references:
+    // the stored answer goes, and the next lookup equals the live one.
+    std::fs::write(
+        ws.0.join("c.ts"),
+        "export interface Counter {\n  helper(): number;\n}\n\nexport function outer(c: Counter): number {\n  return c.helper() + c.helper();\n}\n",
+    )
+    .unwrap();
+    let v = engine(&ws.0).verify_structure().unwrap();
+    assert!(v.mismatches.is_empty(), "{}", v.mismatches.join("\n"));
+    let after = full_text(&engine(&ws.0), q);
+    assert_eq!(without_backends(&after), without_backends(&live(q)));
 }
 
 /// The parity corpus (`ls_parity.rs` samples rxjs against tsserver): a copy

@@ -30,6 +30,7 @@ use crate::lookup::{ConciseResult, LookupAnswer, LookupConfig};
 use crate::query::SymbolQuery;
 use crate::search::{Backends, SearchAnswer, SearchError};
 use crate::source::{ReadConfig, Skipped, Tree};
+use crate::structure::{FromIndex, StoredLookup};
 use crate::ts::files::FileView;
 use crate::ts::protocol::{InspectResult, WorkspaceInfo};
 use crate::ts::TsError;
@@ -311,16 +312,51 @@ impl Engine {
             return Ok(None);
         }
         self.sync_tree(tree, progress)?;
-        let guard = self.open_index()?;
-        let index = guard.as_ref().expect("opened above");
-        let Some(found) = crate::structure::lookup(index, &self.view, &self.root, &tree.sources, query).map_err(structure_error)? else { return Ok(None) };
+        let Some((found, backends)) = self.from_index(query, tree, progress)? else { return Ok(None) };
         let (matches, hints) = crate::lookup::in_scope_only(found.matches, Vec::new(), config);
         if matches.is_empty() {
             // The hints come from the Language Service.
             return Ok(None);
         }
-        let backends = structure_line(index, "from the index")?;
         Ok(Some(crate::lookup::answer_from(query, config, Some(backends), matches, &found.snapshots, hints, found.metadata)))
+    }
+
+    /// A query's parts from the index (synced by the caller), with the
+    /// line saying so. Declarations the index knows but holds no answer
+    /// for (a nested function, a local, a member: no chunk of their own)
+    /// are computed live and stored first, a few at most; else `None`.
+    fn from_index(&self, query: &SymbolQuery, tree: &Tree, progress: &dyn Progress) -> Result<Option<(StoredLookup, String)>, EngineError> {
+        /// More than this many missing answers: one live answer is cheaper.
+        const MAX_MISSING: usize = 64;
+        let mut stored = 0;
+        loop {
+            let found = {
+                let guard = self.open_index()?;
+                let index = guard.as_ref().expect("opened above");
+                match crate::structure::lookup(index, &self.view, &self.root, &tree.sources, query).map_err(structure_error)? {
+                    FromIndex::Answered(found) => {
+                        let how = match stored {
+                            0 => "from the index".to_string(),
+                            n => format!("from the index, {n} computed now and stored"),
+                        };
+                        return Ok(Some((found, structure_line(index, &how)?)));
+                    }
+                    FromIndex::Missing(missing) if stored == 0 && missing.len() <= MAX_MISSING => missing,
+                    _ => return Ok(None),
+                }
+            };
+            let ws = self.workspace(tree, progress)?;
+            let guard = self.open_index()?;
+            let index = guard.as_ref().expect("opened above");
+            stored = match crate::structure::complete(index, &self.view, &ws, &found) {
+                Ok(n) if n > 0 => n,
+                Ok(_) => return Ok(None),
+                Err(e) => {
+                    tracing::warn!("could not store structure: {e}");
+                    return Ok(None);
+                }
+            };
+        }
     }
 
     fn search(&self, req: &Request, text: &str, tree: &Tree, progress: &dyn Progress) -> Result<Answer, EngineError> {
@@ -397,20 +433,22 @@ impl Engine {
         if call_depth != crate::structure::STORED_DEPTH || !crate::index::index_dir(&self.root).exists() {
             return Ok(None);
         }
-        self.sync_tree(tree, &crate::index::sync_silent())?;
-        let guard = self.open_index()?;
-        let index = guard.as_ref().expect("opened above");
-        let Some(found) = crate::structure::lookup(index, &self.view, &self.root, &tree.sources, query).map_err(structure_error)? else { return Ok(None) };
+        let progress = crate::index::sync_silent();
+        self.sync_tree(tree, &progress)?;
+        // Without the coverage record, the answer stays live.
+        let Some(record) = crate::structure::coverage::current(self.open_index()?.as_ref().expect("opened above")).map_err(structure_error)? else {
+            return Ok(None);
+        };
+        let Some((found, line)) = self.from_index(query, tree, &progress)? else { return Ok(None) };
         if found.matches.is_empty() || found.metadata.len() != found.matches.len() {
             return Ok(None);
         }
-        let Some(record) = crate::structure::coverage::current(index).map_err(structure_error)? else { return Ok(None) };
         let Some(coverage) = crate::structure::coverage::coverage(&record, &found.metadata) else { return Ok(None) };
         Ok(Some(InspectAnswer {
             query: query.to_string(),
             workspace: record.info,
             result: InspectResult { matches: found.metadata, coverage, build_log: Vec::new() },
-            structure: Some(structure_line(index, "from the index")?),
+            structure: Some(line),
         }))
     }
 

@@ -342,8 +342,12 @@ impl Index {
 
     /// Declaration chunks with stored structure, and all of them.
     pub fn structure_counts(&self) -> Result<[usize; 2], IndexError> {
-        self.runtime
-            .block_on(async { Ok([Store::count(&self.store.structure, None).await?, Store::count(&self.store.chunks, Some(structure::DECLARATIONS)).await?]) })
+        self.runtime.block_on(async {
+            Ok([
+                Store::count(&self.store.structure, Some(structure::CHUNK_ANSWERS)).await?,
+                Store::count(&self.store.chunks, Some(structure::DECLARATIONS)).await?,
+            ])
+        })
     }
 
     /// A key of everything module resolution and project membership read,

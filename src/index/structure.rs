@@ -23,6 +23,11 @@ pub const NAMES: &str = "names";
 /// The chunks that are declarations (the rest have no structure).
 pub const DECLARATIONS: &str = "`nodeKind` NOT IN ('expression', 'comment', 'import', 're-export') AND `name` != ''";
 
+/// The stored answers that are declaration chunks' (the rest are
+/// declarations without a chunk of their own, keyed
+/// `structure::DECLARATION_KEY`).
+pub const CHUNK_ANSWERS: &str = "`chunkId` NOT LIKE 'decl:%'";
+
 fn list_of_strings() -> DataType {
     DataType::List(Arc::new(Field::new("item", DataType::Utf8, true)))
 }

@@ -123,17 +123,26 @@ fn names(s: &Stored, own: &str) -> (Vec<String>, Vec<String>) {
 }
 
 fn row(c: &CodeChunk, s: &Stored) -> StructureRow {
-    let names = names(s, &c.name);
+    row_for(&c.id, &c.relative_path, &c.name, s)
+}
+
+fn row_for(id: &str, file: &str, name: &str, s: &Stored) -> StructureRow {
+    let names = names(s, name);
     StructureRow {
-        chunk_id: c.id.clone(),
-        relative_path: c.relative_path.clone(),
+        chunk_id: id.to_string(),
+        relative_path: file.to_string(),
         names: names.0,
         callees: names.1,
         answer: serde_json::to_string(s).unwrap_or_default(),
-        deps: deps(s, &c.relative_path),
+        deps: deps(s, file),
         computed_at: crate::index::now_ms() as i64,
     }
 }
+
+/// The key of a stored answer for a declaration without a chunk of its
+/// own (a nested function, a local, a member): this prefix, then its
+/// exact query (`symbol = file > containers > name`).
+pub const DECLARATION_KEY: &str = "decl:";
 
 /// What the Language Service reports about files, for the programs built
 /// since the last call: imports, owners, and the owned files' declarations.
@@ -370,11 +379,15 @@ pub fn verify(index: &Index, ws: &Workspace) -> Result<Verification, StructureEr
     let chunks: HashMap<String, CodeChunk> = index.declarations()?.into_iter().map(|r| (r.chunk.id.clone(), r.chunk)).collect();
     let mut out = Verification::default();
     for row in index.structure_all()? {
-        let Some(c) = chunks.get(&row.chunk_id) else {
-            out.mismatches.push(format!("{}: stored for chunk {} that the index no longer has", row.relative_path, row.chunk_id));
-            continue;
+        let q = match (chunks.get(&row.chunk_id), row.chunk_id.strip_prefix(DECLARATION_KEY)) {
+            (Some(c), _) => chunk_query(c),
+            (None, Some(q)) => SymbolQuery::parse(q).ok(),
+            (None, None) => {
+                out.mismatches.push(format!("{}: stored for chunk {} that the index no longer has", row.relative_path, row.chunk_id));
+                continue;
+            }
         };
-        let Some(q) = chunk_query(c) else { continue };
+        let Some(q) = q else { continue };
         let stored: Stored = serde_json::from_str(&row.answer).unwrap_or_default();
         let live = compute(ws, &q, true)?;
         out.checked += 1;
@@ -389,6 +402,19 @@ pub fn verify(index: &Index, ws: &Workspace) -> Result<Verification, StructureEr
     Ok(out)
 }
 
+/// What the index can say to a `symbol =` query (`lookup`).
+pub enum FromIndex {
+    /// The answer's parts, from the index alone.
+    Answered(StoredLookup),
+    /// The index knows every declaration the query matches, but these
+    /// have no stored answer yet (declarations without a chunk of their
+    /// own, or not precomputed yet): `complete` computes and stores them,
+    /// and then the index answers.
+    Missing(Vec<SymbolQuery>),
+    /// The index cannot be sure (see `lookup`).
+    Unknown,
+}
+
 /// A `symbol =` lookup's parts, answered from the index alone.
 pub struct StoredLookup {
     pub matches: Vec<LookupMatch>,
@@ -397,17 +423,18 @@ pub struct StoredLookup {
 }
 
 /// Answers `q` from the index as the Language Service would
-/// (`js/30_resolvers.js` `findDeclarations`, `js/50_lookup.js`), or `None`
-/// when the index cannot be sure: a file that may declare the name has no
-/// recorded declarations (never computed, or edited since), a match has no
-/// stored answer, or nothing matches (hints need the Language Service).
+/// (`js/30_resolvers.js` `findDeclarations`, `js/50_lookup.js`), or says
+/// which matches lack a stored answer, or `Unknown` when the index cannot
+/// be sure: a file that may declare the name has no recorded declarations
+/// (never computed, or edited since), or nothing matches (hints need the
+/// Language Service).
 ///
 /// The Language Service looks in the projects that own the files which
 /// may declare the name (`inspect::may_declare`, the same superset), or in
 /// the owner of the query's file; it matches the name, the exact file and
 /// the parents as a subsequence of the containers.
-pub fn lookup(index: &Index, view: &FileView, root: &Path, sources: &[std::path::PathBuf], q: &SymbolQuery) -> Result<Option<StoredLookup>, StructureError> {
-    let Some(target) = q.names.last() else { return Ok(None) };
+pub fn lookup(index: &Index, view: &FileView, root: &Path, sources: &[std::path::PathBuf], q: &SymbolQuery) -> Result<FromIndex, StructureError> {
+    let Some(target) = q.names.last() else { return Ok(FromIndex::Unknown) };
     let parents = &q.names[..q.names.len() - 1];
     let (rows, recorded) = index.names(target)?;
     let owners = index.owners()?;
@@ -424,12 +451,12 @@ pub fn lookup(index: &Index, view: &FileView, root: &Path, sources: &[std::path:
         // A file that may declare the name must have its declarations
         // recorded, or the index cannot know what it declares.
         if !recorded.contains(&r) {
-            return Ok(None);
+            return Ok(FromIndex::Unknown);
         }
         if file.as_deref().is_none_or(|want| file_matches(&r, want)) {
             match owners.get(&r) {
                 Some(o) => projects.insert(o.as_str()),
-                None => return Ok(None),
+                None => return Ok(FromIndex::Unknown),
             };
         }
     }
@@ -437,7 +464,7 @@ pub fn lookup(index: &Index, view: &FileView, root: &Path, sources: &[std::path:
         if root.join(want).is_file() {
             match owners.get(want.as_str()) {
                 Some(o) => projects = HashSet::from([o.as_str()]),
-                None => return Ok(None),
+                None => return Ok(FromIndex::Unknown),
             }
         }
     }
@@ -457,10 +484,11 @@ pub fn lookup(index: &Index, view: &FileView, root: &Path, sources: &[std::path:
         .filter(|r| subsequence(&r.containers))
         .collect();
     if found.is_empty() {
-        return Ok(None);
+        return Ok(FromIndex::Unknown);
     }
     let mut out = StoredLookup { matches: Vec::new(), snapshots: Vec::new(), metadata: Vec::new() };
     let mut by_file: HashMap<String, Vec<Stored>> = HashMap::new();
+    let mut missing: Vec<SymbolQuery> = Vec::new();
     for r in found {
         if !by_file.contains_key(&r.relative_path) {
             let stored = index.structure_of_file(&r.relative_path)?.into_iter().filter_map(|s| serde_json::from_str::<Stored>(&s.answer).ok()).collect();
@@ -469,7 +497,17 @@ pub fn lookup(index: &Index, view: &FileView, root: &Path, sources: &[std::path:
         let is_it = |m: &LookupMatch| m.symbol.file_path.as_deref() == Some(r.relative_path.as_str()) && m.symbol.line == Some(r.line as u32);
         // The answer of the declaration's own chunk: the one with the
         // fewest matches that has it (a parent's query may match it too).
-        let Some(s) = by_file[&r.relative_path].iter().filter(|s| s.matches.iter().any(is_it)).min_by_key(|s| s.matches.len()) else { return Ok(None) };
+        let Some(s) = by_file[&r.relative_path].iter().filter(|s| s.matches.iter().any(is_it)).min_by_key(|s| s.matches.len()) else {
+            // Its own exact query; a name that cannot be written as one
+            // (a binding pattern, a `>`) leaves the answer to the
+            // Language Service.
+            let names: Vec<String> = r.containers.iter().chain([&r.name]).cloned().collect();
+            if names.iter().any(|n| n.is_empty() || n.contains('>') || n.trim() != n) {
+                return Ok(FromIndex::Unknown);
+            }
+            missing.push(SymbolQuery { file: Some(r.relative_path.clone()), names });
+            continue;
+        };
         let m = s.matches.iter().find(|m| is_it(m)).expect("filtered above").clone();
         if out.matches.contains(&m) {
             continue;
@@ -482,5 +520,24 @@ pub fn lookup(index: &Index, view: &FileView, root: &Path, sources: &[std::path:
         }
         out.matches.push(m);
     }
-    Ok(Some(out))
+    if !missing.is_empty() {
+        let mut seen = HashSet::new();
+        missing.retain(|q| seen.insert(q.to_string()));
+        return Ok(FromIndex::Missing(missing));
+    }
+    Ok(FromIndex::Answered(out))
+}
+
+/// Computes and stores the answers a query lacked (`FromIndex::Missing`),
+/// each from its own exact query, as the precompute computes a chunk's;
+/// returns how many were stored (an edit since leaves them out).
+pub fn complete(index: &Index, view: &FileView, ws: &Workspace, missing: &[SymbolQuery]) -> Result<usize, StructureError> {
+    let mut rows = Vec::new();
+    for q in missing {
+        let (Some(file), Some(name)) = (q.file.as_deref(), q.names.last()) else { continue };
+        rows.push(row_for(&format!("{DECLARATION_KEY}{q}"), file, name, &compute(ws, q, true)?));
+    }
+    let seen = seen(index.root(), view, rows.iter().flat_map(|r| r.deps.clone()).collect::<HashSet<_>>().into_iter());
+    let facts = new_facts(ws)?;
+    Ok(index.put_structure(rows, &facts.imports, &facts.names, &facts.owned, &seen)?)
 }
