@@ -312,7 +312,7 @@ impl Engine {
             return Ok(None);
         }
         self.sync_tree(tree, progress)?;
-        let Some((found, backends)) = self.from_index(query, tree, progress)? else { return Ok(None) };
+        let Some((found, backends)) = self.answer_from_index(query, tree, progress)? else { return Ok(None) };
         let (matches, hints) = crate::lookup::in_scope_only(found.matches, Vec::new(), config);
         if matches.is_empty() {
             // The hints come from the Language Service.
@@ -325,7 +325,7 @@ impl Engine {
     /// line saying so. Declarations the index knows but holds no answer
     /// for (a nested function, a local, a member: no chunk of their own)
     /// are computed live and stored first, a few at most; else `None`.
-    fn from_index(&self, query: &SymbolQuery, tree: &Tree, progress: &dyn Progress) -> Result<Option<(StoredLookup, String)>, EngineError> {
+    fn answer_from_index(&self, query: &SymbolQuery, tree: &Tree, progress: &dyn Progress) -> Result<Option<(StoredLookup, String)>, EngineError> {
         /// More than this many missing answers: one live answer is cheaper.
         const MAX_MISSING: usize = 64;
         let mut stored = 0;
@@ -439,7 +439,7 @@ impl Engine {
         let Some(record) = crate::structure::coverage::current(self.open_index()?.as_ref().expect("opened above")).map_err(structure_error)? else {
             return Ok(None);
         };
-        let Some((found, line)) = self.from_index(query, tree, &progress)? else { return Ok(None) };
+        let Some((found, line)) = self.answer_from_index(query, tree, &progress)? else { return Ok(None) };
         if found.matches.is_empty() || found.metadata.len() != found.matches.len() {
             return Ok(None);
         }
