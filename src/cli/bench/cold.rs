@@ -176,6 +176,13 @@ fn index_timed(tsq: &Path, root: &Path) -> anyhow::Result<(f64, f64, serde_json:
     Ok((ms / 1000.0, rss as f64 / 1024.0, report))
 }
 
+/// `text` with a statement added to its first body that has a return
+/// type (so its file's API hash stays), if it has one.
+fn body_edit(text: &str) -> Option<String> {
+    let body = text.match_indices(" {\n").map(|(i, _)| i + 3).find(|&i| text[text[..i - 3].rfind('\n').map_or(0, |n| n + 1)..i].contains("): "))?;
+    Some(format!("{}  void 0;\n{}", &text[..body], &text[body..]))
+}
+
 /// The structure precompute on `root`, and the time until every answer is
 /// fresh after a body-only edit of `edited`, and after an API edit.
 fn structure_figures(out: &mut dyn Write, tsq: &Path, root: &Path, edited: &Path) -> anyhow::Result<()> {
@@ -197,11 +204,9 @@ fn structure_figures(out: &mut dyn Write, tsq: &Path, root: &Path, edited: &Path
         before.max(chunks_only) as f64 / 1e6
     )?;
     let text = std::fs::read_to_string(edited)?;
-    // A body-only edit: a statement in the first body with a return type
-    // (its file's API hash stays); then an API edit: a comment after the
-    // last line. Each is reverted (and synced) before the next.
-    let body = text.match_indices(" {\n").map(|(i, _)| i + 3).find(|&i| text[text[..i - 3].rfind('\n').map_or(0, |n| n + 1)..i].contains("): "));
-    let edits = [("body-only edit", body.map(|i| format!("{}  void 0;\n{}", &text[..i], &text[i..]))), ("API edit", Some(format!("{text}\n// tsq bench\n")))];
+    // A body-only edit (`body_edit`); then an API edit: a comment after
+    // the last line. Each is reverted (and synced) before the next.
+    let edits = [("body-only edit", body_edit(&text)), ("API edit", Some(format!("{text}\n// tsq bench\n")))];
     for (what, edit) in edits {
         let Some(edit) = edit else {
             writeln!(out, "  {what}: no function with a return type in {}", edited.display())?;
@@ -262,9 +267,11 @@ pub fn run(names: &[String], samples: usize, runs: usize, mcp: bool, index: bool
         let root = dir.canonicalize()?;
         let picked = sample(&root, samples)?;
         if index {
-            if let Some(first) = picked.first() {
+            // The edits go to the first sampled file that has a body to edit.
+            let editable = |s: &&Sample| std::fs::read_to_string(&s.abs).ok().and_then(|t| body_edit(&t)).is_some();
+            if let Some(edited) = picked.iter().find(editable).or(picked.first()) {
                 writeln!(out, "\n{name}: indexing with structure")?;
-                structure_figures(&mut out, &tsq, &root, &first.abs)?;
+                structure_figures(&mut out, &tsq, &root, &edited.abs)?;
             }
         }
         eprintln!(
