@@ -7,6 +7,7 @@
 //!   moved files, body-only edits that add a call), every answer still
 //!   stored after a sync equals the live one, and so after a removed call;
 //! - `tsq inspect` from the index equals the live one;
+//! - a moved workspace keeps its structure;
 //! - a declaration without a chunk of its own is computed and stored by
 //!   the first lookup that needs it, then served, and stays exact;
 //! - `kill -9` during the precompute leaves a consistent index, and the
@@ -573,6 +574,29 @@ fn answers_without_a_chunk_are_stored_by_the_first_lookup_and_stay_exact() {
     assert!(v.mismatches.is_empty(), "{}", v.mismatches.join("\n"));
     let after = full_text(&engine(&ws.0), q);
     assert_eq!(without_backends(&after), without_backends(&live(q)));
+}
+
+/// A moved workspace keeps its structure (answers hold workspace-relative
+/// paths only, and the configs are recorded by relative path), and what
+/// it keeps is still exact.
+#[test]
+fn a_moved_workspace_keeps_its_structure() {
+    let ws = TempDir::copy_of(&common::repo().join("fixtures/ts-ls/multi-project"), "structure-move-from");
+    let e = engine(&ws.0);
+    e.index(true, &tsq::index::sync_silent()).unwrap();
+    let [stored, all] = e.status().unwrap().unwrap().structure;
+    assert!(stored > 0 && stored == all, "{stored}/{all}");
+    drop(e);
+    let moved = TempDir::new("structure-move-to");
+    std::fs::remove_dir_all(&moved.0).unwrap();
+    std::fs::rename(&ws.0, &moved.0).unwrap();
+    let e = engine(&moved.0);
+    let v = e.verify_structure().unwrap();
+    assert!(v.mismatches.is_empty(), "{}", v.mismatches.join("\n"));
+    assert_eq!(v.checked, stored, "every answer survived the move");
+    let q = "symbol = ".to_string()
+        + &std::fs::read_to_string(moved.0.join("queries.txt")).unwrap().lines().find_map(|l| l.trim().strip_prefix("symbol = ")).unwrap().to_string();
+    assert!(full_text(&e, &q).contains("(from the index"), "{q} is answered from the index after the move");
 }
 
 /// The parity corpus (`ls_parity.rs` samples rxjs against tsserver): a copy

@@ -285,16 +285,24 @@ impl Index {
     /// a layout change.
     fn invalidate_structure(&self, input: SyncInput<'_>, report: &SyncReport) -> Result<usize, IndexError> {
         use sha2::Digest;
-        let mut h = sha2::Sha256::new();
-        for c in &input.tree.configs {
-            h.update(c.display().to_string().as_bytes());
-            h.update([0]);
-            h.update(std::fs::read(c).unwrap_or_default());
-            h.update([0]);
-        }
-        let configs = hex(&h.finalize());
+        // The configs by path relative to the root (a moved workspace keeps
+        // its structure: answers hold relative paths only), or, as indexes
+        // before 2026-11-25 recorded them, by absolute path.
+        let configs_hash = |path: &dyn Fn(&Path) -> String| {
+            let mut h = sha2::Sha256::new();
+            for c in &input.tree.configs {
+                h.update(path(c).as_bytes());
+                h.update([0]);
+                h.update(std::fs::read(c).unwrap_or_default());
+                h.update([0]);
+            }
+            hex(&h.finalize())
+        };
+        let configs = configs_hash(&|c| sync::relative(c, &self.root));
         let marker = self.dir.join("structure-configs");
-        let configs_changed = std::fs::read_to_string(&marker).ok().as_deref() != Some(configs.as_str());
+        let recorded = std::fs::read_to_string(&marker).ok();
+        let configs_changed = recorded.as_deref() != Some(configs.as_str());
+        let configs_changed = configs_changed && recorded != Some(configs_hash(&|c| c.display().to_string()));
         let files: Vec<String> = input.tree.sources.iter().map(|p| sync::relative(p, &self.root)).collect();
         let root = self.root.clone();
         let text = move |rel: &str| input.view.get(&root.join(rel)).ok().and_then(|e| e.text.as_ref().ok().cloned());
