@@ -594,9 +594,9 @@ fn a_moved_workspace_keeps_its_structure() {
     let v = e.verify_structure().unwrap();
     assert!(v.mismatches.is_empty(), "{}", v.mismatches.join("\n"));
     assert_eq!(v.checked, stored, "every answer survived the move");
-    let q = "symbol = ".to_string()
-        + &std::fs::read_to_string(moved.0.join("queries.txt")).unwrap().lines().find_map(|l| l.trim().strip_prefix("symbol = ")).unwrap().to_string();
-    assert!(full_text(&e, &q).contains("(from the index"), "{q} is answered from the index after the move");
+    let queries = std::fs::read_to_string(moved.0.join("queries.txt")).unwrap();
+    let q = queries.lines().map(str::trim).find(|l| l.starts_with("symbol = ")).unwrap();
+    assert!(full_text(&e, q).contains("(from the index"), "{q} is answered from the index after the move");
 }
 
 /// The parity corpus (`ls_parity.rs` samples rxjs against tsserver): a copy

@@ -328,34 +328,28 @@ impl Engine {
     fn answer_from_index(&self, query: &SymbolQuery, tree: &Tree, progress: &dyn Progress) -> Result<Option<(StoredLookup, String)>, EngineError> {
         /// More than this many missing answers: one live answer is cheaper.
         const MAX_MISSING: usize = 64;
-        let mut stored = 0;
-        loop {
-            let found = {
-                let guard = self.open_index()?;
-                let index = guard.as_ref().expect("opened above");
-                match crate::structure::lookup(index, &self.view, &self.root, &tree.sources, query).map_err(structure_error)? {
-                    FromIndex::Answered(found) => {
-                        let how = match stored {
-                            0 => "from the index".to_string(),
-                            n => format!("from the index, {n} computed now and stored"),
-                        };
-                        return Ok(Some((found, structure_line(index, &how)?)));
-                    }
-                    FromIndex::Missing(missing) if stored == 0 && missing.len() <= MAX_MISSING => missing,
-                    _ => return Ok(None),
-                }
-            };
-            let ws = self.workspace(tree, progress)?;
+        let lookup = || -> Result<FromIndex, EngineError> {
             let guard = self.open_index()?;
-            let index = guard.as_ref().expect("opened above");
-            stored = match crate::structure::complete(index, &self.view, &ws, &found) {
-                Ok(n) if n > 0 => n,
-                Ok(_) => return Ok(None),
-                Err(e) => {
-                    tracing::warn!("could not store structure: {e}");
-                    return Ok(None);
-                }
-            };
+            crate::structure::lookup(guard.as_ref().expect("opened above"), &self.view, &self.root, &tree.sources, query).map_err(structure_error)
+        };
+        let line = |how: &str| structure_line(self.open_index()?.as_ref().expect("opened above"), how);
+        let missing = match lookup()? {
+            FromIndex::Answered(found) => return Ok(Some((found, line("from the index")?))),
+            FromIndex::Missing(missing) if missing.len() <= MAX_MISSING => missing,
+            _ => return Ok(None),
+        };
+        let ws = self.workspace(tree, progress)?;
+        let stored = match crate::structure::complete(self.open_index()?.as_ref().expect("opened above"), &self.view, &ws, &missing) {
+            Ok(n) if n > 0 => n,
+            Ok(_) => return Ok(None),
+            Err(e) => {
+                tracing::warn!("could not store structure: {e}");
+                return Ok(None);
+            }
+        };
+        match lookup()? {
+            FromIndex::Answered(found) => Ok(Some((found, line(&format!("from the index, {stored} computed now and stored"))?))),
+            _ => Ok(None),
         }
     }
 

@@ -358,7 +358,7 @@ pub fn run(names: &[String], samples: usize, runs: usize, mcp: bool, index: bool
         }
         // Full natural-language answers (graph and snapshots, callDepth 1):
         // the evaluation's first questions for this corpus, after the first.
-        let questions = eval_questions(name, 8);
+        let questions = eval_questions(name, 8)?;
         if mcp && !questions.is_empty() {
             let (first, warm) = serve_latency(&tsq, &root, &questions[0], &questions)?;
             writeln!(
@@ -415,12 +415,6 @@ fn serve_latency(tsq: &Path, root: &Path, first: &str, warm: &[String]) -> anyho
 
 /// The first natural-language questions of the search evaluation for
 /// `name` (a corpus name), tuned and untuned sets alike.
-fn eval_questions(name: &str, n: usize) -> Vec<String> {
-    super::search::eval_lines()
-        .lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter(|q| q["repo"] == name)
-        .filter_map(|q| q["query"].as_str().map(str::to_string))
-        .take(n)
-        .collect()
+fn eval_questions(name: &str, n: usize) -> anyhow::Result<Vec<String>> {
+    Ok(super::search::eval_queries()?.into_iter().filter(|q| q.repo == name).map(|q| q.query).take(n).collect())
 }

@@ -95,16 +95,16 @@ fn files_of(root: &Path) -> Vec<(String, String)> {
     tsq::source::walk(root).files.iter().filter_map(|f| Some((tsq::engine::file_paths(f, root).relative_path, std::fs::read_to_string(f).ok()?))).collect()
 }
 
-/// The evaluation's queries, one JSON object per line. The untuned set is
-/// read at run time (written before any tuning, never tuned on; reported
-/// as its own split).
-pub(super) fn eval_lines() -> String {
+/// The evaluation's queries, tuned and untuned. The untuned set is read
+/// at run time (written before any tuning, never tuned on; reported as
+/// its own split).
+pub(super) fn eval_queries() -> anyhow::Result<Vec<EvalQuery>> {
     let untuned = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/benches/search-eval/untuned-tanstack.jsonl")).unwrap_or_default();
-    format!("{EVAL}\n{untuned}")
+    Ok(EVAL.lines().chain(untuned.lines()).filter(|l| !l.trim().is_empty()).map(serde_json::from_str).collect::<Result<_, _>>()?)
 }
 
 pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow::Result<ExitStatus> {
-    let queries: Vec<EvalQuery> = eval_lines().lines().filter(|l| !l.trim().is_empty()).map(serde_json::from_str).collect::<Result<_, _>>()?;
+    let queries = eval_queries()?;
     let engine = tsq::engine::TsqEngine::new(&Default::default())?;
     let settings = Settings::default();
     let systems = ["baseline 2500-char BM25", "code-aware BM25", "vectors (local)", "hybrid"];
