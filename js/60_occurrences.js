@@ -1,0 +1,316 @@
+// tsq occurrence index: one checker pass per file (as scip-typescript's
+// FileIndexer). Every identifier is resolved once, through aliases, to its
+// symbol's stable id; call edges are the Language Service's own outgoing
+// calls of every call-hierarchy declaration in the file; the file's
+// declaration-emit text is its API signature (TypeScript's builder rule).
+// Rust stores the rows (src/structure/) and derives references, callers,
+// callees and deeper call trees from them by query.
+"use strict";
+
+((globalThis) => {
+  const SK = ts.SyntaxKind;
+  const L = globalThis.tsqLs;
+
+  /** Per source file object: declaration node -> stable id. */
+  const idCache = new WeakMap();
+
+  /** A declaration's base id: its file, then its containers and name as
+   *  `symbol =` queries spell them. */
+  function baseId(sf, node) {
+    const names = L.containers(node);
+    names.push(declName(node));
+    return [L.rel(sf.fileName)].concat(names).join(" > ");
+  }
+
+  function declName(node) {
+    if (node.kind === SK.SourceFile) return "";
+    if (node.kind === SK.Constructor) return "constructor";
+    if (node.kind === SK.ExportAssignment) return "default";
+    const n = ts.getNameOfDeclaration(node);
+    if (!n) return L.nameText(node) || "<anonymous>";
+    if (ts.isIdentifier(n) || ts.isPrivateIdentifier(n)) return ts.idText(n);
+    if (ts.isStringLiteral(n) || ts.isNumericLiteral(n)) return n.text;
+    return n.getText();
+  }
+
+  /** Ids of every declaration node with a symbol in `sf`, in source order;
+   *  a repeated base id gets `#2`, `#3`… (two `const x` in one scope chain,
+   *  e.g. in two arrow functions). Overloads and merged declarations share
+   *  their symbol, hence one id (the first declaration's). */
+  function fileIds(sf) {
+    let ids = idCache.get(sf);
+    if (ids) return ids;
+    ids = new Map();
+    const seen = new Map(); // base id -> [[symbol, id]]
+    const visit = (node) => {
+      if (node.symbol && node.kind !== SK.SourceFile && ts.getNameOfDeclaration(node) !== undefined || node.kind === SK.Constructor) {
+        const base = baseId(sf, node);
+        const prior = seen.get(base) || [];
+        const same = prior.find(([symbol]) => symbol === node.symbol);
+        const id = same ? same[1] : prior.length ? `${base}#${prior.length + 1}` : base;
+        if (!same) prior.push([node.symbol, id]);
+        seen.set(base, prior);
+        ids.set(node, id);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+    idCache.set(sf, ids);
+    return ids;
+  }
+
+  /** The declaration a symbol is named by: its first declaration in a
+   *  user or workspace file (by file, then position). */
+  function canonicalDeclaration(symbol) {
+    const decls = (symbol && symbol.declarations) || [];
+    let best = null;
+    for (const d of decls) {
+      const f = d.getSourceFile().fileName;
+      if (f.includes("/node_modules/") || f.startsWith("/__tsq__/")) continue;
+      if (!best || f < best.getSourceFile().fileName || (f === best.getSourceFile().fileName && d.pos < best.pos)) best = d;
+    }
+    return best;
+  }
+
+  /** A symbol's stable id, or null outside the workspace. */
+  function symbolId(symbol) {
+    const d = canonicalDeclaration(symbol);
+    if (!d) return null;
+    if (d.kind === SK.SourceFile) return L.rel(d.fileName);
+    return fileIds(d.getSourceFile()).get(d) || baseId(d.getSourceFile(), d);
+  }
+
+  /** Follows aliases (imports, re-exports) to the symbol they name. */
+  function resolveAlias(checker, symbol) {
+    // `import x = N.y` names a namespace member: find-references does not
+    // follow it (only ES imports and exports are tracked).
+    const entityAlias = (d) => ts.isImportEqualsDeclaration(d) && !ts.isExternalModuleReference(d.moduleReference);
+    if (symbol && symbol.flags & ts.SymbolFlags.Alias && !(symbol.declarations || []).some(entityAlias)) {
+      const target = checker.getAliasedSymbol(symbol);
+      if (target && target !== checker.getUnknownSymbol && !(target.flags & ts.SymbolFlags.Alias && target === symbol)) return target;
+    }
+    return symbol;
+  }
+
+  // ---- roles -------------------------------------------------------------------------
+
+  function role(node, symbol) {
+    const p = node.parent;
+    if (symbol.declarations && symbol.declarations.some((d) => ts.getNameOfDeclaration(d) === node)) {
+      // An import's or export's own name declares an alias.
+      if (ts.isImportSpecifier(p) || ts.isExportSpecifier(p) || ts.isImportClause(p) || ts.isNamespaceImport(p) || ts.isImportEqualsDeclaration(p) || ts.isNamespaceExport(p)) return "import";
+      return "definition";
+    }
+    if (ts.isImportSpecifier(p) || ts.isExportSpecifier(p) || ts.isExportAssignment(p) || ts.isImportEqualsDeclaration(p)) return "import";
+    let top = node;
+    while (top.parent && (ts.isPropertyAccessExpression(top.parent) && top.parent.name === top)) top = top.parent;
+    const tp = top.parent;
+    if (tp && ts.isCallExpression(tp) && tp.expression === top) return "call";
+    if (tp && ts.isNewExpression(tp) && tp.expression === top) return "new";
+    if (tp && (ts.isTaggedTemplateExpression(tp) && tp.tag === top || ts.isDecorator(tp) || ts.isJsxOpeningLikeElement(tp) && tp.tagName === top)) return "call";
+    for (let a = node.parent; a; a = a.parent) {
+      if (ts.isHeritageClause(a)) return "heritage";
+      if (!ts.isExpressionWithTypeArguments(a) && !ts.isPropertyAccessExpression(a) && !ts.isQualifiedName(a)) break;
+    }
+    if (ts.isPartOfTypeNode(node)) return "type";
+    return "reference";
+  }
+
+  function isCallSite(node) {
+    return ts.isCallOrNewExpressionTarget(node, true, true) || ts.isTaggedTemplateTag(node, true, true) || ts.isDecoratorTarget(node, true, true) ||
+      ts.isJsxOpeningLikeElementTagName(node, true, true) || ts.isRightSideOfPropertyAccess(node) || ts.isArgumentExpressionOfElementAccess(node);
+  }
+
+  /** The nearest enclosing named declaration's id (the file's for top-level code). */
+  function enclosing(sf, node) {
+    const ids = fileIds(sf);
+    for (let a = node.parent; a && a.kind !== SK.SourceFile; a = a.parent) {
+      if (a === node.parent && ts.getNameOfDeclaration(a) === node) continue;
+      if (ids.has(a) && L.DECLARATION_KINDS.has(a.kind)) return ids.get(a);
+    }
+    return L.rel(sf.fileName);
+  }
+
+  // ---- call hierarchy items ----------------------------------------------------------
+
+  function isAssignedExpression(node) {
+    return (ts.isFunctionExpression(node) || ts.isArrowFunction(node) || ts.isClassExpression(node)) && node.parent &&
+      (ts.isPropertyDeclaration(node.parent) || ts.isVariableDeclaration(node.parent)) && node === node.parent.initializer &&
+      ts.isIdentifier(node.parent.name) && (!!(ts.getCombinedNodeFlags(node.parent) & ts.NodeFlags.Const) || ts.isPropertyDeclaration(node.parent));
+  }
+
+  /** TypeScript's own test (services/callHierarchy.ts). */
+  function isValidCallHierarchyDeclaration(node) {
+    return ts.isSourceFile(node) || ts.isModuleDeclaration(node) && ts.isIdentifier(node.name) || ts.isFunctionDeclaration(node) ||
+      ts.isClassDeclaration(node) || ts.isClassStaticBlockDeclaration(node) || ts.isMethodDeclaration(node) || ts.isMethodSignature(node) ||
+      ts.isGetAccessorDeclaration(node) || ts.isSetAccessorDeclaration(node) ||
+      (ts.isFunctionExpression(node) || ts.isClassExpression(node)) && ts.isNamedDeclaration(node) || isAssignedExpression(node);
+  }
+
+  /** A call-hierarchy declaration's key: its symbol's id (the file's for
+   *  a file), plus `@k` for the k-th of several declarations of one
+   *  symbol (overloads without a body, merged namespaces). */
+  function itemKey(checker, node) {
+    if (ts.isSourceFile(node)) return L.rel(node.fileName);
+    if (ts.isClassStaticBlockDeclaration(node)) return `${itemKey(checker, node.parent)} static {}@${node.parent.members.indexOf(node)}`;
+    const ref = isAssignedExpression(node) ? node.parent.name : ts.getNameOfDeclaration(node) || (node.modifiers || []).find((m) => m.kind === SK.DefaultKeyword);
+    const symbol = ref && checker.getSymbolAtLocation(ref);
+    const id = symbol ? symbolId(symbol) : null;
+    if (!id) return `${L.rel(node.getSourceFile().fileName)}:${node.pos}`;
+    const decls = (symbol.declarations || []).filter((d) => d === node || isValidCallHierarchyDeclaration(d));
+    const k = decls.indexOf(isAssignedExpression(node) ? node.parent : node);
+    return k > 0 ? `${id}@${k}` : id;
+  }
+
+  /** The item as tsq names it (js/31_calls.js `itemRef`): `new Foo()`
+   *  points at Foo's explicit constructor; a file's top level is named
+   *  after the file. */
+  function itemRef(program, node) {
+    const item = ts.CallHierarchy.createCallHierarchyItem(program, node);
+    return L.itemRef(node.getSourceFile(), item);
+  }
+
+  // ---- one file ----------------------------------------------------------------------
+
+  /** Every row of one file, computed with `program`'s checker. */
+  function indexFile(program, sf) {
+    const checker = program.getTypeChecker();
+    const file = L.rel(sf.fileName);
+    const ids = fileIds(sf);
+    const declarations = [];
+    const occurrences = [];
+    const items = [];
+    const calls = [];
+    const bases = [];
+
+    // Declarations, with their items and call edges.
+    const visit = (node) => {
+      if (ids.has(node) && L.DECLARATION_KINDS.has(node.kind)) {
+        const ref = L.symbolRef(sf, node);
+        const nameNode = node.kind === SK.Constructor ? node : ts.getNameOfDeclaration(node);
+        const symbol = nameNode && node.kind !== SK.Constructor ? checker.getSymbolAtLocation(nameNode) || node.symbol : node.symbol;
+        const id = (symbol && symbolId(symbol)) || ids.get(node);
+        // The call-hierarchy item prepareCallHierarchy picks at the name.
+        let item = null;
+        try {
+          const d = ts.CallHierarchy.resolveCallHierarchyDeclaration(program, node.kind === SK.Constructor ? node : nameNode);
+          const first = Array.isArray(d) ? d[0] : d;
+          if (first) item = itemKey(checker, first);
+        } catch (e) { /* no item */ }
+        declarations.push({ id, name: ref.name, kind: ref.kind, containers: L.containers(node), line: ref.line, endLine: L.line(sf, node.end), item });
+        baseMembers(checker, node, id, bases);
+      }
+      if (isValidCallHierarchyDeclaration(node)) addItem(node);
+      ts.forEachChild(node, visit);
+    };
+    const addItem = (node) => {
+      const key = itemKey(checker, node);
+      items.push({ key, ref: itemRef(program, node) });
+      const byTarget = new Map();
+      for (const c of ts.CallHierarchy.getOutgoingCalls(program, node)) {
+        if (!L.isUserFile(c.to.file)) continue;
+        const tsf = program.getSourceFile(c.to.file);
+        const target = tsf && findItemNode(tsf, c.to);
+        if (!target) continue;
+        const to = itemKey(checker, target);
+        if (!byTarget.has(to)) byTarget.set(to, []);
+        for (const s of c.fromSpans) byTarget.get(to).push(L.line(sf, s.start));
+      }
+      for (const [to, sites] of byTarget) calls.push({ from: key, to, sites });
+    };
+    visit(sf);
+
+    // Identifiers.
+    const walk = (node) => {
+      if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) {
+        addOccurrence(node);
+        return;
+      }
+      if (node.kind === SK.JSDoc || ts.isJSDocCommentContainingNode && ts.isJSDocCommentContainingNode(node)) return;
+      ts.forEachChild(node, walk);
+    };
+    const addOccurrence = (node) => {
+      let symbol = checker.getSymbolAtLocation(node);
+      if (!symbol) return;
+      const own = symbol;
+      symbol = resolveAlias(checker, symbol);
+      const id = symbolId(symbol);
+      if (!id) return;
+      const r = role(node, own);
+      const at = L.line(sf, node.getStart(sf));
+      const row = { line: at, column: node.getStart(sf) - sf.getLineStarts()[at - 1], symbol: id, role: r, enclosing: enclosing(sf, node) };
+      // A call site as the call hierarchy counts one (TypeScript's
+      // convertEntryToCallSite), with the item it is grouped under.
+      if (isCallSite(node)) row.caller = itemKey(checker, ts.findAncestor(node, isValidCallHierarchyDeclaration) || sf);
+      occurrences.push(row);
+      // `{ x }` also uses the local `x`.
+      if (ts.isShorthandPropertyAssignment(node.parent) && node.parent.name === node) {
+        const value = checker.getShorthandAssignmentValueSymbol(node.parent);
+        const vid = value && symbolId(resolveAlias(checker, value));
+        if (vid && vid !== id) occurrences.push({ ...row, symbol: vid, role: "reference" });
+      }
+    };
+    ts.forEachChild(sf, walk);
+
+    // A script, `declare global` or `declare module "x"` changes what
+    // every file sees, not only its importers' view.
+    const global = !ts.isExternalModule(sf) || (sf.moduleAugmentations || []).length > 0 ||
+      sf.statements.some((s) => ts.isModuleDeclaration(s) && (s.flags & ts.NodeFlags.GlobalAugmentation || ts.isStringLiteral(s.name)));
+    return { relativePath: file, declarations, occurrences, items, calls, bases, global, apiText: apiText(program, sf) };
+  }
+
+  /** The node a call-hierarchy item names. */
+  function findItemNode(sf, item) {
+    if (item.kind === ts.ScriptElementKind.scriptElement || item.kind === ts.ScriptElementKind.moduleElement) {
+      if (item.selectionSpan.start === 0 && item.selectionSpan.length === 0) return sf;
+    }
+    let n = ts.getTokenAtPosition(sf, item.selectionSpan.start);
+    for (; n; n = n.parent) {
+      if (isValidCallHierarchyDeclaration(n)) {
+        const name = isAssignedExpression(n) ? n.parent.name : ts.getNameOfDeclaration(n);
+        const start = name ? name.getStart(sf) : (n.modifiers || []).concat([]).map((m) => m.getStart(sf)).find((s) => s === item.selectionSpan.start);
+        if (start === item.selectionSpan.start || ts.isClassStaticBlockDeclaration(n) || ts.isSourceFile(n)) return n;
+      }
+    }
+    return null;
+  }
+
+  /** Members of base classes and implemented interfaces a class or
+   *  interface member overrides or implements, transitively
+   *  (find-references relates them, as tsserver does). */
+  function baseMembers(checker, node, id, out) {
+    const owner = node.parent;
+    if (!owner || !(ts.isClassLike(owner) || ts.isInterfaceDeclaration(owner)) || !node.name) return;
+    const name = declName(node);
+    const seen = new Set();
+    const visitType = (typeNode) => {
+      const t = checker.getTypeAtLocation(typeNode);
+      for (const type of t.isUnionOrIntersection && t.isUnionOrIntersection() ? t.types : [t]) {
+        const prop = type.getProperty && type.getProperty(name);
+        const target = prop && resolveAlias(checker, prop);
+        const tid = target && symbolId(target);
+        if (tid && tid !== id && !seen.has(tid)) {
+          seen.add(tid);
+          out.push({ member: id, base: tid });
+        }
+      }
+    };
+    for (const clause of owner.heritageClauses || []) for (const t of clause.types) visitType(t);
+  }
+
+  /** The file's declaration emit (TypeScript's builder signature input):
+   *  importers need re-indexing only when this text changes. */
+  function apiText(program, sf) {
+    if (!ts.isExternalModule(sf) || sf.isDeclarationFile) return null;
+    let text = "";
+    try {
+      const r = program.emit(sf, (name, data) => { if (/\.d\.[cm]?ts$/.test(name)) text += data; }, undefined, true, undefined, true);
+      if (r.emitSkipped && !text) return null;
+    } catch (e) {
+      return null;
+    }
+    return text;
+  }
+
+  globalThis.tsqOccurrences = { indexFile, isValidCallHierarchyDeclaration, itemKey, symbolId };
+})(globalThis);
