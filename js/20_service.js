@@ -399,6 +399,10 @@
       if (!workspace) throw new Error("lookup before load");
       return { kind: "lookedUp", result: globalThis.tsqLookup(workspace, req) };
     },
+    occurrences(req) {
+      if (!workspace) throw new Error("occurrences before load");
+      return { kind: "occurrences", ...globalThis.tsqOccurrences.indexFiles(workspace, req) };
+    },
     analyze(req) {
       if (!workspace) throw new Error("analyze before load");
       const run = globalThis.tsqAnalyses[req.analysis];

@@ -197,7 +197,11 @@
           const first = Array.isArray(d) ? d[0] : d;
           if (first) item = itemKey(checker, first);
         } catch (e) { /* no item */ }
-        declarations.push({ id, name: ref.name, kind: ref.kind, containers: L.containers(node), line: ref.line, endLine: L.line(sf, node.end), item });
+        // Whether tsq's call trees start here (js/31_calls.js `callHierarchy`).
+        const callable = node.kind === SK.FunctionDeclaration || node.kind === SK.MethodDeclaration || node.kind === SK.Constructor ||
+          node.kind === SK.GetAccessor || node.kind === SK.SetAccessor || node.kind === SK.ClassDeclaration ||
+          (node.kind === SK.VariableDeclaration && !!node.initializer && (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer)));
+        declarations.push({ id, name: ref.name, kind: ref.kind, containers: L.containers(node), line: ref.line, endLine: L.line(sf, node.end), item: callable ? item : null });
         baseMembers(checker, node, id, bases);
       }
       if (isValidCallHierarchyDeclaration(node)) addItem(node);
@@ -254,9 +258,10 @@
 
     // A script, `declare global` or `declare module "x"` changes what
     // every file sees, not only its importers' view.
-    const global = !ts.isExternalModule(sf) || (sf.moduleAugmentations || []).length > 0 ||
+    const global = !ts.isExternalOrCommonJsModule(sf) || (sf.moduleAugmentations || []).length > 0 ||
       sf.statements.some((s) => ts.isModuleDeclaration(s) && (s.flags & ts.NodeFlags.GlobalAugmentation || ts.isStringLiteral(s.name)));
-    return { relativePath: file, declarations, occurrences, items, calls, bases, global, apiText: apiText(program, sf) };
+    const { imports, reexports } = moduleEdges(program, sf);
+    return { relativePath: file, declarations, occurrences, items, calls, bases, global, imports, reexports, apiText: apiText(program, sf) };
   }
 
   /** The node a call-hierarchy item names. */
@@ -298,10 +303,38 @@
     for (const clause of owner.heritageClauses || []) for (const t of clause.types) visitType(t);
   }
 
-  /** The file's declaration emit (TypeScript's builder signature input):
-   *  importers need re-indexing only when this text changes. */
+  /** The workspace files `sf` imports, and those it re-exports from
+   *  (`export * from`, `export { x } from`): an API change of the latter
+   *  is an API change of `sf` for its importers, as in TypeScript's
+   *  builder. */
+  function moduleEdges(program, sf) {
+    const inWorkspace = (f) => f && !f.includes("/node_modules/") && !f.startsWith("/__tsq__/");
+    const resolve = (spec) => {
+      const r = program.getResolvedModule(sf, spec.text, program.getModeForUsageLocation(sf, spec));
+      const f = r && r.resolvedModule && r.resolvedModule.resolvedFileName;
+      return inWorkspace(f) ? L.rel(f) : null;
+    };
+    const imports = new Set();
+    for (const spec of sf.imports || []) {
+      const f = resolve(spec);
+      if (f) imports.add(f);
+    }
+    for (const ref of sf.referencedFiles || []) imports.add(L.rel(ts.resolveTripleslashReference(ref.fileName, sf.fileName)));
+    const reexports = new Set();
+    for (const st of sf.statements) {
+      if (ts.isExportDeclaration(st) && st.moduleSpecifier && ts.isStringLiteralLike(st.moduleSpecifier)) {
+        const f = resolve(st.moduleSpecifier);
+        if (f) reexports.add(f);
+      }
+    }
+    return { imports: [...imports].sort(), reexports: [...reexports].sort() };
+  }
+
+  /** The file's declaration emit (TypeScript's builder signature input:
+   *  `forceDtsEmit`, as its `computeDtsSignature`): importers need
+   *  re-indexing only when this text changes. */
   function apiText(program, sf) {
-    if (!ts.isExternalModule(sf) || sf.isDeclarationFile) return null;
+    if (sf.isDeclarationFile) return null;
     let text = "";
     try {
       const r = program.emit(sf, (name, data) => { if (/\.d\.[cm]?ts$/.test(name)) text += data; }, undefined, true, undefined, true);
@@ -312,5 +345,49 @@
     return text;
   }
 
-  globalThis.tsqOccurrences = { indexFile, isValidCallHierarchyDeclaration, itemKey, symbolId };
+  /** The service request: each file indexed with its owner project's
+   *  program. With `release`, the programs of projects this request does
+   *  not need are dropped first (a full index, sent in path order, keeps
+   *  about one program at a time; an empty request releases them all). */
+  function indexFiles(ws, req) {
+    const byProject = new Map();
+    const failed = [];
+    for (const f of req.files) {
+      const p = ws.projectOf(f) || ws.visibleFrom(f).find((q) => q.program().getSourceFile(f));
+      if (!p) {
+        failed.push({ relativePath: L.rel(f), message: "no project holds this file" });
+        continue;
+      }
+      if (!byProject.has(p)) byProject.set(p, []);
+      byProject.get(p).push(f);
+    }
+    if (req.release) {
+      for (const p of ws.projects) {
+        if (p.built && !byProject.has(p)) {
+          p.service.cleanupSemanticCache();
+          p.built = false;
+        }
+      }
+    }
+    const files = [];
+    for (const [p, list] of byProject) {
+      const program = p.program();
+      for (const f of list) {
+        const sf = program.getSourceFile(f);
+        if (!sf) {
+          failed.push({ relativePath: L.rel(f), message: `project ${L.rel(p.name)} does not hold this file` });
+          continue;
+        }
+        try {
+          files.push(indexFile(program, sf));
+        } catch (e) {
+          const overflow = e instanceof RangeError;
+          failed.push({ relativePath: L.rel(f), message: overflow ? `JS stack overflow: ${e.message}` : String(e && e.message || e) });
+        }
+      }
+    }
+    return { files, failed, buildLog: ws.buildLog.splice(0) };
+  }
+
+  globalThis.tsqOccurrences = { indexFile, indexFiles, isValidCallHierarchyDeclaration, itemKey, symbolId };
 })(globalThis);

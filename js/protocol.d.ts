@@ -79,13 +79,15 @@ export type ServiceRequest =
   | { method: "refresh"; configs: string[]; sourceFiles: string[] }
   | { method: "inspect"; file: string | null; names: string[]; callDepth: number; resolvers: string[] | null; candidates: string[] | null; importers: string[] | null }
   | { method: "lookup"; targets: { file: string | null; names: string[]; candidates: string[] | null }[] }
-  | { method: "analyze"; analysis: string; file: string | null; names: string[] | null; typeDepth: number };
+  | { method: "analyze"; analysis: string; file: string | null; names: string[] | null; typeDepth: number }
+  | { method: "occurrences"; files: string[]; release: boolean };
 
 export type ServiceResponse =
   | { kind: "loaded"; workspace: WorkspaceInfo }
   | { kind: "inspected"; result: InspectResult }
   | { kind: "lookedUp"; result: LookupResult }
   | { kind: "analyzed"; result: unknown /* per analysis, see Analyses below */ }
+  | { kind: "occurrences"; files: FileOccurrences[]; failed: { relativePath: string; message: string }[]; buildLog: BuildEntry[] }
   | { kind: "failed"; message: string };
 
 export interface WorkspaceInfo {
@@ -199,6 +201,22 @@ export interface CallEntry extends SymbolRef {
   depthLimited?: boolean;
   outgoingCalls?: CallEntry[];
   incomingCallers?: CallEntry[];
+}
+
+/** The occurrence index (js/60_occurrences.js): one checker pass per file. */
+export interface FileOccurrences {
+  relativePath: string;
+  declarations: { id: string; name: string; kind: string; containers: string[]; line: number; endLine: number; item: string | null }[];
+  /** Every identifier that resolves (through ES aliases) to a workspace
+   *  symbol; `caller` on call sites, as the call hierarchy groups them. */
+  occurrences: { line: number; column: number; symbol: string; role: string; enclosing: string; caller?: string }[];
+  items: { key: string; ref: SymbolRef }[];
+  calls: { from: string; to: string; sites: number[] }[];
+  bases: { member: string; base: string }[];
+  global: boolean;
+  imports: string[];
+  reexports: string[];
+  apiText: string | null;
 }
 
 export interface References {

@@ -10,7 +10,7 @@ use crate::query::SymbolQuery;
 use crate::source::{Skipped, Tree};
 use crate::ts::files::FileView;
 use crate::ts::host::WorkspaceFs;
-use crate::ts::protocol::{InspectResult, LookupResult, LookupTarget, ServiceRequest, ServiceResponse, WorkspaceInfo};
+use crate::ts::protocol::{FileFailure, FileOccurrences, InspectResult, LookupResult, LookupTarget, ServiceRequest, ServiceResponse, WorkspaceInfo};
 use crate::ts::{Service, TsError, TS_LIBS};
 
 /// What `inspect` computes.
@@ -241,6 +241,20 @@ impl Workspace {
         match self.service.call(request)? {
             ServiceResponse::Analyzed { result } => Ok(result),
             other => Err(TsError::Protocol(format!("expected `analyzed`, got {other:?}"))),
+        }
+    }
+
+    /// The occurrence index's rows of `files` (one checker pass each, with
+    /// the owner project's program); `release` drops each program after
+    /// its files.
+    pub fn occurrences(&self, files: &[PathBuf], release: bool) -> Result<(Vec<FileOccurrences>, Vec<FileFailure>), TsError> {
+        let request = ServiceRequest::Occurrences { files: files.iter().map(|f| slash(f)).collect(), release };
+        match self.service.call(request)? {
+            ServiceResponse::Occurrences { files, failed, mut build_log } => {
+                log_builds(&mut build_log);
+                Ok((files, failed))
+            }
+            other => Err(TsError::Protocol(format!("expected `occurrences`, got {other:?}"))),
         }
     }
 

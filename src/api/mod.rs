@@ -13,8 +13,11 @@
 //! `lookup::assemble`; `symbol =`: `Workspace::refresh` →
 //! `lookup::lookup_query` → `lookup::assemble` → `render`.
 
+mod occurrences;
 pub mod render;
 pub mod request;
+
+pub use occurrences::RelationsAnswer;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};

@@ -206,6 +206,10 @@ pub fn status(status: &Status) -> String {
         status.files, status.chunks, status.vectors, status.embeddable, status.embedder, status.dimensions
     );
     let _ = writeln!(out, "structure: {}/{} declarations", status.structure[0], status.structure[1]);
+    let _ = writeln!(out, "occurrences: {} files, {} rows", status.occurrences[0], status.occurrences[1]);
+    for f in &status.occurrence_failures {
+        let _ = writeln!(out, "occurrences failed: {}: {} (retried after its next change)", f.path, f.reason);
+    }
     let _ = writeln!(
         out,
         "size: {} bytes in {} versions; last sync: {}",
@@ -216,5 +220,59 @@ pub fn status(status: &Status) -> String {
     for s in &status.skipped {
         let _ = writeln!(out, "skipped: {}: {}", s.path, s.reason);
     }
+    out
+}
+
+/// A `relations` answer as text: each match, its references by file, and
+/// its call trees (indented by depth).
+pub fn relations_text(a: &super::RelationsAnswer) -> String {
+    use std::fmt::Write;
+    fn tree(out: &mut String, entries: &[crate::ts::protocol::CallEntry], depth: usize, incoming: bool) {
+        for e in entries {
+            let marker = if e.cyclic == Some(true) {
+                " (cycle)"
+            } else if e.depth_limited == Some(true) {
+                " (more)"
+            } else {
+                ""
+            };
+            let sites: Vec<String> = e.call_sites.iter().map(u32::to_string).collect();
+            let _ = writeln!(
+                out,
+                "{}{} ({}) {}:{} [lines {}]{marker}",
+                "  ".repeat(depth + 2),
+                e.name,
+                e.kind,
+                e.file_path.as_deref().unwrap_or("?"),
+                e.line.unwrap_or(0),
+                sites.join(", ")
+            );
+            let children = if incoming { e.incoming_callers.as_deref() } else { e.outgoing_calls.as_deref() };
+            tree(out, children.unwrap_or_default(), depth + 1, incoming);
+        }
+    }
+    let mut out = String::new();
+    for m in &a.matches {
+        let _ = writeln!(out, "{} ({}) {}:{}  [{}]", m.symbol.name, m.symbol.kind, m.symbol.file_path.as_deref().unwrap_or("?"), m.symbol.line.unwrap_or(0), m.id);
+        let _ = writeln!(out, "  references: {} in {} files", m.references.total_count, m.references.file_count);
+        for f in &m.references.files {
+            let lines: Vec<String> = f.lines.iter().map(u32::to_string).collect();
+            let _ = writeln!(out, "    {}: {}", f.file_path, lines.join(", "));
+        }
+        let _ = writeln!(out, "  callers ({}):", m.incoming_callers.len());
+        tree(&mut out, &m.incoming_callers, 0, true);
+        let _ = writeln!(out, "  callees ({}):", m.outgoing_calls.len());
+        tree(&mut out, &m.outgoing_calls, 0, false);
+    }
+    let s = &a.sync;
+    let _ = writeln!(
+        out,
+        "occurrence index: {} files re-indexed ({} because an import's API changed), {} failed, {} ms{}",
+        s.indexed,
+        s.cascaded,
+        s.failed.len(),
+        s.ms,
+        if a.unindexed.is_empty() { String::new() } else { format!("; {} files without rows (see `tsq status`)", a.unindexed.len()) }
+    );
     out
 }

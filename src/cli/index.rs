@@ -8,9 +8,10 @@ use tsq::index::Progress as _;
 
 use super::{progress, ExitStatus};
 
-pub fn run_index(engine: &Engine, structure: bool, json: bool) -> anyhow::Result<ExitStatus> {
+pub fn run_index(engine: &Engine, structure: bool, occurrences: bool, json: bool) -> anyhow::Result<ExitStatus> {
     let progress = progress::Stderr::new();
     let result = engine.index(structure, &progress);
+    let occ = if occurrences && result.as_ref().is_ok_and(|(_, failed)| failed.is_none()) { Some(engine.sync_occurrences(&progress)) } else { None };
     progress.finish();
     for n in engine.take_notes() {
         eprintln!("tsq: {n}");
@@ -23,8 +24,28 @@ pub fn run_index(engine: &Engine, structure: bool, json: bool) -> anyhow::Result
         }
         None => ExitStatus::Success,
     };
+    let occ = occ.transpose()?;
     let mut out = std::io::stdout().lock();
-    out.write_all(if json { render::pretty(&report) } else { render::sync_report(&report) }.as_bytes())?;
+    if json && occ.is_some() {
+        out.write_all(render::pretty(&serde_json::json!({ "sync": report, "occurrences": occ })).as_bytes())?;
+    } else if json {
+        out.write_all(render::pretty(&report).as_bytes())?;
+    } else {
+        out.write_all(render::sync_report(&report).as_bytes())?;
+        if let Some(o) = &occ {
+            writeln!(
+                out,
+                "occurrences: {} files indexed ({} rows, {} failed) in {:.1} s",
+                o.indexed,
+                o.occurrences,
+                o.failed.len(),
+                o.ms as f64 / 1000.0
+            )?;
+        }
+    }
+    for (file, why) in occ.iter().flat_map(|o| &o.failed) {
+        eprintln!("tsq: {file}: no occurrences ({why}); retried after its next change");
+    }
     Ok(status)
 }
 

@@ -10,6 +10,7 @@ mod inspect;
 mod output;
 pub mod progress;
 mod query;
+mod relations;
 mod serve;
 mod symbols;
 
@@ -90,6 +91,20 @@ enum Command {
         /// `symbol = [file >] [Parent >] name` (the `symbol =` is optional).
         query: String,
         /// Workspace root (default: the current directory).
+        #[arg(long)]
+        root: Option<PathBuf>,
+        /// Call tree depth: 1, N, or -1 for all (default: the settings').
+        #[arg(long, allow_negative_numbers = true)]
+        call_depth: Option<i32>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// References, callers and callees of the declarations a query names,
+    /// from the occurrence index (one checker pass per file; synced first:
+    /// only what an edit affects is re-indexed).
+    Relations {
+        /// `symbol = path/to/file.ts > [Parent >] name` (the file is required).
+        query: String,
         #[arg(long)]
         root: Option<PathBuf>,
         /// Call tree depth: 1, N, or -1 for all (default: the settings').
@@ -186,6 +201,10 @@ enum Command {
         /// live, and store it).
         #[arg(long)]
         no_structure: bool,
+        /// Also build (or sync) the occurrence index: every identifier
+        /// resolved once, one checker pass per file (`tsq relations`).
+        #[arg(long)]
+        occurrences: bool,
         #[arg(long)]
         json: bool,
     },
@@ -262,7 +281,10 @@ pub fn run() -> anyhow::Result<ExitStatus> {
             let input = tsq::api::QueryInput { query, paths, languages, shape: format.shape(), overrides, symbol_only: false };
             query::run(&engine(root, tsq::api::EngineOptions { embedder })?, input, format)
         }
-        Command::Index { root, embedder, no_structure, json } => index::run_index(&engine(root, tsq::api::EngineOptions { embedder })?, !no_structure, json),
+        Command::Index { root, embedder, no_structure, occurrences, json } => {
+            index::run_index(&engine(root, tsq::api::EngineOptions { embedder })?, !no_structure, occurrences, json)
+        }
+        Command::Relations { query, root, call_depth, json } => relations::run(&engine(root, none())?, &query, call_depth, json),
         Command::Status { root, json } => index::run_status(&engine(root, none())?, json),
         Command::Clean { root, json } => index::run_clean(&engine(root, none())?, json),
         Command::Analyze { analysis, query, root, type_depth } => analyze::run(&engine(root, none())?, &analysis, query.as_deref(), type_depth),

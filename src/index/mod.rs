@@ -5,6 +5,7 @@
 //! search stage's reads (`search_reads`).
 
 mod lock;
+pub mod occurrences;
 mod schema;
 mod search_reads;
 mod store;
@@ -96,6 +97,11 @@ pub struct Status {
     pub embeddable: usize,
     /// Declarations with stored structure, and all declarations.
     pub structure: [usize; 2],
+    /// Files in the occurrence index, and its rows.
+    pub occurrences: [usize; 2],
+    /// Files the occurrence pass failed on, with the error (retried after
+    /// their next change).
+    pub occurrence_failures: Vec<SkippedFile>,
     pub location: String,
 }
 
@@ -176,7 +182,7 @@ impl Index {
         }
         // Creating tables races with another process doing the same: the
         // first open of a new index holds the writer lock.
-        let creating = [schema::CHUNKS, schema::VECTORS, schema::FILES, structure::STRUCTURE, structure::IMPORTS, structure::NAMES]
+        let creating = store::TABLES
             .iter()
             .any(|t| !dir.join(format!("{t}.lance")).exists());
         let guard = if creating { Some(lock::acquire(&dir).map_err(|e| io(&dir, e))?) } else { None };
@@ -474,6 +480,14 @@ impl Index {
                 vectors,
                 embeddable,
                 structure: [Store::count(&self.store.structure, None).await?, Store::count(&self.store.chunks, Some(structure::DECLARATIONS)).await?],
+                occurrences: [Store::count(&self.store.occ_files, Some("error IS NULL")).await?, Store::count(&self.store.occurrences, None).await?],
+                occurrence_failures: self
+                    .store
+                    .occ_files(false)
+                    .await?
+                    .into_iter()
+                    .filter_map(|r| r.error.map(|reason| SkippedFile { path: r.relative_path, reason }))
+                    .collect(),
                 location: self.dir.display().to_string(),
             })
         })
@@ -525,7 +539,7 @@ fn prepare_dir(dir: &Path) -> std::io::Result<PathBuf> {
 }
 
 fn clear_tables(dir: &Path) -> Result<(), IndexError> {
-    for name in [schema::CHUNKS, schema::VECTORS, schema::FILES, structure::STRUCTURE, structure::IMPORTS, structure::NAMES] {
+    for name in store::TABLES {
         let p = dir.join(format!("{name}.lance"));
         if p.exists() {
             std::fs::remove_dir_all(&p).map_err(|e| io(&p, e))?;

@@ -21,6 +21,18 @@ pub const MAX_VERSIONS: usize = 24;
 /// exact distances) instead of a flat scan.
 pub const ANN_MIN_ROWS: usize = 50_000;
 
+/// Every table, by name.
+pub const TABLES: [&str; 8] = [
+    CHUNKS,
+    VECTORS,
+    FILES,
+    super::structure::STRUCTURE,
+    super::structure::IMPORTS,
+    super::structure::NAMES,
+    super::occurrences::OCCURRENCES,
+    super::occurrences::OCC_FILES,
+];
+
 pub struct Store {
     pub dir: PathBuf,
     pub dimension: usize,
@@ -34,6 +46,9 @@ pub struct Store {
     pub imports: Table,
     /// Each recorded file's declarations, for `symbol =` lookups.
     pub names: Table,
+    /// The occurrence index (`occurrences.rs`).
+    pub occurrences: Table,
+    pub occ_files: Table,
 }
 
 fn lance(e: lancedb::Error) -> IndexError {
@@ -84,8 +99,10 @@ impl Store {
         let (structure, d) = open(super::structure::STRUCTURE, super::structure::structure_schema()).await?;
         let (imports, e) = open(super::structure::IMPORTS, super::structure::imports_schema()).await?;
         let (names, f) = open(super::structure::NAMES, super::structure::names_schema()).await?;
-        recovered |= a || b || c || d || e || f;
-        Ok((Store { dir: dir.to_path_buf(), dimension, db, chunks, vectors, files, structure, imports, names }, recovered))
+        let (occurrences, g) = open(super::occurrences::OCCURRENCES, super::occurrences::occurrences_schema()).await?;
+        let (occ_files, h) = open(super::occurrences::OCC_FILES, super::occurrences::occ_files_schema()).await?;
+        recovered |= a || b || c || d || e || f || g || h;
+        Ok((Store { dir: dir.to_path_buf(), dimension, db, chunks, vectors, files, structure, imports, names, occurrences, occ_files }, recovered))
     }
 
     /// The vector dimension the chunks table was created with.
@@ -98,7 +115,7 @@ impl Store {
     }
 
     pub async fn drop_all(&self) -> Result<(), IndexError> {
-        for name in [CHUNKS, VECTORS, FILES, super::structure::STRUCTURE, super::structure::IMPORTS, super::structure::NAMES] {
+        for name in TABLES {
             let _ = self.db.drop_table(name, &[]).await;
         }
         Ok(())
@@ -129,8 +146,8 @@ impl Store {
         Ok(())
     }
 
-    fn tables(&self) -> [&Table; 6] {
-        [&self.chunks, &self.vectors, &self.files, &self.structure, &self.imports, &self.names]
+    fn tables(&self) -> [&Table; 8] {
+        [&self.chunks, &self.vectors, &self.files, &self.structure, &self.imports, &self.names, &self.occurrences, &self.occ_files]
     }
 
     /// All rows of a table (or those matching `filter`), selected columns.

@@ -12,6 +12,7 @@
 //! stored only when the files it was computed from are the ones indexed.
 
 pub mod coverage;
+pub mod occurrences;
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};

@@ -100,6 +100,11 @@ pub enum ServiceRequest {
     /// or over the declarations `names` points at when given.
     #[serde(rename_all = "camelCase")]
     Analyze { analysis: String, file: Option<String>, names: Option<Vec<String>>, type_depth: i32 },
+    /// Indexes the occurrences of these files (absolute), each with its
+    /// owner project's program (`js/60_occurrences.js`); `release` drops
+    /// each project's program once its files are done.
+    #[serde(rename_all = "camelCase")]
+    Occurrences { files: Vec<String>, #[serde(default)] release: bool },
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -119,6 +124,13 @@ pub enum ServiceResponse {
     /// in `js/protocol.d.ts` and passed through as JSON.
     Analyzed {
         result: serde_json::Value,
+    },
+    #[serde(rename_all = "camelCase")]
+    Occurrences {
+        files: Vec<FileOccurrences>,
+        failed: Vec<FileFailure>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        build_log: Vec<BuildEntry>,
     },
     Failed {
         message: String,
@@ -337,6 +349,88 @@ pub struct CallEntry {
     pub outgoing_calls: Option<Vec<CallEntry>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub incoming_callers: Option<Vec<CallEntry>>,
+}
+
+// ---- the occurrence index (js/60_occurrences.js) ----
+
+/// One file's rows from one checker pass.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct FileOccurrences {
+    pub relative_path: String,
+    pub declarations: Vec<OccurrenceDeclaration>,
+    pub occurrences: Vec<Occurrence>,
+    /// The file's call-hierarchy items (`itemKey` → how tsq names them).
+    pub items: Vec<CallItem>,
+    /// TypeScript's outgoing calls of each item, to user code.
+    pub calls: Vec<CallEdge>,
+    /// Members and the base members they override or implement.
+    pub bases: Vec<BaseEdge>,
+    /// A script, `declare global` or `declare module "x"`: its API is everyone's.
+    pub global: bool,
+    pub imports: Vec<String>,
+    pub reexports: Vec<String>,
+    /// The declaration emit (`null` for scripts and when emit fails).
+    pub api_text: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct OccurrenceDeclaration {
+    pub id: String,
+    pub name: String,
+    pub kind: String,
+    pub containers: Vec<String>,
+    pub line: u32,
+    pub end_line: u32,
+    /// The call-hierarchy item `prepareCallHierarchy` picks at the name,
+    /// for the declarations tsq's call trees start from.
+    pub item: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Occurrence {
+    pub line: u32,
+    pub column: u32,
+    pub symbol: String,
+    /// definition, reference, call, new, type, heritage, import.
+    pub role: String,
+    pub enclosing: String,
+    /// For call sites (as the call hierarchy counts them): the item the
+    /// site is grouped under.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub caller: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct CallItem {
+    pub key: String,
+    #[serde(rename = "ref")]
+    pub symbol: SymbolRef,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct CallEdge {
+    pub from: String,
+    pub to: String,
+    pub sites: Vec<u32>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct BaseEdge {
+    pub member: String,
+    pub base: String,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct FileFailure {
+    pub relative_path: String,
+    pub message: String,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]

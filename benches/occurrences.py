@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""The occurrence index on real monorepos, beside its peer in the same run.
+
+For each corpus (../shared/corpus.sh), on a fresh copy:
+  1. full index: `tsq index --no-structure --occurrences` (QuickJS) and
+     scip-typescript (Node) over the same projects: wall time, peak RSS;
+  2. the edit workflow, RUNS times each: a body-only edit (`void 0;` at the
+     top of a function body), sync (`tsq index --no-structure --occurrences`),
+     ask again (`tsq relations` on the edited function); then an exported
+     signature edit and its sync. Reports files re-indexed, sync seconds and
+     the relations answer's seconds (medians).
+
+  python3 benches/occurrences.py [--runs N] [--tsq PATH] [--scip PATH] CORPUS...
+
+scip-typescript: `npm install @sourcegraph/scip-typescript` somewhere and
+pass --scip node_modules/.bin/scip-typescript (skipped, with a note, when
+absent). Nothing here is a test: figures go to benches/README.md.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def corpus_dirs(names):
+    out = subprocess.run(["bash", os.path.join(REPO, "../shared/corpus.sh"), *names], capture_output=True, text=True, check=True).stdout
+    return dict(line.split("\t", 1) for line in out.splitlines() if "\t" in line)
+
+
+def timed(cmd, cwd=None, env=None):
+    """Runs cmd under GNU time: (seconds, peak RSS MB, stdout, returncode)."""
+    t = time.monotonic()
+    p = subprocess.run(["/usr/bin/time", "-f", "TSQRSS %M", *cmd], cwd=cwd, env=env, capture_output=True, text=True)
+    secs = time.monotonic() - t
+    rss = re.findall(r"TSQRSS (\d+)", p.stderr)
+    if p.returncode != 0:
+        sys.stderr.write(f"{' '.join(cmd)} exited {p.returncode}:\n{p.stderr[-3000:]}\n")
+    return secs, int(rss[-1]) / 1024 if rss else 0.0, p.stdout, p.returncode
+
+
+def body_edit_target(root):
+    """The first non-test .ts file with an exported function whose body can
+    take a statement: (relative path, function name, insert offset)."""
+    pat = re.compile(r"^export function (\w+)\([^)]*\)[^{\n]*\{\n", re.M)
+    for dirpath, dirnames, files in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in ("node_modules", ".tsq", "__tests__", "test", "tests", "examples") and not d.startswith("."))
+        for f in sorted(files):
+            if not f.endswith(".ts") or f.endswith(".d.ts") or ".test." in f or ".spec." in f:
+                continue
+            p = os.path.join(dirpath, f)
+            text = open(p, encoding="utf-8", errors="replace").read()
+            m = pat.search(text)
+            if m:
+                return os.path.relpath(p, root), m.group(1), m.end()
+    raise SystemExit(f"no function to edit under {root}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("corpora", nargs="+")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--tsq", default=os.path.join(os.environ.get("CARGO_TARGET_DIR", "/var/tmp/tsq-target"), "release/tsq"))
+    ap.add_argument("--scip", default="/var/tmp/scip/node_modules/.bin/scip-typescript")
+    args = ap.parse_args()
+    env = dict(os.environ, TSQ_EMBEDDER="none")
+    dirs = corpus_dirs(args.corpora)
+    rows = []
+    for name in args.corpora:
+        if name not in dirs:
+            print(f"{name}: not available (fetch its snapshot first)", file=sys.stderr)
+            continue
+        work = tempfile.mkdtemp(prefix=f"tsq-occ-{name}-")
+        root = os.path.join(work, name)
+        shutil.copytree(dirs[name], root, ignore=shutil.ignore_patterns(".tsq"))
+        row = {"corpus": name}
+        secs, rss, out, rc = timed([args.tsq, "index", "--root", root, "--no-structure", "--occurrences", "--embedder", "none", "--json"], env=env)
+        rep = json.loads(out)["occurrences"] if rc == 0 else {}
+        row.update(full_s=secs, full_rss=rss, files=rep.get("indexed"), rows=rep.get("occurrences"), failed=len(rep.get("failed", [])))
+        if os.path.exists(args.scip):
+            scip_root = os.path.join(work, "scip-copy")
+            shutil.copytree(dirs[name], scip_root, ignore=shutil.ignore_patterns(".tsq"))
+            flags = ["--pnpm-workspaces"] if os.path.exists(os.path.join(scip_root, "pnpm-workspace.yaml")) else []
+            s, r, _, src = timed(["node", "--max-old-space-size=4096", args.scip, "index", *flags, "--output", os.path.join(work, "index.scip")], cwd=scip_root)
+            row.update(scip_s=s if src == 0 else None, scip_rss=r)
+        rel, fn, at = body_edit_target(root)
+        path = os.path.join(root, rel)
+        original = open(path, encoding="utf-8").read()
+        body, sig, ask = [], [], []
+        for i in range(args.runs):
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(original[:at] + "  void 0;\n" * (i + 1) + original[at:])
+            s, _, out, _ = timed([args.tsq, "index", "--root", root, "--no-structure", "--occurrences", "--embedder", "none", "--json"], env=env)
+            o = json.loads(out)["occurrences"]
+            body.append((s, o["indexed"], o["cascaded"]))
+            s, _, out, _ = timed([args.tsq, "relations", f"symbol = {rel} > {fn}", "--root", root, "--json"], env=env)
+            ask.append(s)
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(original.replace(f"export function {fn}(", f"export function {fn}(this: void, ", 1))
+        s, _, out, _ = timed([args.tsq, "index", "--root", root, "--no-structure", "--occurrences", "--embedder", "none", "--json"], env=env)
+        o = json.loads(out)["occurrences"]
+        sig.append((s, o["indexed"], o["cascaded"]))
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(original)
+        row.update(
+            edited=f"{rel} > {fn}",
+            body_files=statistics.median(b[1] for b in body),
+            body_s=statistics.median(b[0] for b in body),
+            ask_s=statistics.median(ask),
+            sig_files=sig[0][1],
+            sig_cascaded=sig[0][2],
+            sig_s=sig[0][0],
+        )
+        rows.append(row)
+        print(json.dumps(row), file=sys.stderr)
+        shutil.rmtree(work, ignore_errors=True)
+    print("| corpus | files | rows | full index (QuickJS) | peak RSS | scip-typescript (Node) | ratio | body-only edit: files, sync | relations after it | exported-signature edit: files, sync |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        scip = f"{r['scip_s']:.0f} s, {r['scip_rss']:.0f} MB" if r.get("scip_s") else "n/a"
+        ratio = f"{r['full_s'] / r['scip_s']:.1f}×" if r.get("scip_s") else "n/a"
+        print(
+            f"| {r['corpus']} | {r['files']} | {r['rows']:,} | {r['full_s']:.0f} s | {r['full_rss']:.0f} MB | {scip} | {ratio} | "
+            f"{r['body_files']:.0f}, {r['body_s']:.1f} s | {r['ask_s']:.2f} s | {r['sig_files']} ({r['sig_cascaded']} importers), {r['sig_s']:.1f} s |"
+        )
+
+
+if __name__ == "__main__":
+    main()

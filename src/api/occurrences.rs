@@ -1,0 +1,68 @@
+//! The occurrence index through the engine: `Engine::sync_occurrences`
+//! (`tsq index --occurrences`, and before every `relations` answer) and
+//! `Engine::relations` (references and call trees derived from the rows,
+//! `tsq relations`). No checker runs for an answer once the rows are
+//! fresh; a sync re-indexes what changed by TypeScript's builder rule
+//! (`structure::occurrences`).
+
+use serde::Serialize;
+
+use super::{lock, structure_error, Engine, EngineError};
+use crate::config::{Overrides, Settings};
+use crate::index::Progress;
+use crate::query::SymbolQuery;
+use super::request::RequestError;
+use crate::structure::occurrences::{self, Graph, OccurrenceReport, Relations};
+
+/// A `relations` answer: the declarations the query names, each with its
+/// references, callers and callees from the occurrence index, and the
+/// sync that made the rows fresh.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RelationsAnswer {
+    pub query: String,
+    pub call_depth: i32,
+    pub matches: Vec<Relations>,
+    pub sync: OccurrenceReport,
+    /// Files without rows (failed, with their errors in `tsq status`):
+    /// answers may miss what they hold.
+    pub unindexed: Vec<String>,
+}
+
+impl Engine {
+    /// Brings the occurrence index up to date: the chunk sync first, then
+    /// every file whose rows are missing or stale (by the builder rule).
+    pub fn sync_occurrences(&self, progress: &dyn Progress) -> Result<OccurrenceReport, EngineError> {
+        let tree = self.walk();
+        self.sync_tree(&tree, progress)?;
+        let ws = self.workspace(&tree, progress)?;
+        let mut guard = self.open_index()?;
+        let index = guard.as_mut().expect("opened above");
+        let mut report = occurrences::sync(index, &ws, &tree, &self.view, progress).map_err(structure_error)?;
+        // A file edited during the pass: its batch was dropped; once more
+        // picks it up (a second interruption is reported as is).
+        if report.interrupted {
+            let again = occurrences::sync(index, &ws, &tree, &self.view, progress).map_err(structure_error)?;
+            report = OccurrenceReport { indexed: report.indexed + again.indexed, occurrences: report.occurrences + again.occurrences, ..again };
+        }
+        Ok(report)
+    }
+
+    /// References, callers and callees of the declarations `query` names
+    /// (`symbol = file > [Parent >] name`; the file is required), from the
+    /// occurrence index, synced first.
+    pub fn relations(&self, query: &str, call_depth: Option<i32>, progress: &dyn Progress) -> Result<RelationsAnswer, EngineError> {
+        let parsed = SymbolQuery::parse(query).map_err(RequestError::from)?;
+        let settings = Settings::load(self.root(), Overrides { call_depth, ..Default::default() })?;
+        let Some(file) = parsed.file.clone() else {
+            return Err(RequestError::Path(format!("`{query}` names no file: relations need the declaring file (`symbol = path/to/file.ts > name`)")).into());
+        };
+        super::request::scoped_path(self.root(), &file).map_err(RequestError::Path)?;
+        let sync = self.sync_occurrences(progress)?;
+        let guard = lock(&self.index);
+        let index = guard.as_ref().expect("opened by the sync");
+        let graph = Graph::load(index).map_err(structure_error)?;
+        let matches = occurrences::relations(index, &graph, &file, &parsed.names, settings.call_depth).map_err(structure_error)?;
+        Ok(RelationsAnswer { query: parsed.to_string(), call_depth: settings.call_depth, matches, sync, unindexed: graph.unindexed })
+    }
+}

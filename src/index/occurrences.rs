@@ -1,0 +1,249 @@
+//! The occurrence tables: one row per resolved identifier
+//! (`occurrences`: file, position, symbol id, role, enclosing declaration,
+//! the call-hierarchy item of a call site) and one row per indexed file
+//! (`occ_files`: the content hash the rows were computed from, the API
+//! hash, imports and re-exports, the file's declarations, items, call
+//! edges and base members as JSON, or the error that stopped it). What the
+//! rows mean is `src/structure/occurrences.rs`'s business; this module
+//! stores, reads and deletes.
+
+use std::sync::Arc;
+
+use arrow_array::builder::{ListBuilder, StringBuilder};
+use arrow_array::{ArrayRef, BooleanArray, Int64Array, RecordBatch, StringArray};
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
+
+use super::schema::{sql_in, Columns};
+use super::store::Store;
+use super::IndexError;
+
+pub const OCCURRENCES: &str = "occurrences";
+pub const OCC_FILES: &str = "occ_files";
+
+fn list_of_strings() -> DataType {
+    DataType::List(Arc::new(Field::new("item", DataType::Utf8, true)))
+}
+
+pub fn occurrences_schema() -> SchemaRef {
+    Arc::new(Schema::new(vec![
+        Field::new("relativePath", DataType::Utf8, false),
+        Field::new("line", DataType::Int64, false),
+        Field::new("column", DataType::Int64, false),
+        Field::new("symbol", DataType::Utf8, false),
+        Field::new("role", DataType::Utf8, false),
+        Field::new("enclosing", DataType::Utf8, false),
+        Field::new("caller", DataType::Utf8, true),
+    ]))
+}
+
+pub fn occ_files_schema() -> SchemaRef {
+    Arc::new(Schema::new(vec![
+        Field::new("relativePath", DataType::Utf8, false),
+        Field::new("contentHash", DataType::Utf8, false),
+        Field::new("apiHash", DataType::Utf8, true),
+        Field::new("global", DataType::Boolean, false),
+        Field::new("imports", list_of_strings(), false),
+        Field::new("reexports", list_of_strings(), false),
+        Field::new("facts", DataType::Utf8, false),
+        Field::new("error", DataType::Utf8, true),
+        Field::new("indexedAt", DataType::Int64, false),
+    ]))
+}
+
+/// One resolved identifier.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OccurrenceRow {
+    pub relative_path: String,
+    pub line: u32,
+    pub column: u32,
+    pub symbol: String,
+    pub role: String,
+    pub enclosing: String,
+    pub caller: Option<String>,
+}
+
+/// One indexed (or failed) file.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct OccFileRow {
+    pub relative_path: String,
+    /// The sha256 of the text the rows were computed from.
+    pub content_hash: String,
+    /// The sha256 of the declaration emit; `None` for scripts, failures
+    /// and files whose emit failed (their importers always re-index).
+    pub api_hash: Option<String>,
+    pub global: bool,
+    pub imports: Vec<String>,
+    pub reexports: Vec<String>,
+    /// Declarations, items, call edges and base members (JSON).
+    pub facts: String,
+    /// Why the file has no rows (retried after its next change).
+    pub error: Option<String>,
+    pub indexed_at: i64,
+}
+
+fn strings(values: impl Iterator<Item = Vec<String>>) -> ArrayRef {
+    let mut b = ListBuilder::new(StringBuilder::new());
+    for v in values {
+        for s in v {
+            b.values().append_value(s);
+        }
+        b.append(true);
+    }
+    Arc::new(b.finish())
+}
+
+pub fn occurrences_batch(rows: &[OccurrenceRow]) -> Result<RecordBatch, arrow_schema::ArrowError> {
+    let cols: Vec<ArrayRef> = vec![
+        Arc::new(StringArray::from_iter_values(rows.iter().map(|r| r.relative_path.as_str()))),
+        Arc::new(Int64Array::from_iter_values(rows.iter().map(|r| r.line as i64))),
+        Arc::new(Int64Array::from_iter_values(rows.iter().map(|r| r.column as i64))),
+        Arc::new(StringArray::from_iter_values(rows.iter().map(|r| r.symbol.as_str()))),
+        Arc::new(StringArray::from_iter_values(rows.iter().map(|r| r.role.as_str()))),
+        Arc::new(StringArray::from_iter_values(rows.iter().map(|r| r.enclosing.as_str()))),
+        Arc::new(StringArray::from(rows.iter().map(|r| r.caller.as_deref()).collect::<Vec<_>>())),
+    ];
+    RecordBatch::try_new(occurrences_schema(), cols)
+}
+
+pub fn occ_files_batch(rows: &[OccFileRow]) -> Result<RecordBatch, arrow_schema::ArrowError> {
+    let cols: Vec<ArrayRef> = vec![
+        Arc::new(StringArray::from_iter_values(rows.iter().map(|r| r.relative_path.as_str()))),
+        Arc::new(StringArray::from_iter_values(rows.iter().map(|r| r.content_hash.as_str()))),
+        Arc::new(StringArray::from(rows.iter().map(|r| r.api_hash.as_deref()).collect::<Vec<_>>())),
+        Arc::new(BooleanArray::from(rows.iter().map(|r| r.global).collect::<Vec<_>>())),
+        strings(rows.iter().map(|r| r.imports.clone())),
+        strings(rows.iter().map(|r| r.reexports.clone())),
+        Arc::new(StringArray::from_iter_values(rows.iter().map(|r| r.facts.as_str()))),
+        Arc::new(StringArray::from(rows.iter().map(|r| r.error.as_deref()).collect::<Vec<_>>())),
+        Arc::new(Int64Array::from_iter_values(rows.iter().map(|r| r.indexed_at))),
+    ];
+    RecordBatch::try_new(occ_files_schema(), cols)
+}
+
+fn occurrence_rows(b: &RecordBatch) -> impl Iterator<Item = OccurrenceRow> + '_ {
+    let c = Columns(b);
+    (0..b.num_rows()).map(move |i| OccurrenceRow {
+        relative_path: c.str("relativePath", i).unwrap_or_default(),
+        line: c.i64("line", i).unwrap_or_default() as u32,
+        column: c.i64("column", i).unwrap_or_default() as u32,
+        symbol: c.str("symbol", i).unwrap_or_default(),
+        role: c.str("role", i).unwrap_or_default(),
+        enclosing: c.str("enclosing", i).unwrap_or_default(),
+        caller: c.str("caller", i),
+    })
+}
+
+fn occ_file_rows(b: &RecordBatch) -> impl Iterator<Item = OccFileRow> + '_ {
+    let c = Columns(b);
+    (0..b.num_rows()).map(move |i| OccFileRow {
+        relative_path: c.str("relativePath", i).unwrap_or_default(),
+        content_hash: c.str("contentHash", i).unwrap_or_default(),
+        api_hash: c.str("apiHash", i),
+        global: c.bool("global", i).unwrap_or_default(),
+        imports: c.strings("imports", i),
+        reexports: c.strings("reexports", i),
+        facts: c.str("facts", i).unwrap_or_default(),
+        error: c.str("error", i),
+        indexed_at: c.i64("indexedAt", i).unwrap_or_default(),
+    })
+}
+
+fn arrow(e: arrow_schema::ArrowError) -> IndexError {
+    IndexError::Lance(e.to_string())
+}
+
+/// Files per delete or read filter (SQL `IN` lists stay short).
+const FILTER_CHUNK: usize = 400;
+
+impl Store {
+    /// Replaces the rows of `files` (their occurrences and file rows) with
+    /// these. The file rows go first out and last in: a crash in between
+    /// leaves the files unindexed, so the next sync redoes them.
+    pub async fn put_occurrences(&self, files: &[OccFileRow], rows: &[OccurrenceRow]) -> Result<(), IndexError> {
+        let paths: Vec<String> = files.iter().map(|f| f.relative_path.clone()).collect();
+        self.delete_occurrences(&paths).await?;
+        for chunk in rows.chunks(50_000) {
+            Store::add(&self.occurrences, occurrences_batch(chunk).map_err(arrow)?).await?;
+        }
+        Store::add(&self.occ_files, occ_files_batch(files).map_err(arrow)?).await
+    }
+
+    /// Drops every row of these files.
+    pub async fn delete_occurrences(&self, paths: &[String]) -> Result<(), IndexError> {
+        for chunk in paths.chunks(FILTER_CHUNK) {
+            let filter = sql_in("relativePath", chunk);
+            Store::delete(&self.occ_files, &filter).await?;
+            Store::delete(&self.occurrences, &filter).await?;
+        }
+        Ok(())
+    }
+
+    /// Every file row; `facts` only when asked (it is the bulk).
+    pub async fn occ_files(&self, facts: bool) -> Result<Vec<OccFileRow>, IndexError> {
+        let columns: &[&str] = if facts {
+            &["relativePath", "contentHash", "apiHash", "global", "imports", "reexports", "facts", "error", "indexedAt"]
+        } else {
+            &["relativePath", "contentHash", "apiHash", "global", "imports", "reexports", "error", "indexedAt"]
+        };
+        let mut out = Vec::new();
+        for b in Store::scan(&self.occ_files, None, Some(columns)).await? {
+            out.extend(occ_file_rows(&b));
+        }
+        Ok(out)
+    }
+
+    /// The occurrences of these symbols; `calls_only`: call sites only.
+    pub async fn occurrences_of(&self, symbols: &[String], calls_only: bool) -> Result<Vec<OccurrenceRow>, IndexError> {
+        let mut out = Vec::new();
+        for chunk in symbols.chunks(FILTER_CHUNK) {
+            let mut filter = sql_in("symbol", chunk);
+            if calls_only {
+                filter.push_str(" AND `caller` IS NOT NULL");
+            }
+            for b in Store::scan(&self.occurrences, Some(&filter), None).await? {
+                out.extend(occurrence_rows(&b));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Every occurrence row of one file (checks and tests).
+    pub async fn occurrences_in(&self, file: &str) -> Result<Vec<OccurrenceRow>, IndexError> {
+        let mut out = Vec::new();
+        for b in Store::scan(&self.occurrences, Some(&sql_in("relativePath", &[file.to_string()])), None).await? {
+            out.extend(occurrence_rows(&b));
+        }
+        Ok(out)
+    }
+
+    pub async fn clear_occurrences(&self) -> Result<(), IndexError> {
+        Store::delete(&self.occ_files, "true").await?;
+        Store::delete(&self.occurrences, "true").await
+    }
+}
+
+impl super::Index {
+    /// Every occurrence file row (`facts`: with the declarations, items,
+    /// call edges and base members).
+    pub fn occ_files(&self, facts: bool) -> Result<Vec<OccFileRow>, IndexError> {
+        self.runtime.block_on(self.store.occ_files(facts))
+    }
+
+    /// Replaces these files' occurrence rows, under the writer lock.
+    pub fn put_occurrences(&mut self, files: &[OccFileRow], rows: &[OccurrenceRow]) -> Result<(), IndexError> {
+        self.with_lock(|ix| ix.runtime.block_on(ix.store.put_occurrences(files, rows)))
+    }
+
+    /// Drops these files' occurrence rows (deleted files), under the lock.
+    pub fn delete_occurrences(&mut self, paths: &[String]) -> Result<(), IndexError> {
+        self.with_lock(|ix| ix.runtime.block_on(ix.store.delete_occurrences(paths)))
+    }
+
+    pub fn occurrences_of(&self, symbols: &[String], calls_only: bool) -> Result<Vec<OccurrenceRow>, IndexError> {
+        self.runtime.block_on(self.store.occurrences_of(symbols, calls_only))
+    }
+
+    pub fn occurrences_in(&self, file: &str) -> Result<Vec<OccurrenceRow>, IndexError> {
+        self.runtime.block_on(self.store.occurrences_in(file))
+    }
+}

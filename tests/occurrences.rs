@@ -1,0 +1,266 @@
+//! The occurrence index answers as the Language Service does (a
+//! differential test against the live path, the old per-declaration
+//! inspect, on the same vendored typescript.js):
+//! - on every Language Service fixture, every declaration's references,
+//!   incoming callers and outgoing calls derived from the rows equal the
+//!   live `inspect` answer exactly (depth 1, and depth 3 on the call-tree
+//!   fixtures);
+//! - after edits of every kind (body-only, renamed and default imports,
+//!   `declare global` and `declare module` in a module file, a re-export
+//!   chain, a moved, a renamed and a deleted declaration, a deleted file,
+//!   a changed overload, an interface member, callbacks), a sync makes
+//!   every answer equal the live one again;
+//! - a body-only edit re-indexes that file alone; an exported-signature
+//!   edit re-indexes its importers;
+//! - an edit made while a batch is computed is never stored as fresh.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use common::TempDir;
+use tsq::api::{Engine, EngineOptions};
+use tsq::embed::EmbedderChoice;
+use tsq::index::{Index, IndexConfig, Progress};
+use tsq::structure::occurrences::Graph;
+
+fn engine(root: &Path) -> Engine {
+    Engine::open(root, EngineOptions { embedder: Some(EmbedderChoice::None) }).unwrap()
+}
+
+/// Every declaration's `symbol =` query, once per distinct query.
+fn declaration_queries(root: &Path) -> Vec<String> {
+    let index = Index::open_with(root, &IndexConfig { embedder: EmbedderChoice::None, ..Default::default() }, None).unwrap();
+    let graph = Graph::load(&index).unwrap();
+    let mut out = BTreeSet::new();
+    for (file, d) in &graph.declarations {
+        // Names `symbol =` cannot spell (computed, quoted) are left out.
+        if d.name.is_empty() || d.name.contains(['[', '"', '\'', '>', ' ']) || d.containers.iter().any(|c| c.contains(['[', '"', '\'', '>', ' '])) {
+            continue;
+        }
+        let mut parts = vec![file.clone()];
+        parts.extend(d.containers.iter().cloned());
+        parts.push(d.name.clone());
+        out.insert(format!("symbol = {}", parts.join(" > ")));
+    }
+    out.into_iter().collect()
+}
+
+/// Differences between the live inspect and the occurrence index for
+/// every declaration of the workspace.
+fn differences(e: &Engine, root: &Path, call_depth: i32) -> (usize, Vec<String>) {
+    let mut diffs = Vec::new();
+    let mut checked = 0;
+    let _ = e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
+    for q in declaration_queries(root) {
+        let live = e.inspect(&q, Some(call_depth)).unwrap();
+        let derived = e.relations(&q, Some(call_depth), &tsq::index::sync_silent()).unwrap();
+        for m in &live.result.matches {
+            checked += 1;
+            let Some(r) = derived.matches.iter().find(|r| r.symbol.file_path == m.symbol.file_path && r.symbol.line == m.symbol.line) else {
+                diffs.push(format!("{q}: no row for {:?}:{:?}", m.symbol.file_path, m.symbol.line));
+                continue;
+            };
+            let json = |v: &dyn erased::Ser| v.json();
+            if m.references != r.references {
+                diffs.push(format!("{q} references\n  live: {}\n  rows: {}", json(&m.references), json(&r.references)));
+            }
+            if m.incoming_callers != r.incoming_callers {
+                diffs.push(format!("{q} incoming\n  live: {}\n  rows: {}", json(&m.incoming_callers), json(&r.incoming_callers)));
+            }
+            if m.outgoing_calls != r.outgoing_calls {
+                diffs.push(format!("{q} outgoing\n  live: {}\n  rows: {}", json(&m.outgoing_calls), json(&r.outgoing_calls)));
+            }
+        }
+    }
+    (checked, diffs)
+}
+
+mod erased {
+    pub trait Ser {
+        fn json(&self) -> String;
+    }
+    impl<T: serde::Serialize> Ser for T {
+        fn json(&self) -> String {
+            serde_json::to_string(self).unwrap_or_default()
+        }
+    }
+}
+
+fn fixture_dirs() -> Vec<PathBuf> {
+    let fixtures = common::repo().join("fixtures/ts-ls");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&fixtures).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
+    dirs.sort();
+    dirs
+}
+
+#[test]
+fn rows_answer_as_the_language_service_on_every_fixture() {
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for dir in fixture_dirs() {
+        let name = dir.file_name().unwrap().to_string_lossy().to_string();
+        let ws = TempDir::copy_of(&dir, &format!("occ-fixture-{name}"));
+        let e = engine(&ws.0);
+        let (n, diffs) = differences(&e, &ws.0, 1);
+        checked += n;
+        failures.extend(diffs.into_iter().map(|d| format!("{name}: {d}")));
+        if ["call-chain", "cycle", "multi-hop", "callbacks", "constructor"].contains(&name.as_str()) {
+            let (n, diffs) = differences(&e, &ws.0, 3);
+            checked += n;
+            failures.extend(diffs.into_iter().map(|d| format!("{name} (depth 3): {d}")));
+        }
+    }
+    eprintln!("occurrence index vs live Language Service: {checked} declarations, {} differences", failures.len());
+    assert!(checked > 300, "the fixtures hold more declarations than {checked}");
+    assert!(failures.is_empty(), "{} differences:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// Replaces the first `from` in `rel` with `to` (panics when absent: a
+/// fixture change must not silently disable an edit).
+fn edit(root: &Path, rel: &str, from: &str, to: &str) {
+    let p = root.join(rel);
+    let text = std::fs::read_to_string(&p).unwrap();
+    assert!(text.contains(from), "{rel} has no {from:?}");
+    std::fs::write(&p, text.replacen(from, to, 1)).unwrap();
+}
+
+#[test]
+fn a_body_only_edit_reindexes_its_file_alone_and_an_api_edit_its_importers() {
+    let ws = TempDir::copy_of(&common::repo().join("fixtures/ts-ls/cross-module"), "occ-cascade");
+    let e = engine(&ws.0);
+    let first = e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
+    assert!(first.full && first.indexed >= 4, "{first:?}");
+    let again = e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
+    assert_eq!((again.indexed, again.full), (0, false), "nothing changed: {again:?}");
+
+    // A body-only edit: `void 0;` at the top of createUser's body.
+    edit(&ws.0, "user.ts", "export default function createUser(name: string): User {\n", "export default function createUser(name: string): User {\n  void 0;\n");
+    let body = e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
+    assert_eq!((body.indexed, body.cascaded, body.full), (1, 0, false), "a body-only edit re-indexes user.ts alone: {body:?}");
+    let (_, diffs) = differences(&e, &ws.0, 1);
+    assert!(diffs.is_empty(), "after a body-only edit:\n{}", diffs.join("\n"));
+
+    // An exported signature change: user.ts's importers follow.
+    edit(&ws.0, "user.ts", "createUser(name: string)", "createUser(name: string, _extra?: number)");
+    let api = e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
+    assert!(api.indexed > 1 && api.cascaded >= 1, "an API edit re-indexes the importers: {api:?}");
+    let (_, diffs) = differences(&e, &ws.0, 1);
+    assert!(diffs.is_empty(), "after an API edit:\n{}", diffs.join("\n"));
+}
+
+/// Edits of every kind, each followed by a sync and a full differential
+/// check on the edited workspace.
+#[test]
+fn after_every_kind_of_edit_rows_answer_as_the_language_service() {
+    let mut failures = Vec::new();
+    let mut steps = 0;
+    let mut run = |fixture: &str, edits: &[(&str, &dyn Fn(&Path))]| {
+        let ws = TempDir::copy_of(&common::repo().join("fixtures/ts-ls").join(fixture), &format!("occ-edits-{fixture}"));
+        let e = engine(&ws.0);
+        e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
+        for (what, apply) in edits {
+            apply(&ws.0);
+            steps += 1;
+            let (_, diffs) = differences(&e, &ws.0, 1);
+            failures.extend(diffs.into_iter().map(|d| format!("{fixture} after {what}: {d}")));
+        }
+    };
+    run(
+        "aliases",
+        &[
+            ("a renamed import used more", &|r| edit(r, "import-rename.ts", "\n", "\nexport const again = () => 0;\n")),
+            ("a default import renamed", &|r| {
+                let text = std::fs::read_to_string(r.join("default-import.ts")).unwrap();
+                let local = text.split("import ").nth(1).and_then(|s| s.split_whitespace().next()).unwrap().trim_end_matches(',').to_string();
+                std::fs::write(r.join("default-import.ts"), text.replace(&local, "renamedDefault")).unwrap();
+            }),
+            ("a re-export chain extended", &|r| {
+                std::fs::write(r.join("chain.ts"), "export * from './barrel';\n").unwrap();
+                std::fs::write(r.join("chain-user.ts"), "import { createElement } from './chain';\nexport function viaChain() { return createElement('x' as any); }\n").unwrap();
+            }),
+            ("a file deleted", &|r| std::fs::remove_file(r.join("chain-user.ts")).unwrap()),
+            ("a body-only edit", &|r| edit(r, "core.ts", "{\n", "{\n  void 0;\n")),
+        ],
+    );
+    run(
+        "ambients",
+        &[
+            ("declare global in a module file", &|r| {
+                std::fs::write(r.join("augment.ts"), "export {};\ndeclare global {\n  interface Window { tsqFlag: boolean }\n  function tsqGlobal(): void;\n}\n").unwrap();
+                std::fs::write(r.join("uses-global.ts"), "export function useIt() { tsqGlobal(); return window.tsqFlag; }\n").unwrap();
+            }),
+            ("declare module in a module file", &|r| {
+                std::fs::write(r.join("mod-augment.ts"), "export {};\ndeclare module './uses-global' {\n  export function extra(): void;\n}\n").unwrap();
+            }),
+            ("the global function removed", &|r| edit(r, "augment.ts", "  function tsqGlobal(): void;\n", "")),
+        ],
+    );
+    run(
+        "type-hierarchy",
+        &[
+            ("an interface member added", &|r| edit(r, "interfaces.ts", "{\n", "{\n  extraMember?(): void;\n")),
+            ("a method renamed", &|r| edit(r, "models.ts", "validate(): boolean {", "check(): boolean {")),
+        ],
+    );
+    run(
+        "call-chain",
+        &[
+            ("a declaration moved to another file", &|r| {
+                let files = common::fixture_files(r);
+                let f = files.iter().find(|p| std::fs::read_to_string(p).unwrap().contains("export function")).unwrap().clone();
+                let text = std::fs::read_to_string(&f).unwrap();
+                std::fs::write(&f, format!("{text}\nexport function movedHere(x: number) {{ return x + 1; }}\n")).unwrap();
+            }),
+            ("a file renamed", &|r| {
+                let files = common::fixture_files(r);
+                let f = files.iter().find(|p| !std::fs::read_to_string(p).unwrap().contains("import")).unwrap().clone();
+                let to = f.with_file_name("renamed-file.ts");
+                std::fs::rename(&f, &to).unwrap();
+            }),
+        ],
+    );
+    run(
+        "signature",
+        &[
+            ("an overloaded function added", &|r| {
+                std::fs::write(r.join("overloads.ts"), "export function ov(a: string): string;\nexport function ov(a: number): number;\nexport function ov(a: any) { return a; }\nexport const useOv = () => ov(1);\n").unwrap()
+            }),
+            ("an overload changed", &|r| edit(r, "overloads.ts", "export function ov(a: number): number;", "export function ov(a: number, b?: number): number;")),
+        ],
+    );
+    run("callbacks", &[("a callback gains a call", &|r| edit(r, "main.ts", "=> {\n", "=> {\n    void String(1);\n"))]);
+    eprintln!("{steps} edits checked");
+    assert!(failures.is_empty(), "{} differences:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// Edits a file the first time a batch is about to be computed.
+struct EditDuringPass<'a> {
+    root: &'a Path,
+    done: std::cell::Cell<bool>,
+}
+
+impl Progress for EditDuringPass<'_> {
+    fn update(&self, phase: &str, _: u64, _: u64) {
+        if phase == "indexing occurrences" && !self.done.replace(true) {
+            edit(self.root, "consumer.ts", "\n", "\nexport function raced() { return 1; }\n");
+        }
+    }
+}
+
+#[test]
+fn an_edit_during_a_pass_is_never_stored_as_fresh() {
+    let ws = TempDir::copy_of(&common::repo().join("fixtures/ts-ls/cross-module"), "occ-race");
+    let e = engine(&ws.0);
+    let progress = EditDuringPass { root: &ws.0, done: Default::default() };
+    let report = e.sync_occurrences(&progress).unwrap();
+    assert!(progress.done.get(), "the edit was made");
+    assert!(!report.interrupted, "the engine redid the dropped batch: {report:?}");
+    // The rows hold the edited text: the new function is there.
+    let r = e.relations("symbol = consumer.ts > raced", Some(1), &tsq::index::sync_silent()).unwrap();
+    assert_eq!(r.matches.len(), 1, "the declaration added during the pass is indexed");
+    assert_eq!(r.sync.indexed, 0, "and nothing was left stale for the next sync");
+    let (_, diffs) = differences(&e, &ws.0, 1);
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+}
