@@ -97,7 +97,9 @@
         return libs.updateDocumentWithKey(fileName, path, LIB_SETTINGS, LIB_KEY, snapshot, version, kind, libOptions(opts));
       },
       releaseDocumentWithKey(path, key, kind, format) {
-        if (isLib(path)) return libs.releaseDocumentWithKey(path, LIB_KEY, kind, undefined);
+        // Libs stay for the workspace's life (parsed once), even when a
+        // released program was their last holder.
+        if (isLib(path)) return;
         return user.releaseDocumentWithKey(path, key, kind, format);
       },
       stats,
@@ -163,6 +165,17 @@
         ms: Date.now() - started,
       });
       return program;
+    }
+
+    /** Drops the program (the occurrence pass keeps about one at a time);
+     *  the next `program()` builds it again. */
+    release() {
+      if (!this.built) return;
+      this.service.cleanupSemanticCache();
+      // The host's project version must move, or the service would keep
+      // its (now absent) program as up to date.
+      this.listVersion = (this.listVersion || 0) + 1;
+      this.built = false;
     }
 
     /** Files a query may touch: this project's own source files. */

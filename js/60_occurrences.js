@@ -63,6 +63,9 @@
    *  user or workspace file (by file, then position). */
   function canonicalDeclaration(symbol) {
     const decls = (symbol && symbol.declarations) || [];
+    // A module is its file, also when `declare module "./x"` augments it.
+    const file = decls.find((d) => d.kind === SK.SourceFile);
+    if (file) return file;
     let best = null;
     for (const d of decls) {
       const f = d.getSourceFile().fileName;
@@ -90,6 +93,36 @@
       if (target && target !== checker.getUnknownSymbol && !(target.flags & ts.SymbolFlags.Alias && target === symbol)) return target;
     }
     return symbol;
+  }
+
+  /** The workspace symbols find-references relates to an identifier
+   *  (its `forEachRelatedSymbol`, base types aside: those are `bases`
+   *  rows): the symbol's roots (a union's property is each member's),
+   *  the contextual type's properties for an object literal's property,
+   *  the property a binding element names, the value of `{ x }`. */
+  function relatedAt(checker, node, symbol) {
+    const out = [];
+    const add = (sym) => {
+      if (!sym) return;
+      const roots = checker.getRootSymbols(sym);
+      const ids = [];
+      for (const r of roots.length ? roots : [sym]) {
+        const id = symbolId(resolveAlias(checker, r));
+        if (id && !ids.includes(id)) ids.push(id);
+      }
+      for (const id of ids) if (!out.includes(id)) out.push(id);
+    };
+    add(symbol);
+    const element = ts.getContainingObjectLiteralElement(node);
+    if (element) {
+      const contextual = checker.getContextualType(element.parent);
+      if (contextual) for (const p of ts.getPropertySymbolsFromContextualType(element, checker, contextual, true)) add(p);
+      if (ts.isShorthandPropertyAssignment(node.parent) && node.parent.name === node) add(resolveAlias(checker, checker.getShorthandAssignmentValueSymbol(node.parent)));
+    }
+    if (ts.isBindingElement(node.parent) && ts.isObjectBindingPattern(node.parent.parent) && (node.parent.propertyName === node || !node.parent.propertyName && node.parent.name === node)) {
+      add(ts.getPropertySymbolFromBindingElement(checker, node.parent));
+    }
+    return out;
   }
 
   // ---- roles -------------------------------------------------------------------------
@@ -129,6 +162,23 @@
       if (ids.has(a) && L.DECLARATION_KINDS.has(a.kind)) return ids.get(a);
     }
     return L.rel(sf.fileName);
+  }
+
+  /** The meanings find-references searches for from a declaration's name
+   *  (its getIntersectingMeaningFromDeclarations): an interface and a
+   *  namespace merged into one symbol are found apart. */
+  function searchMeaning(nameNode, symbol) {
+    if (!nameNode) return 7;
+    let meaning = ts.getMeaningFromLocation(nameNode);
+    const decls = (symbol && symbol.declarations) || [];
+    for (let last = -1; last !== meaning;) {
+      last = meaning;
+      for (const d of decls) {
+        const m = ts.getMeaningFromDeclaration(d);
+        if (m & meaning) meaning |= m;
+      }
+    }
+    return meaning;
   }
 
   // ---- call hierarchy items ----------------------------------------------------------
@@ -188,7 +238,9 @@
       if (ids.has(node) && L.DECLARATION_KINDS.has(node.kind)) {
         const ref = L.symbolRef(sf, node);
         const nameNode = node.kind === SK.Constructor ? node : ts.getNameOfDeclaration(node);
-        const symbol = nameNode && node.kind !== SK.Constructor ? checker.getSymbolAtLocation(nameNode) || node.symbol : node.symbol;
+        // A constructor is referenced through its class's name (as tsq's
+        // live references ask find-references at the class name).
+        const symbol = node.kind === SK.Constructor ? node.parent.symbol : nameNode ? checker.getSymbolAtLocation(nameNode) || node.symbol : node.symbol;
         const id = (symbol && symbolId(symbol)) || ids.get(node);
         // The call-hierarchy item prepareCallHierarchy picks at the name.
         let item = null;
@@ -201,8 +253,13 @@
         const callable = node.kind === SK.FunctionDeclaration || node.kind === SK.MethodDeclaration || node.kind === SK.Constructor ||
           node.kind === SK.GetAccessor || node.kind === SK.SetAccessor || node.kind === SK.ClassDeclaration ||
           (node.kind === SK.VariableDeclaration && !!node.initializer && (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer)));
-        declarations.push({ id, name: ref.name, kind: ref.kind, containers: L.containers(node), line: ref.line, endLine: L.line(sf, node.end), item: callable ? item : null });
+        declarations.push({ id, name: ref.name, kind: ref.kind, containers: L.containers(node), line: ref.line, endLine: L.line(sf, node.end), item: callable ? item : null, meaning: searchMeaning(node.kind === SK.Constructor ? node.parent.name : nameNode, symbol) });
         baseMembers(checker, node, id, bases);
+      }
+      if (ts.isParameterPropertyDeclaration(node, node.parent)) {
+        const property = checker.getSymbolsOfParameterPropertyDeclaration(node, ts.idText(node.name))[1];
+        const id = property && symbolId(property);
+        if (id) baseMembers(checker, node, id, bases, node.parent.parent);
       }
       if (isValidCallHierarchyDeclaration(node)) addItem(node);
       ts.forEachChild(node, visit);
@@ -230,6 +287,11 @@
         addOccurrence(node);
         return;
       }
+      // `T['name']` and `o['name']` name a property.
+      if (ts.isStringLiteral(node) && (ts.isLiteralTypeNode(node.parent) || ts.isElementAccessExpression(node.parent) && node.parent.argumentExpression === node)) {
+        addOccurrence(node);
+        return;
+      }
       if (node.kind === SK.JSDoc || ts.isJSDocCommentContainingNode && ts.isJSDocCommentContainingNode(node)) return;
       ts.forEachChild(node, walk);
     };
@@ -238,21 +300,17 @@
       if (!symbol) return;
       const own = symbol;
       symbol = resolveAlias(checker, symbol);
-      const id = symbolId(symbol);
-      if (!id) return;
+      const ids = relatedAt(checker, node, symbol);
+      if (!ids.length) return;
       const r = role(node, own);
       const at = L.line(sf, node.getStart(sf));
-      const row = { line: at, column: node.getStart(sf) - sf.getLineStarts()[at - 1], symbol: id, role: r, enclosing: enclosing(sf, node) };
+      const row = { line: at, column: node.getStart(sf) - sf.getLineStarts()[at - 1], symbol: ids[0], role: r, enclosing: enclosing(sf, node), meaning: ts.getMeaningFromLocation(node) };
       // A call site as the call hierarchy counts one (TypeScript's
       // convertEntryToCallSite), with the item it is grouped under.
       if (isCallSite(node)) row.caller = itemKey(checker, ts.findAncestor(node, isValidCallHierarchyDeclaration) || sf);
       occurrences.push(row);
-      // `{ x }` also uses the local `x`.
-      if (ts.isShorthandPropertyAssignment(node.parent) && node.parent.name === node) {
-        const value = checker.getShorthandAssignmentValueSymbol(node.parent);
-        const vid = value && symbolId(resolveAlias(checker, value));
-        if (vid && vid !== id) occurrences.push({ ...row, symbol: vid, role: "reference" });
-      }
+      // The same place also refers to each other related symbol.
+      for (const id of ids.slice(1)) occurrences.push({ ...row, symbol: id, role: row.role === "definition" ? "reference" : row.role });
     };
     ts.forEachChild(sf, walk);
 
@@ -283,8 +341,8 @@
   /** Members of base classes and implemented interfaces a class or
    *  interface member overrides or implements, transitively
    *  (find-references relates them, as tsserver does). */
-  function baseMembers(checker, node, id, out) {
-    const owner = node.parent;
+  function baseMembers(checker, node, id, out, ownerNode) {
+    const owner = ownerNode || node.parent;
     if (!owner || !(ts.isClassLike(owner) || ts.isInterfaceDeclaration(owner)) || !node.name) return;
     const name = declName(node);
     const seen = new Set();
@@ -363,10 +421,7 @@
     }
     if (req.release) {
       for (const p of ws.projects) {
-        if (p.built && !byProject.has(p)) {
-          p.service.cleanupSemanticCache();
-          p.built = false;
-        }
+        if (!byProject.has(p)) p.release();
       }
     }
     const files = [];

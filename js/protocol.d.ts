@@ -206,10 +206,10 @@ export interface CallEntry extends SymbolRef {
 /** The occurrence index (js/60_occurrences.js): one checker pass per file. */
 export interface FileOccurrences {
   relativePath: string;
-  declarations: { id: string; name: string; kind: string; containers: string[]; line: number; endLine: number; item: string | null }[];
+  declarations: { id: string; name: string; kind: string; containers: string[]; line: number; endLine: number; item: string | null; meaning: number }[];
   /** Every identifier that resolves (through ES aliases) to a workspace
    *  symbol; `caller` on call sites, as the call hierarchy groups them. */
-  occurrences: { line: number; column: number; symbol: string; role: string; enclosing: string; caller?: string }[];
+  occurrences: { line: number; column: number; symbol: string; role: string; enclosing: string; caller?: string; meaning: number }[];
   items: { key: string; ref: SymbolRef }[];
   calls: { from: string; to: string; sites: number[] }[];
   bases: { member: string; base: string }[];

@@ -47,8 +47,28 @@ fn declaration_queries(root: &Path) -> Vec<String> {
     out.into_iter().collect()
 }
 
+/// Differences the occurrence index keeps, each with its reason (listed in
+/// ARCHITECTURE.md, "The occurrence index answers as the Language Service
+/// does"): (query, what).
+const KNOWN: &[(&str, &str, &str)] = &[
+    // tsserver reports the same-named property of the other members of a
+    // union of type literals (`{ ok: true } | { ok: false }`) among a
+    // property's references; rows relate union members only where an
+    // access goes through the union.
+    ("symbol = all-kinds.ts > ok", "references", "union-of-type-literals siblings"),
+    ("symbol = types.ts > ok", "references", "union-of-type-literals siblings"),
+    // A `declare module './config'` augmentation's references are the
+    // module specifiers naming it; rows index identifiers and property
+    // strings, not module specifiers.
+    ("symbol = config-ext.ts > ./config", "references", "module specifiers are not rows"),
+];
+
+fn known(q: &str, what: &str) -> bool {
+    KNOWN.iter().any(|(kq, kw, _)| *kq == q && *kw == what)
+}
+
 /// Differences between the live inspect and the occurrence index for
-/// every declaration of the workspace.
+/// every declaration of the workspace (the `KNOWN` ones left out).
 fn differences(e: &Engine, root: &Path, call_depth: i32) -> (usize, Vec<String>) {
     let mut diffs = Vec::new();
     let mut checked = 0;
@@ -63,7 +83,7 @@ fn differences(e: &Engine, root: &Path, call_depth: i32) -> (usize, Vec<String>)
                 continue;
             };
             let json = |v: &dyn erased::Ser| v.json();
-            if m.references != r.references {
+            if m.references != r.references && !known(&q, "references") {
                 diffs.push(format!("{q} references\n  live: {}\n  rows: {}", json(&m.references), json(&r.references)));
             }
             if m.incoming_callers != r.incoming_callers {
@@ -244,7 +264,9 @@ struct EditDuringPass<'a> {
 impl Progress for EditDuringPass<'_> {
     fn update(&self, phase: &str, _: u64, _: u64) {
         if phase == "indexing occurrences" && !self.done.replace(true) {
-            edit(self.root, "consumer.ts", "\n", "\nexport function raced() { return 1; }\n");
+            let p = self.root.join("consumer.ts");
+            let text = std::fs::read_to_string(&p).unwrap();
+            std::fs::write(&p, format!("{text}\nexport function raced() {{ return 1; }}\n")).unwrap();
         }
     }
 }

@@ -33,6 +33,7 @@ pub fn occurrences_schema() -> SchemaRef {
         Field::new("role", DataType::Utf8, false),
         Field::new("enclosing", DataType::Utf8, false),
         Field::new("caller", DataType::Utf8, true),
+        Field::new("meaning", DataType::Int64, false),
     ]))
 }
 
@@ -60,6 +61,8 @@ pub struct OccurrenceRow {
     pub role: String,
     pub enclosing: String,
     pub caller: Option<String>,
+    /// Value 1, type 2, namespace 4 (find-references filters on it).
+    pub meaning: u8,
 }
 
 /// One indexed (or failed) file.
@@ -101,6 +104,7 @@ pub fn occurrences_batch(rows: &[OccurrenceRow]) -> Result<RecordBatch, arrow_sc
         Arc::new(StringArray::from_iter_values(rows.iter().map(|r| r.role.as_str()))),
         Arc::new(StringArray::from_iter_values(rows.iter().map(|r| r.enclosing.as_str()))),
         Arc::new(StringArray::from(rows.iter().map(|r| r.caller.as_deref()).collect::<Vec<_>>())),
+        Arc::new(Int64Array::from_iter_values(rows.iter().map(|r| r.meaning as i64))),
     ];
     RecordBatch::try_new(occurrences_schema(), cols)
 }
@@ -130,6 +134,7 @@ fn occurrence_rows(b: &RecordBatch) -> impl Iterator<Item = OccurrenceRow> + '_ 
         role: c.str("role", i).unwrap_or_default(),
         enclosing: c.str("enclosing", i).unwrap_or_default(),
         caller: c.str("caller", i),
+        meaning: c.i64("meaning", i).unwrap_or(7) as u8,
     })
 }
 

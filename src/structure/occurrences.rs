@@ -222,6 +222,7 @@ pub fn sync(index: &mut Index, ws: &Workspace, tree: &Tree, view: &FileView, pro
                 role: o.role.clone(),
                 enclosing: o.enclosing.clone(),
                 caller: o.caller.clone(),
+                meaning: o.meaning,
             }));
             let facts = Facts { declarations: f.declarations, items: f.items, calls: f.calls, bases: f.bases };
             file_rows.push(OccFileRow {
@@ -395,24 +396,25 @@ impl Graph {
 
 /// References as `tsq inspect` reports them: every occurrence of the
 /// related symbols but the declaration's own definitions, by file.
-pub fn references(index: &Index, graph: &Graph, id: &str) -> Result<References, StructureError> {
+pub fn references(index: &Index, graph: &Graph, id: &str, meaning: u8) -> Result<References, StructureError> {
     let mut by_file: BTreeMap<String, Vec<u32>> = BTreeMap::new();
     let mut seen = HashSet::new();
     for o in index.occurrences_of(&graph.related(id), false)? {
-        if o.role == "definition" && o.symbol == id {
+        if (o.role == "definition" && o.symbol == id) || o.meaning & meaning == 0 {
             continue;
         }
         if seen.insert((o.relative_path.clone(), o.line, o.column)) {
             by_file.entry(o.relative_path).or_default().push(o.line);
         }
     }
-    let files: Vec<FileReferences> = by_file
+    let mut files: Vec<FileReferences> = by_file
         .into_iter()
         .map(|(file_path, mut lines)| {
             lines.sort_unstable();
             FileReferences { file_path, lines }
         })
         .collect();
+    files.sort_by(|a, b| locale_cmp(&a.file_path, &b.file_path));
     let total_count = files.iter().map(|f| f.lines.len() as u32).sum();
     Ok(References { total_count, file_count: files.len() as u32, files })
 }
@@ -508,11 +510,22 @@ impl<'a> Calls<'a> {
             out.push(entry);
         }
         match dir {
-            Direction::Out => out.sort_by(|a, b| a.call_sites.first().cmp(&b.call_sites.first()).then_with(|| a.name.cmp(&b.name))),
-            Direction::In => out.sort_by(|a, b| a.file_path.cmp(&b.file_path).then(a.line.cmp(&b.line)).then_with(|| a.name.cmp(&b.name))),
+            Direction::Out => out.sort_by(|a, b| a.call_sites.first().cmp(&b.call_sites.first()).then_with(|| locale_cmp(&a.name, &b.name))),
+            Direction::In => out.sort_by(|a, b| {
+                locale_cmp(a.file_path.as_deref().unwrap_or(""), b.file_path.as_deref().unwrap_or(""))
+                    .then(a.line.cmp(&b.line))
+                    .then_with(|| locale_cmp(&a.name, &b.name))
+            }),
         }
         Ok(out)
     }
+}
+
+/// The order of JS's `localeCompare` in tsq's engine for the names and
+/// paths answers hold: case-insensitive first, then lower case before
+/// upper case (as ICU orders letters).
+fn locale_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+    a.to_lowercase().cmp(&b.to_lowercase()).then_with(|| b.cmp(a))
 }
 
 /// A declaration's references and call trees from the occurrence index.
@@ -536,7 +549,7 @@ pub fn relations(index: &Index, graph: &Graph, file: &str, names: &[String], cal
             None => (Vec::new(), Vec::new()),
         };
         out.push(Relations {
-            references: references(index, graph, &d.id)?,
+            references: references(index, graph, &d.id, d.meaning)?,
             symbol: SymbolRef { name: d.name.clone(), kind: d.kind.clone(), file_path: Some(f), line: Some(d.line), is_abstract: None },
             id: d.id,
             outgoing_calls,

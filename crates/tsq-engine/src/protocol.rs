@@ -386,6 +386,9 @@ pub struct OccurrenceDeclaration {
     /// The call-hierarchy item `prepareCallHierarchy` picks at the name,
     /// for the declarations tsq's call trees start from.
     pub item: Option<String>,
+    /// The meanings (value 1, type 2, namespace 4) find-references looks
+    /// for from this declaration.
+    pub meaning: u8,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
@@ -401,6 +404,8 @@ pub struct Occurrence {
     /// site is grouped under.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub caller: Option<String>,
+    /// The meanings of the place (value 1, type 2, namespace 4).
+    pub meaning: u8,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
