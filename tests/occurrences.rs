@@ -156,7 +156,12 @@ fn a_body_only_edit_reindexes_its_file_alone_and_an_api_edit_its_importers() {
     assert_eq!((again.indexed, again.full), (0, false), "nothing changed: {again:?}");
 
     // A body-only edit: `void 0;` at the top of createUser's body.
-    edit(&ws.0, "user.ts", "export default function createUser(name: string): User {\n", "export default function createUser(name: string): User {\n  void 0;\n");
+    edit(
+        &ws.0,
+        "user.ts",
+        "export default function createUser(name: string): User {\n",
+        "export default function createUser(name: string): User {\n  void 0;\n",
+    );
     let body = e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
     assert_eq!((body.indexed, body.cascaded, body.full), (1, 0, false), "a body-only edit re-indexes user.ts alone: {body:?}");
     let (_, diffs) = differences(&e, &ws.0, 1);
@@ -170,13 +175,16 @@ fn a_body_only_edit_reindexes_its_file_alone_and_an_api_edit_its_importers() {
     assert!(diffs.is_empty(), "after an API edit:\n{}", diffs.join("\n"));
 }
 
+/// A named edit of a workspace.
+type Edit<'a> = (&'a str, &'a dyn Fn(&Path));
+
 /// Edits of every kind, each followed by a sync and a full differential
 /// check on the edited workspace.
 #[test]
 fn after_every_kind_of_edit_rows_answer_as_the_language_service() {
     let mut failures = Vec::new();
     let mut steps = 0;
-    let mut run = |fixture: &str, edits: &[(&str, &dyn Fn(&Path))]| {
+    let mut run = |fixture: &str, edits: &[Edit]| {
         let ws = TempDir::copy_of(&common::repo().join("fixtures/ts-ls").join(fixture), &format!("occ-edits-{fixture}"));
         let e = engine(&ws.0);
         e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
@@ -198,7 +206,11 @@ fn after_every_kind_of_edit_rows_answer_as_the_language_service() {
             }),
             ("a re-export chain extended", &|r| {
                 std::fs::write(r.join("chain.ts"), "export * from './barrel';\n").unwrap();
-                std::fs::write(r.join("chain-user.ts"), "import { createElement } from './chain';\nexport function viaChain() { return createElement('x' as any); }\n").unwrap();
+                std::fs::write(
+                    r.join("chain-user.ts"),
+                    "import { createElement } from './chain';\nexport function viaChain() { return createElement('x' as any); }\n",
+                )
+                .unwrap();
             }),
             ("a file deleted", &|r| std::fs::remove_file(r.join("chain-user.ts")).unwrap()),
             ("a body-only edit", &|r| edit(r, "core.ts", "{\n", "{\n  void 0;\n")),
@@ -208,7 +220,11 @@ fn after_every_kind_of_edit_rows_answer_as_the_language_service() {
         "ambients",
         &[
             ("declare global in a module file", &|r| {
-                std::fs::write(r.join("augment.ts"), "export {};\ndeclare global {\n  interface Window { tsqFlag: boolean }\n  function tsqGlobal(): void;\n}\n").unwrap();
+                std::fs::write(
+                    r.join("augment.ts"),
+                    "export {};\ndeclare global {\n  interface Window { tsqFlag: boolean }\n  function tsqGlobal(): void;\n}\n",
+                )
+                .unwrap();
                 std::fs::write(r.join("uses-global.ts"), "export function useIt() { tsqGlobal(); return window.tsqFlag; }\n").unwrap();
             }),
             ("declare module in a module file", &|r| {
@@ -247,7 +263,9 @@ fn after_every_kind_of_edit_rows_answer_as_the_language_service() {
             ("an overloaded function added", &|r| {
                 std::fs::write(r.join("overloads.ts"), "export function ov(a: string): string;\nexport function ov(a: number): number;\nexport function ov(a: any) { return a; }\nexport const useOv = () => ov(1);\n").unwrap()
             }),
-            ("an overload changed", &|r| edit(r, "overloads.ts", "export function ov(a: number): number;", "export function ov(a: number, b?: number): number;")),
+            ("an overload changed", &|r| {
+                edit(r, "overloads.ts", "export function ov(a: number): number;", "export function ov(a: number, b?: number): number;")
+            }),
         ],
     );
     run("callbacks", &[("a callback gains a call", &|r| edit(r, "main.ts", "=> {\n", "=> {\n    void String(1);\n"))]);

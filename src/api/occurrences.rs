@@ -7,11 +7,11 @@
 
 use serde::Serialize;
 
+use super::request::RequestError;
 use super::{lock, structure_error, Engine, EngineError};
 use crate::config::{Overrides, Settings};
 use crate::index::Progress;
 use crate::query::SymbolQuery;
-use super::request::RequestError;
 use crate::structure::occurrences::{self, Graph, OccurrenceReport, Relations};
 
 /// A `relations` answer: the declarations the query names, each with its

@@ -253,7 +253,8 @@ pub fn relations_text(a: &super::RelationsAnswer) -> String {
     }
     let mut out = String::new();
     for m in &a.matches {
-        let _ = writeln!(out, "{} ({}) {}:{}  [{}]", m.symbol.name, m.symbol.kind, m.symbol.file_path.as_deref().unwrap_or("?"), m.symbol.line.unwrap_or(0), m.id);
+        let _ =
+            writeln!(out, "{} ({}) {}:{}  [{}]", m.symbol.name, m.symbol.kind, m.symbol.file_path.as_deref().unwrap_or("?"), m.symbol.line.unwrap_or(0), m.id);
         let _ = writeln!(out, "  references: {} in {} files", m.references.total_count, m.references.file_count);
         for f in &m.references.files {
             let lines: Vec<String> = f.lines.iter().map(u32::to_string).collect();

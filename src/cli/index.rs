@@ -33,14 +33,7 @@ pub fn run_index(engine: &Engine, structure: bool, occurrences: bool, json: bool
     } else {
         out.write_all(render::sync_report(&report).as_bytes())?;
         if let Some(o) = &occ {
-            writeln!(
-                out,
-                "occurrences: {} files indexed ({} rows, {} failed) in {:.1} s",
-                o.indexed,
-                o.occurrences,
-                o.failed.len(),
-                o.ms as f64 / 1000.0
-            )?;
+            writeln!(out, "occurrences: {} files indexed ({} rows, {} failed) in {:.1} s", o.indexed, o.occurrences, o.failed.len(), o.ms as f64 / 1000.0)?;
         }
     }
     for (file, why) in occ.iter().flat_map(|o| &o.failed) {

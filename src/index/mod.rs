@@ -182,9 +182,7 @@ impl Index {
         }
         // Creating tables races with another process doing the same: the
         // first open of a new index holds the writer lock.
-        let creating = store::TABLES
-            .iter()
-            .any(|t| !dir.join(format!("{t}.lance")).exists());
+        let creating = store::TABLES.iter().any(|t| !dir.join(format!("{t}.lance")).exists());
         let guard = if creating { Some(lock::acquire(&dir).map_err(|e| io(&dir, e))?) } else { None };
         let (mut store, mut recovered) = runtime.block_on(Store::open(&dir, dimension))?;
         drop(guard);

@@ -109,6 +109,17 @@ fn layout_hash(tree: &Tree, root: &Path, view: &FileView) -> String {
 
 const LAYOUT_MARKER: &str = "occurrences-layout";
 
+/// Each indexed file's imports and re-exports.
+type Imports = HashMap<String, (Vec<String>, Vec<String>)>;
+
+/// Edges of one call-hierarchy item: (other item, call-site lines).
+type Edges = Vec<(String, Vec<u32>)>;
+
+/// The files that import `target`, and whether each re-exports from it.
+fn importers_of(imports: &Imports, target: &str) -> Vec<(String, bool)> {
+    imports.iter().filter(|(_, (i, _))| i.iter().any(|x| x == target)).map(|(p, (_, r))| (p.clone(), r.iter().any(|x| x == target))).collect()
+}
+
 /// Brings the occurrence index up to date with the walk.
 pub fn sync(index: &mut Index, ws: &Workspace, tree: &Tree, view: &FileView, progress: &dyn Progress) -> Result<OccurrenceReport, StructureError> {
     let started = std::time::Instant::now();
@@ -147,11 +158,7 @@ pub fn sync(index: &mut Index, ws: &Workspace, tree: &Tree, view: &FileView, pro
         queue.extend(created.iter().cloned());
     }
     // Importers, from the stored rows (updated as files are re-indexed).
-    let mut imports: HashMap<String, (Vec<String>, Vec<String>)> =
-        stored.iter().map(|(p, r)| (p.clone(), (r.imports.clone(), r.reexports.clone()))).collect();
-    let importers_of = |imports: &HashMap<String, (Vec<String>, Vec<String>)>, target: &str| -> Vec<(String, bool)> {
-        imports.iter().filter(|(_, (i, _))| i.iter().any(|x| x == target)).map(|(p, (_, r))| (p.clone(), r.iter().any(|x| x == target))).collect()
-    };
+    let mut imports: Imports = stored.iter().map(|(p, r)| (p.clone(), (r.imports.clone(), r.reexports.clone()))).collect();
     if !report.full {
         // Deleted files: their importers' references no longer resolve.
         for d in &deleted {
@@ -210,7 +217,7 @@ pub fn sync(index: &mut Index, ws: &Workspace, tree: &Tree, view: &FileView, pro
                     report.full = true;
                     queue.extend(indexable.iter().filter(|p| !done.contains(*p) && !batch.contains(p)).cloned());
                 } else {
-                    cascade(&f.relative_path, &imports, &importers_of, &indexable, &done, &batch, &stored, &mut queue, &mut cascaded);
+                    cascade(&f.relative_path, &imports, &indexable, &done, &batch, &stored, &mut queue, &mut cascaded);
                 }
             }
             imports.insert(f.relative_path.clone(), (f.imports.clone(), f.reexports.clone()));
@@ -274,8 +281,7 @@ pub fn sync(index: &mut Index, ws: &Workspace, tree: &Tree, view: &FileView, pro
 #[allow(clippy::too_many_arguments)]
 fn cascade(
     changed: &str,
-    imports: &HashMap<String, (Vec<String>, Vec<String>)>,
-    importers_of: &dyn Fn(&HashMap<String, (Vec<String>, Vec<String>)>, &str) -> Vec<(String, bool)>,
+    imports: &Imports,
     indexable: &BTreeSet<String>,
     done: &HashSet<String>,
     batch: &[String],
@@ -311,7 +317,7 @@ fn cascade(
 pub struct Graph {
     pub declarations: Vec<(String, OccurrenceDeclaration)>,
     items: HashMap<String, SymbolRef>,
-    calls_from: HashMap<String, Vec<(String, Vec<u32>)>>,
+    calls_from: HashMap<String, Edges>,
     bases: HashMap<String, Vec<String>>,
     derived: HashMap<String, Vec<String>>,
     /// Files whose rows are missing or failed.
@@ -431,7 +437,7 @@ pub enum Direction {
 pub struct Calls<'a> {
     index: &'a Index,
     graph: &'a Graph,
-    memo: std::cell::RefCell<HashMap<(bool, String), Vec<(String, Vec<u32>)>>>,
+    memo: std::cell::RefCell<HashMap<(bool, String), Edges>>,
 }
 
 impl<'a> Calls<'a> {
@@ -440,7 +446,7 @@ impl<'a> Calls<'a> {
     }
 
     /// Raw edges of one item: (other item, call-site lines in the caller's file).
-    fn raw(&self, key: &str, dir: Direction) -> Result<Vec<(String, Vec<u32>)>, StructureError> {
+    fn raw(&self, key: &str, dir: Direction) -> Result<Edges, StructureError> {
         let memo_key = (dir == Direction::Out, key.to_string());
         if let Some(v) = self.memo.borrow().get(&memo_key) {
             return Ok(v.clone());
@@ -460,7 +466,7 @@ impl<'a> Calls<'a> {
                 }
             },
         };
-        let out: Vec<(String, Vec<u32>)> = out.into_iter().filter(|(k, _)| self.graph.item(k).is_some()).collect();
+        let out: Edges = out.into_iter().filter(|(k, _)| self.graph.item(k).is_some()).collect();
         self.memo.borrow_mut().insert(memo_key, out.clone());
         Ok(out)
     }

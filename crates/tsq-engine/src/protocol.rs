@@ -104,7 +104,11 @@ pub enum ServiceRequest {
     /// owner project's program (`js/60_occurrences.js`); `release` drops
     /// each project's program once its files are done.
     #[serde(rename_all = "camelCase")]
-    Occurrences { files: Vec<String>, #[serde(default)] release: bool },
+    Occurrences {
+        files: Vec<String>,
+        #[serde(default)]
+        release: bool,
+    },
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
