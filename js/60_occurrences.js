@@ -119,7 +119,8 @@
       if (contextual) for (const p of ts.getPropertySymbolsFromContextualType(element, checker, contextual, true)) add(p);
       if (ts.isShorthandPropertyAssignment(node.parent) && node.parent.name === node) add(resolveAlias(checker, checker.getShorthandAssignmentValueSymbol(node.parent)));
     }
-    if (ts.isBindingElement(node.parent) && ts.isObjectBindingPattern(node.parent.parent) && (node.parent.propertyName === node || !node.parent.propertyName && node.parent.name === node)) {
+    // `const { x } = o` (TypeScript asks only without a property name).
+    if (ts.isBindingElement(node.parent) && ts.isObjectBindingPattern(node.parent.parent) && !node.parent.propertyName && node.parent.name === node) {
       add(ts.getPropertySymbolFromBindingElement(checker, node.parent));
     }
     return out;
@@ -437,7 +438,9 @@
           files.push(indexFile(program, sf));
         } catch (e) {
           const overflow = e instanceof RangeError;
-          failed.push({ relativePath: L.rel(f), message: overflow ? `JS stack overflow: ${e.message}` : String(e && e.message || e) });
+          // The message and where it was thrown (a bug report's first line).
+          const at = String((e && e.stack) || "").split("\n").find((l) => l.includes(" at ")) || "";
+          failed.push({ relativePath: L.rel(f), message: overflow ? `JS stack overflow: ${e.message}` : `${(e && e.message) || e}${at ? ` (${at.trim()})` : ""}` });
         }
       }
     }
