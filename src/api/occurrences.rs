@@ -35,6 +35,12 @@ impl Engine {
     pub fn sync_occurrences(&self, progress: &dyn Progress) -> Result<OccurrenceReport, EngineError> {
         let tree = self.walk();
         self.sync_tree(&tree, progress)?;
+        {
+            let guard = self.open_index()?;
+            if !occurrences::needs_sync(guard.as_ref().expect("opened above"), &tree, &self.view).map_err(structure_error)? {
+                return Ok(OccurrenceReport::default());
+            }
+        }
         let ws = self.workspace(&tree, progress)?;
         let mut guard = self.open_index()?;
         let index = guard.as_mut().expect("opened above");

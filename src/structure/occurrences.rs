@@ -120,6 +120,34 @@ fn importers_of(imports: &Imports, target: &str) -> Vec<(String, bool)> {
     imports.iter().filter(|(_, (i, _))| i.iter().any(|x| x == target)).map(|(p, (_, r))| (p.clone(), r.iter().any(|x| x == target))).collect()
 }
 
+/// Whether `sync` has anything to do: a file's hash differs from its
+/// rows', a file is new or gone, the layout changed, or nothing is
+/// indexed yet. Cheap (the file rows and the view's hashes): an answer
+/// that needs no re-indexing loads no TypeScript project.
+pub fn needs_sync(index: &Index, tree: &Tree, view: &FileView) -> Result<bool, StructureError> {
+    let root = index.root().to_path_buf();
+    let stored: HashMap<String, String> = index.occ_files(false)?.into_iter().map(|r| (r.relative_path, r.content_hash)).collect();
+    if stored.is_empty() || std::fs::read_to_string(index.dir().join(LAYOUT_MARKER)).ok() != Some(layout_hash(tree, &root, view)) {
+        return Ok(true);
+    }
+    let mut seen = 0;
+    for s in &tree.sources {
+        let rel = relative(s, &root);
+        if is_declaration_file(&rel) {
+            continue;
+        }
+        let Ok(e) = view.get(s) else { continue };
+        if e.text.is_err() {
+            continue;
+        }
+        seen += 1;
+        if stored.get(&rel) != Some(&e.hash) {
+            return Ok(true);
+        }
+    }
+    Ok(seen != stored.len())
+}
+
 /// Brings the occurrence index up to date with the walk.
 pub fn sync(index: &mut Index, ws: &Workspace, tree: &Tree, view: &FileView, progress: &dyn Progress) -> Result<OccurrenceReport, StructureError> {
     let started = std::time::Instant::now();
