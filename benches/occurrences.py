@@ -87,8 +87,15 @@ def main():
         if os.path.exists(args.scip):
             scip_root = os.path.join(work, "scip-copy")
             shutil.copytree(dirs[name], scip_root, ignore=shutil.ignore_patterns(".tsq"))
-            flags = ["--pnpm-workspaces"] if os.path.exists(os.path.join(scip_root, "pnpm-workspace.yaml")) else []
-            s, r, _, src = timed(["node", "--max-old-space-size=4096", args.scip, "index", *flags, "--output", os.path.join(work, "index.scip")], cwd=scip_root)
+            # The projects tsq loads: every tsconfig.json (scip-typescript
+            # follows their references; its pnpm mode needs pnpm and a
+            # pnpm-workspace.yaml, which the corpus copies lack).
+            projects = sorted(
+                os.path.relpath(d, scip_root)
+                for d, dirnames, files in os.walk(scip_root)
+                if "tsconfig.json" in files and not dirnames.__setitem__(slice(None), [x for x in dirnames if x not in ("node_modules", ".tsq") and not x.startswith(".")])
+            )
+            s, r, _, src = timed(["node", "--max-old-space-size=4096", args.scip, "index", "--no-progress-bar", "--output", os.path.join(work, "index.scip"), *projects], cwd=scip_root)
             row.update(scip_s=s if src == 0 else None, scip_rss=r)
         rel, fn, at = body_edit_target(root)
         path = os.path.join(root, rel)

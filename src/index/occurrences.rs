@@ -9,20 +9,16 @@
 
 use std::sync::Arc;
 
-use arrow_array::builder::{ListBuilder, StringBuilder};
 use arrow_array::{ArrayRef, BooleanArray, Int64Array, RecordBatch, StringArray};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 
 use super::schema::{sql_in, Columns};
 use super::store::Store;
+use super::structure::{list_of_strings, strings};
 use super::IndexError;
 
 pub const OCCURRENCES: &str = "occurrences";
 pub const OCC_FILES: &str = "occ_files";
-
-fn list_of_strings() -> DataType {
-    DataType::List(Arc::new(Field::new("item", DataType::Utf8, true)))
-}
 
 pub fn occurrences_schema() -> SchemaRef {
     Arc::new(Schema::new(vec![
@@ -82,17 +78,6 @@ pub struct OccFileRow {
     /// Why the file has no rows (retried after its next change).
     pub error: Option<String>,
     pub indexed_at: i64,
-}
-
-fn strings(values: impl Iterator<Item = Vec<String>>) -> ArrayRef {
-    let mut b = ListBuilder::new(StringBuilder::new());
-    for v in values {
-        for s in v {
-            b.values().append_value(s);
-        }
-        b.append(true);
-    }
-    Arc::new(b.finish())
 }
 
 pub fn occurrences_batch(rows: &[OccurrenceRow]) -> Result<RecordBatch, arrow_schema::ArrowError> {

@@ -28,7 +28,7 @@ pub const DECLARATIONS: &str = "`nodeKind` NOT IN ('expression', 'comment', 'imp
 /// `structure::DECLARATION_KEY`).
 pub const CHUNK_ANSWERS: &str = "`chunkId` NOT LIKE 'decl:%'";
 
-fn list_of_strings() -> DataType {
+pub(super) fn list_of_strings() -> DataType {
     DataType::List(Arc::new(Field::new("item", DataType::Utf8, true)))
 }
 
@@ -108,7 +108,7 @@ pub struct NameRow {
     pub ord: i64,
 }
 
-fn strings(values: impl Iterator<Item = Vec<String>>) -> ArrayRef {
+pub(super) fn strings(values: impl Iterator<Item = Vec<String>>) -> ArrayRef {
     let mut b = ListBuilder::new(StringBuilder::new());
     for v in values {
         for s in v {
