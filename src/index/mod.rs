@@ -29,6 +29,7 @@ pub fn sync_silent() -> Silent {
     Silent
 }
 use store::Store;
+pub(crate) use sync::relative;
 
 /// Index settings, built once at the edge.
 #[derive(Debug, Clone)]

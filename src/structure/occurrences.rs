@@ -25,7 +25,7 @@ use sha2::Digest;
 
 use super::StructureError;
 use crate::index::occurrences::{OccFileRow, OccurrenceRow};
-use crate::index::{Index, Progress};
+use crate::index::{relative, Index, Progress};
 use crate::inspect::Workspace;
 use crate::source::Tree;
 use crate::ts::files::FileView;
@@ -65,11 +65,7 @@ pub struct OccurrenceReport {
 }
 
 fn sha(bytes: &[u8]) -> String {
-    sha2::Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn relative(path: &Path, root: &Path) -> String {
-    path.strip_prefix(root).unwrap_or(path).to_string_lossy().replace('\\', "/")
+    crate::index::hex(&sha2::Sha256::digest(bytes))
 }
 
 fn is_declaration_file(rel: &str) -> bool {
@@ -104,7 +100,7 @@ fn layout_hash(tree: &Tree, root: &Path, view: &FileView) -> String {
         h.update(x.as_bytes());
         h.update([0]);
     }
-    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    crate::index::hex(&h.finalize())
 }
 
 const LAYOUT_MARKER: &str = "occurrences-layout";
