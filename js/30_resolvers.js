@@ -355,13 +355,15 @@
     return { ext, impl };
   }
 
-  function typeHierarchy(workspace, project, node) {
+  /** `withSubtypes === false`: no subtypes (the occurrence index derives
+   *  them from the supertypes it stores per declaration). */
+  function typeHierarchy(workspace, project, node, withSubtypes) {
     if (node.kind !== SK.ClassDeclaration && node.kind !== SK.InterfaceDeclaration) return undefined;
     const checker = project.program().getTypeChecker();
     const { ext, impl } = heritage(checker, node);
     const subtypes = [];
     const seen = new Set();
-    for (const p of workspace.visibleFrom(node.getSourceFile().fileName)) {
+    for (const p of withSubtypes === false ? [] : workspace.visibleFrom(node.getSourceFile().fileName)) {
       const c = p.program().getTypeChecker();
       for (const sf of p.userFiles()) {
         if (workspace.projectOf(sf.fileName) !== p) continue;
@@ -425,6 +427,6 @@
   /** Helpers the other resolver files and the extended analyses share. */
   globalThis.tsqLs = {
     line, nameText, kindOf, symbolRef, findDeclarations, fileDeclarations, projectsFor, fileMatches, eachUserFile, scopeOf, isUserFile, rel, modifiers, signature, containers,
-    members, typeHierarchy, DECLARATION_KINDS,
+    members, typeHierarchy, heritage, DECLARATION_KINDS,
   };
 })(globalThis);

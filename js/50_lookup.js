@@ -190,6 +190,23 @@
     return found;
   }
 
+  /** A lookup match: the declaration (or root statement) and its lines. */
+  function lookupMatch(project, sf, node) {
+    const start = lineStart(sf, node);
+    const isStatement = !L.DECLARATION_KINDS.has(node.kind);
+    const label = node.getText(sf).replace(/;\s*$/, "");
+    const symbol = isStatement
+      ? { name: label, kind: "expression", filePath: L.rel(sf.fileName), line: L.line(sf, node.getStart(sf)) }
+      : L.symbolRef(sf, node);
+    return {
+      symbol,
+      qualifiedName: isStatement ? label : L.containers(node).concat(L.nameText(node)).join("."),
+      startLine: L.line(sf, start),
+      endLine: L.line(sf, node.end - 1),
+      project: L.rel(project.name),
+    };
+  }
+
   globalThis.tsqLookup = (workspace, req) => {
     const found = [];
     const hintList = [];
@@ -199,21 +216,7 @@
       for (const f of r) if (!found.some((x) => x.node === f.node)) found.push(f);
     }
     if (!found.length) return { matches: [], snapshots: [], hints: hintList, buildLog: workspace.buildLog.splice(0) };
-    const matches = found.map(({ project, sf, node }) => {
-      const start = lineStart(sf, node);
-      const isStatement = !L.DECLARATION_KINDS.has(node.kind);
-      const label = node.getText(sf).replace(/;\s*$/, "");
-      const symbol = isStatement
-        ? { name: label, kind: "expression", filePath: L.rel(sf.fileName), line: L.line(sf, node.getStart(sf)) }
-        : L.symbolRef(sf, node);
-      return {
-        symbol,
-        qualifiedName: isStatement ? label : L.containers(node).concat(L.nameText(node)).join("."),
-        startLine: L.line(sf, start),
-        endLine: L.line(sf, node.end - 1),
-        project: L.rel(project.name),
-      };
-    });
+    const matches = found.map(({ project, sf, node }) => lookupMatch(project, sf, node));
     const byFile = new Map();
     for (const f of found) {
       if (!byFile.has(f.sf.fileName)) byFile.set(f.sf.fileName, { project: f.project, sf: f.sf, targets: [] });
@@ -222,4 +225,7 @@
     const snapshots = [...byFile.values()].map((g) => snapshot(g.project, g.sf, g.targets));
     return { matches, snapshots, hints: hintList, buildLog: workspace.buildLog.splice(0) };
   };
+
+  // The occurrence pass stores each declaration's lookup parts (js/60_occurrences.js).
+  Object.assign(L, { lookupMatch, snapshot });
 })(globalThis);

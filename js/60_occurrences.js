@@ -223,8 +223,9 @@
 
   // ---- one file ----------------------------------------------------------------------
 
-  /** Every row of one file, computed with `program`'s checker. */
-  function indexFile(program, sf) {
+  /** Every row of one file, computed with `program`'s checker (the
+   *  program of `project`, the file's owner, `workspace.projects[pi]`). */
+  function indexFile(program, sf, ws, project, pi) {
     const checker = program.getTypeChecker();
     const file = L.rel(sf.fileName);
     const ids = fileIds(sf);
@@ -233,6 +234,7 @@
     const items = [];
     const calls = [];
     const bases = [];
+    const declared = new Map(); // node -> its entry in `declarations`
 
     // Declarations, with their items and call edges.
     const visit = (node) => {
@@ -254,7 +256,9 @@
         const callable = node.kind === SK.FunctionDeclaration || node.kind === SK.MethodDeclaration || node.kind === SK.Constructor ||
           node.kind === SK.GetAccessor || node.kind === SK.SetAccessor || node.kind === SK.ClassDeclaration ||
           (node.kind === SK.VariableDeclaration && !!node.initializer && (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer)));
-        declarations.push({ id, name: ref.name, kind: ref.kind, containers: L.containers(node), line: ref.line, endLine: L.line(sf, node.end), item: callable ? item : null, meaning: searchMeaning(node.kind === SK.Constructor ? node.parent.name : nameNode, symbol) });
+        const decl = { id, name: ref.name, kind: ref.kind, containers: L.containers(node), line: ref.line, endLine: L.line(sf, node.end), item: callable ? item : null, meaning: searchMeaning(node.kind === SK.Constructor ? node.parent.name : nameNode, symbol) };
+        declarations.push(decl);
+        declared.set(node, decl);
         baseMembers(checker, node, id, bases);
       }
       if (ts.isParameterPropertyDeclaration(node, node.parent)) {
@@ -320,7 +324,53 @@
     const global = !ts.isExternalOrCommonJsModule(sf) || (sf.moduleAugmentations || []).length > 0 ||
       sf.statements.some((s) => ts.isModuleDeclaration(s) && (s.flags & ts.NodeFlags.GlobalAugmentation || ts.isStringLiteral(s.name)));
     const { imports, reexports } = moduleEdges(program, sf);
-    return { relativePath: file, declarations, occurrences, items, calls, bases, global, imports, reexports, apiText: apiText(program, sf) };
+    const answers = project ? declarationAnswers(ws, project, pi, program, sf, declared) : [];
+    return { relativePath: file, declarations, answers, occurrences, items, calls, bases, global, imports, reexports, apiText: apiText(program, sf) };
+  }
+
+  /** What a `symbol =` answer shows of each declaration of the file
+   *  (js/50_lookup.js, js/39_inspect.js) that does not depend on other
+   *  files' rows: the match, its snapshot parts, and the metadata besides
+   *  references, call trees and subtypes (derived from the rows; each
+   *  class or interface keeps its resolved supertypes for the latter).
+   *  In the lookup's declaration order (`fileDeclarations`), with its
+   *  `ord` (project, file, node). */
+  function declarationAnswers(ws, project, pi, program, sf, declared) {
+    const checker = program.getTypeChecker();
+    const fi = program.getSourceFiles().indexOf(sf);
+    const out = [];
+    const visit = (node) => {
+      if (L.DECLARATION_KINDS.has(node.kind)) {
+        const d = declared.get(node);
+        const answer = {
+          name: L.nameText(node),
+          containers: L.containers(node),
+          id: d ? d.id : null,
+          item: d ? d.item : null,
+          meaning: d ? d.meaning : 7,
+          ord: pi * 2 ** 40 + fi * 2 ** 20 + out.length,
+          match: L.lookupMatch(project, sf, node),
+          snapshot: L.snapshot(project, sf, [node.kind === SK.VariableDeclaration ? node.parent.parent : node]),
+          signature: L.signature(checker, node),
+          modifiers: L.modifiers(node),
+          supertypes: [],
+        };
+        const th = L.typeHierarchy(ws, project, node, false);
+        if (th) {
+          answer.typeHierarchy = th;
+          const { ext, impl } = L.heritage(checker, node);
+          for (const x of ext.concat(impl)) if (x.decl) answer.supertypes.push(`${x.ref.filePath}:${x.ref.line}`);
+        }
+        const m = L.members(checker, node);
+        if (m) answer.members = m;
+        const tf = L.typeFlows(checker, sf, node);
+        if (tf) answer.typeFlows = tf;
+        out.push(answer);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+    return out;
   }
 
   /** The node a call-hierarchy item names. */
@@ -428,6 +478,8 @@
     const files = [];
     for (const [p, list] of byProject) {
       const program = p.program();
+      const pi = ws.projects.indexOf(p);
+      const owns = (f) => ws.projectOf(f) === p;
       for (const f of list) {
         const sf = program.getSourceFile(f);
         if (!sf) {
@@ -435,7 +487,7 @@
           continue;
         }
         try {
-          files.push(indexFile(program, sf));
+          files.push(indexFile(program, sf, ws, owns(f) ? p : null, pi));
         } catch (e) {
           const overflow = e instanceof RangeError;
           // The message and where it was thrown (a bug report's first line).

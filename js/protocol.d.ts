@@ -156,7 +156,7 @@ export interface SymbolMetadata {
 }
 
 export interface LookupResult {
-  matches: { symbol: SymbolRef; qualifiedName: string; startLine: number; endLine: number; project: string }[];
+  matches: LookupMatch[];
   snapshots: SnapshotParts[];
   hints: string[];
   buildLog: BuildEntry[];
@@ -165,6 +165,15 @@ export interface LookupResult {
 /** One file's smart snapshot as parts; Rust assembles the text
  *  (src/snapshot.rs). Positions are tsc's (UTF-16, leading trivia
  *  included): they order pieces and test containment, nothing more. */
+export interface LookupMatch {
+  symbol: SymbolRef;
+  /** `Class.method`: containers and name. */
+  qualifiedName: string;
+  startLine: number;
+  endLine: number;
+  project: string;
+}
+
 export interface SnapshotParts {
   filePath: string;
   targets: SnapshotPiece[];
@@ -207,6 +216,9 @@ export interface CallEntry extends SymbolRef {
 export interface FileOccurrences {
   relativePath: string;
   declarations: { id: string; name: string; kind: string; containers: string[]; line: number; endLine: number; item: string | null; meaning: number }[];
+  /** Each declaration's own answer parts (owned files only), in the
+   *  lookup's declaration order. */
+  answers: DeclarationAnswer[];
   /** Every identifier that resolves (through ES aliases) to a workspace
    *  symbol; `caller` on call sites, as the call hierarchy groups them. */
   occurrences: { line: number; column: number; symbol: string; role: string; enclosing: string; caller?: string; meaning: number }[];
@@ -217,6 +229,24 @@ export interface FileOccurrences {
   imports: string[];
   reexports: string[];
   apiText: string | null;
+}
+
+export interface DeclarationAnswer {
+  name: string;
+  containers: string[];
+  id: string | null;
+  item: string | null;
+  meaning: number;
+  ord: number;
+  match: LookupMatch;
+  snapshot: SnapshotParts;
+  signature: string;
+  modifiers: string[];
+  /** `file:line` of each resolved base class or interface. */
+  supertypes: string[];
+  typeHierarchy?: TypeHierarchy;
+  members?: MemberInfo[];
+  typeFlows?: TypeFlow;
 }
 
 export interface References {

@@ -20,7 +20,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use common::TempDir;
-use tsq::api::{Engine, EngineOptions};
+use tsq::api::{Answer, Engine, EngineOptions, QueryInput};
 use tsq::embed::EmbedderChoice;
 use tsq::index::{Index, IndexConfig, Progress};
 use tsq::structure::occurrences::Graph;
@@ -73,7 +73,11 @@ fn differences(e: &Engine, root: &Path, call_depth: i32) -> (usize, Vec<String>)
     let mut diffs = Vec::new();
     let mut checked = 0;
     let _ = e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
+    let ws = tsq::inspect::Workspace::open(root).unwrap();
     for q in declaration_queries(root) {
+        if let Err(d) = same_lookup(e, &ws, &q, call_depth) {
+            diffs.push(d);
+        }
         let live = e.inspect(&q, Some(call_depth)).unwrap();
         let derived = e.relations(&q, Some(call_depth), &tsq::index::sync_silent()).unwrap();
         for m in &live.result.matches {
@@ -95,6 +99,44 @@ fn differences(e: &Engine, root: &Path, call_depth: i32) -> (usize, Vec<String>)
         }
     }
     (checked, diffs)
+}
+
+/// The engine's full `symbol =` answer, from the occurrence index, is the
+/// live Language Service's: the same results (match, every metadata
+/// field), snapshots, graph and text (bar the line saying where structure
+/// came from).
+fn same_lookup(e: &Engine, live: &tsq::inspect::Workspace, q: &str, call_depth: i32) -> Result<(), String> {
+    let overrides = tsq::config::Overrides { call_depth: Some(call_depth), ..Default::default() };
+    let req = e.request(QueryInput { query: q.into(), overrides, ..Default::default() }).unwrap();
+    let Answer::Full(full) = e.query(&req, &tsq::index::sync_silent()).map_err(|err| format!("{q}: {err}"))? else { unreachable!("a full answer") };
+    let rows = full.lookup();
+    let header = rows.text.lines().next().unwrap_or("");
+    if !header.contains("structure: from the occurrence index") {
+        // Known differences stay live by design only if the rows cannot answer.
+        return Err(format!("{q}: not answered from the occurrence index: {header}"));
+    }
+    if known(q, "references") {
+        return Ok(());
+    }
+    let parsed = tsq::query::SymbolQuery::parse(q).unwrap();
+    let config = tsq::lookup::LookupConfig { call_depth, ..Default::default() };
+    let expected = tsq::lookup::lookup_query(live, &parsed, &config).unwrap();
+    let json = |a: &tsq::lookup::LookupAnswer| serde_json::to_string_pretty(&(&a.results, &a.snapshots, &a.graph, &a.hints, a.omitted)).unwrap();
+    if json(rows) != json(&expected) {
+        return Err(format!("{q} lookup\n  live: {}\n  rows: {}", json(&expected), json(rows)));
+    }
+    if without_backends(&rows.text) != without_backends(&expected.text) {
+        return Err(format!("{q} lookup text\n--- rows\n{}\n--- live\n{}", rows.text, expected.text));
+    }
+    Ok(())
+}
+
+/// The text without what says where structure came from (the summary
+/// line's token count covers it too).
+fn without_backends(text: &str) -> String {
+    let (first, rest) = text.split_once('\n').unwrap_or((text, ""));
+    let first: Vec<&str> = first.split(" | ").filter(|p| !p.contains("structure: ") && !p.ends_with(" tokens")).collect();
+    format!("{}\n{rest}", first.join(" | "))
 }
 
 mod erased {

@@ -311,7 +311,13 @@ impl Engine {
     /// (`structure::lookup`) at the stored depth. Syncs first, so that
     /// edits invalidate what they may have changed.
     fn stored_lookup(&self, query: &SymbolQuery, config: &LookupConfig, tree: &Tree, progress: &dyn Progress) -> Result<Option<LookupAnswer>, EngineError> {
-        if config.call_depth != crate::structure::STORED_DEPTH || !crate::index::index_dir(&self.root).exists() {
+        if !crate::index::index_dir(&self.root).exists() {
+            return Ok(None);
+        }
+        if let Some(answer) = self.occurrence_lookup(query, config, tree, progress)? {
+            return Ok(Some(answer));
+        }
+        if config.call_depth != crate::structure::STORED_DEPTH {
             return Ok(None);
         }
         self.sync_tree(tree, progress)?;

@@ -12,6 +12,9 @@ use super::{lock, structure_error, Engine, EngineError};
 use crate::config::{Overrides, Settings};
 use crate::index::Progress;
 use crate::query::SymbolQuery;
+use crate::lookup::{LookupAnswer, LookupConfig};
+use crate::source::Tree;
+use crate::structure::answers;
 use crate::structure::occurrences::{self, Graph, OccurrenceReport, Relations};
 
 /// A `relations` answer: the declarations the query names, each with its
@@ -33,7 +36,11 @@ impl Engine {
     /// Brings the occurrence index up to date: the chunk sync first, then
     /// every file whose rows are missing or stale (by the builder rule).
     pub fn sync_occurrences(&self, progress: &dyn Progress) -> Result<OccurrenceReport, EngineError> {
-        let tree = self.walk();
+        self.sync_occurrences_of(&self.walk(), progress)
+    }
+
+    /// `sync_occurrences` for a walk the caller made.
+    pub(super) fn sync_occurrences_of(&self, tree: &Tree, progress: &dyn Progress) -> Result<OccurrenceReport, EngineError> {
         self.sync_tree(&tree, progress)?;
         {
             let guard = self.open_index()?;
@@ -70,5 +77,38 @@ impl Engine {
         let graph = Graph::load(index).map_err(structure_error)?;
         let matches = occurrences::relations(index, &graph, &file, &parsed.names, settings.call_depth).map_err(structure_error)?;
         Ok(RelationsAnswer { query: parsed.to_string(), call_depth: settings.call_depth, matches, sync, unindexed: graph.unindexed })
+    }
+
+    /// A `symbol =` lookup from the occurrence index alone, at any call
+    /// depth, when the workspace has one (`tsq index`): synced first by
+    /// the builder rule, then answered by query (`structure::answers`).
+    /// `None` when the rows cannot answer exactly (no index, a file that
+    /// failed, no match): the caller asks the Language Service.
+    pub(super) fn occurrence_lookup(&self, query: &SymbolQuery, config: &LookupConfig, tree: &Tree, progress: &dyn Progress) -> Result<Option<LookupAnswer>, EngineError> {
+        {
+            let guard = self.open_index()?;
+            if guard.as_ref().expect("opened above").occ_files(false)?.is_empty() {
+                return Ok(None);
+            }
+        }
+        let sync = self.sync_occurrences_of(tree, progress)?;
+        let guard = lock(&self.index);
+        let index = guard.as_ref().expect("opened by the sync");
+        let found = match answers::lookup(index, &self.view, &tree.sources, query, config.call_depth).map_err(structure_error)? {
+            Ok(found) => found,
+            Err(why) => {
+                tracing::debug!(query = %query, "occurrence index cannot answer: {why:?}");
+                return Ok(None);
+            }
+        };
+        let (matches, hints) = crate::lookup::in_scope_only(found.matches, Vec::new(), config);
+        if matches.is_empty() {
+            return Ok(None);
+        }
+        let line = match sync.indexed {
+            0 => "structure: from the occurrence index".to_string(),
+            n => format!("structure: from the occurrence index ({n} files re-indexed first)"),
+        };
+        Ok(Some(crate::lookup::answer_from(query, config, Some(line), matches, &found.snapshots, hints, found.metadata)))
     }
 }

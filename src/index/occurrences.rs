@@ -3,7 +3,10 @@
 //! the call-hierarchy item of a call site) and one row per indexed file
 //! (`occ_files`: the content hash the rows were computed from, the API
 //! hash, imports and re-exports, the file's declarations, items, call
-//! edges and base members as JSON, or the error that stopped it). What the
+//! edges and base members as JSON, or the error that stopped it), and one
+//! row per declaration of an owned file (`occ_declarations`: its name,
+//! containers and order for `symbol =` lookups, its supertypes, and its
+//! own answer parts as JSON). What the
 //! rows mean is `src/structure/occurrences.rs`'s business; this module
 //! stores, reads and deletes.
 
@@ -19,6 +22,7 @@ use super::IndexError;
 
 pub const OCCURRENCES: &str = "occurrences";
 pub const OCC_FILES: &str = "occ_files";
+pub const OCC_DECLARATIONS: &str = "occ_declarations";
 
 pub fn occurrences_schema() -> SchemaRef {
     Arc::new(Schema::new(vec![
@@ -45,6 +49,29 @@ pub fn occ_files_schema() -> SchemaRef {
         Field::new("error", DataType::Utf8, true),
         Field::new("indexedAt", DataType::Int64, false),
     ]))
+}
+
+pub fn occ_declarations_schema() -> SchemaRef {
+    Arc::new(Schema::new(vec![
+        Field::new("relativePath", DataType::Utf8, false),
+        Field::new("name", DataType::Utf8, false),
+        Field::new("ord", DataType::Int64, false),
+        // `|file:line|` per resolved base class or interface (a LIKE finds subtypes).
+        Field::new("supertypes", DataType::Utf8, false),
+        Field::new("answer", DataType::Utf8, false),
+    ]))
+}
+
+/// One declaration's stored answer parts.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct OccDeclarationRow {
+    pub relative_path: String,
+    pub name: String,
+    pub ord: i64,
+    /// `|file:line|` per resolved base class or interface, concatenated.
+    pub supertypes: String,
+    /// `ts::protocol::DeclarationAnswer` as JSON.
+    pub answer: String,
 }
 
 /// One resolved identifier.
@@ -109,6 +136,28 @@ pub fn occ_files_batch(rows: &[OccFileRow]) -> Result<RecordBatch, arrow_schema:
     RecordBatch::try_new(occ_files_schema(), cols)
 }
 
+pub fn occ_declarations_batch(rows: &[OccDeclarationRow]) -> Result<RecordBatch, arrow_schema::ArrowError> {
+    let cols: Vec<ArrayRef> = vec![
+        Arc::new(StringArray::from_iter_values(rows.iter().map(|r| r.relative_path.as_str()))),
+        Arc::new(StringArray::from_iter_values(rows.iter().map(|r| r.name.as_str()))),
+        Arc::new(Int64Array::from_iter_values(rows.iter().map(|r| r.ord))),
+        Arc::new(StringArray::from_iter_values(rows.iter().map(|r| r.supertypes.as_str()))),
+        Arc::new(StringArray::from_iter_values(rows.iter().map(|r| r.answer.as_str()))),
+    ];
+    RecordBatch::try_new(occ_declarations_schema(), cols)
+}
+
+fn occ_declaration_rows(b: &RecordBatch) -> impl Iterator<Item = OccDeclarationRow> + '_ {
+    let c = Columns(b);
+    (0..b.num_rows()).map(move |i| OccDeclarationRow {
+        relative_path: c.str("relativePath", i).unwrap_or_default(),
+        name: c.str("name", i).unwrap_or_default(),
+        ord: c.i64("ord", i).unwrap_or_default(),
+        supertypes: c.str("supertypes", i).unwrap_or_default(),
+        answer: c.str("answer", i).unwrap_or_default(),
+    })
+}
+
 fn occurrence_rows(b: &RecordBatch) -> impl Iterator<Item = OccurrenceRow> + '_ {
     let c = Columns(b);
     (0..b.num_rows()).map(move |i| OccurrenceRow {
@@ -149,11 +198,14 @@ impl Store {
     /// Replaces the rows of `files` (their occurrences and file rows) with
     /// these. The file rows go first out and last in: a crash in between
     /// leaves the files unindexed, so the next sync redoes them.
-    pub async fn put_occurrences(&self, files: &[OccFileRow], rows: &[OccurrenceRow]) -> Result<(), IndexError> {
+    pub async fn put_occurrences(&self, files: &[OccFileRow], rows: &[OccurrenceRow], declarations: &[OccDeclarationRow]) -> Result<(), IndexError> {
         let paths: Vec<String> = files.iter().map(|f| f.relative_path.clone()).collect();
         self.delete_occurrences(&paths).await?;
         for chunk in rows.chunks(50_000) {
             Store::add(&self.occurrences, occurrences_batch(chunk).map_err(arrow)?).await?;
+        }
+        for chunk in declarations.chunks(10_000) {
+            Store::add(&self.occ_declarations, occ_declarations_batch(chunk).map_err(arrow)?).await?;
         }
         Store::add(&self.occ_files, occ_files_batch(files).map_err(arrow)?).await
     }
@@ -164,8 +216,30 @@ impl Store {
             let filter = sql_in("relativePath", chunk);
             Store::delete(&self.occ_files, &filter).await?;
             Store::delete(&self.occurrences, &filter).await?;
+            Store::delete(&self.occ_declarations, &filter).await?;
         }
         Ok(())
+    }
+
+    /// The declarations named `name`, in the Language Service's order.
+    pub async fn occ_declarations_named(&self, name: &str) -> Result<Vec<OccDeclarationRow>, IndexError> {
+        self.occ_declarations_where(&format!("`name` = {}", super::schema::sql_str(name))).await
+    }
+
+    /// The classes and interfaces whose resolved supertypes include the
+    /// declaration at `file:line`.
+    pub async fn occ_subtypes(&self, file: &str, line: u32) -> Result<Vec<OccDeclarationRow>, IndexError> {
+        let needle = format!("%|{file}:{line}|%").replace('\'', "''");
+        self.occ_declarations_where(&format!("`supertypes` LIKE '{needle}'")).await
+    }
+
+    async fn occ_declarations_where(&self, filter: &str) -> Result<Vec<OccDeclarationRow>, IndexError> {
+        let mut out = Vec::new();
+        for b in Store::scan(&self.occ_declarations, Some(filter), None).await? {
+            out.extend(occ_declaration_rows(&b));
+        }
+        out.sort_by_key(|r| r.ord);
+        Ok(out)
     }
 
     /// Every file row; `facts` only when asked (it is the bulk).
@@ -208,6 +282,7 @@ impl Store {
 
     pub async fn clear_occurrences(&self) -> Result<(), IndexError> {
         Store::delete(&self.occ_files, "true").await?;
+        Store::delete(&self.occ_declarations, "true").await?;
         Store::delete(&self.occurrences, "true").await
     }
 }
@@ -220,8 +295,16 @@ impl super::Index {
     }
 
     /// Replaces these files' occurrence rows, under the writer lock.
-    pub fn put_occurrences(&mut self, files: &[OccFileRow], rows: &[OccurrenceRow]) -> Result<(), IndexError> {
-        self.with_lock(|ix| ix.runtime.block_on(ix.store.put_occurrences(files, rows)))
+    pub fn put_occurrences(&mut self, files: &[OccFileRow], rows: &[OccurrenceRow], declarations: &[OccDeclarationRow]) -> Result<(), IndexError> {
+        self.with_lock(|ix| ix.runtime.block_on(ix.store.put_occurrences(files, rows, declarations)))
+    }
+
+    pub fn occ_declarations_named(&self, name: &str) -> Result<Vec<OccDeclarationRow>, IndexError> {
+        self.runtime.block_on(self.store.occ_declarations_named(name))
+    }
+
+    pub fn occ_subtypes(&self, file: &str, line: u32) -> Result<Vec<OccDeclarationRow>, IndexError> {
+        self.runtime.block_on(self.store.occ_subtypes(file, line))
     }
 
     /// Drops these files' occurrence rows (deleted files), under the lock.

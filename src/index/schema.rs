@@ -15,7 +15,7 @@ use crate::chunk::CodeChunk;
 
 /// Bumped whenever a table's layout or a column's meaning changes; an index
 /// written with another version is rebuilt, never misread.
-pub const SCHEMA_VERSION: u32 = 6;
+pub const SCHEMA_VERSION: u32 = 7;
 
 pub const CHUNKS: &str = "chunks";
 pub const VECTORS: &str = "vectors";

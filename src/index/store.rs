@@ -22,7 +22,7 @@ pub const MAX_VERSIONS: usize = 24;
 pub const ANN_MIN_ROWS: usize = 50_000;
 
 /// Every table, by name.
-pub const TABLES: [&str; 8] = [
+pub const TABLES: [&str; 9] = [
     CHUNKS,
     VECTORS,
     FILES,
@@ -31,6 +31,7 @@ pub const TABLES: [&str; 8] = [
     super::structure::NAMES,
     super::occurrences::OCCURRENCES,
     super::occurrences::OCC_FILES,
+    super::occurrences::OCC_DECLARATIONS,
 ];
 
 pub struct Store {
@@ -49,6 +50,7 @@ pub struct Store {
     /// The occurrence index (`occurrences.rs`).
     pub occurrences: Table,
     pub occ_files: Table,
+    pub occ_declarations: Table,
 }
 
 fn lance(e: lancedb::Error) -> IndexError {
@@ -101,8 +103,9 @@ impl Store {
         let (names, f) = open(super::structure::NAMES, super::structure::names_schema()).await?;
         let (occurrences, g) = open(super::occurrences::OCCURRENCES, super::occurrences::occurrences_schema()).await?;
         let (occ_files, h) = open(super::occurrences::OCC_FILES, super::occurrences::occ_files_schema()).await?;
-        recovered |= a || b || c || d || e || f || g || h;
-        Ok((Store { dir: dir.to_path_buf(), dimension, db, chunks, vectors, files, structure, imports, names, occurrences, occ_files }, recovered))
+        let (occ_declarations, i) = open(super::occurrences::OCC_DECLARATIONS, super::occurrences::occ_declarations_schema()).await?;
+        recovered |= a || b || c || d || e || f || g || h || i;
+        Ok((Store { dir: dir.to_path_buf(), dimension, db, chunks, vectors, files, structure, imports, names, occurrences, occ_files, occ_declarations }, recovered))
     }
 
     /// The vector dimension the chunks table was created with.
@@ -146,8 +149,8 @@ impl Store {
         Ok(())
     }
 
-    fn tables(&self) -> [&Table; 8] {
-        [&self.chunks, &self.vectors, &self.files, &self.structure, &self.imports, &self.names, &self.occurrences, &self.occ_files]
+    fn tables(&self) -> [&Table; 9] {
+        [&self.chunks, &self.vectors, &self.files, &self.structure, &self.imports, &self.names, &self.occurrences, &self.occ_files, &self.occ_declarations]
     }
 
     /// All rows of a table (or those matching `filter`), selected columns.

@@ -11,6 +11,7 @@
 //! ARCHITECTURE.md, "Structure stays exact"), and because an answer is
 //! stored only when the files it was computed from are the ones indexed.
 
+pub mod answers;
 pub mod coverage;
 pub mod occurrences;
 

@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 use sha2::Digest;
 
 use super::StructureError;
-use crate::index::occurrences::{OccFileRow, OccurrenceRow};
+use crate::index::occurrences::{OccDeclarationRow, OccFileRow, OccurrenceRow};
 use crate::index::{relative, Index, Progress};
 use crate::inspect::Workspace;
 use crate::source::Tree;
@@ -231,6 +231,7 @@ pub fn sync(index: &mut Index, ws: &Workspace, tree: &Tree, view: &FileView, pro
         let now = crate::index::now_ms() as i64;
         let mut rows = Vec::new();
         let mut file_rows = Vec::new();
+        let mut declaration_rows = Vec::new();
         for f in files {
             let api_hash = f.api_text.as_deref().map(|t| sha(t.as_bytes()));
             let old = stored.get(&f.relative_path);
@@ -254,6 +255,13 @@ pub fn sync(index: &mut Index, ws: &Workspace, tree: &Tree, view: &FileView, pro
                 enclosing: o.enclosing.clone(),
                 caller: o.caller.clone(),
                 meaning: o.meaning,
+            }));
+            declaration_rows.extend(f.answers.iter().map(|a| OccDeclarationRow {
+                relative_path: f.relative_path.clone(),
+                name: a.name.clone(),
+                ord: a.ord as i64,
+                supertypes: a.supertypes.iter().map(|s| format!("|{s}|")).collect(),
+                answer: serde_json::to_string(a).unwrap_or_default(),
             }));
             let facts = Facts { declarations: f.declarations, items: f.items, calls: f.calls, bases: f.bases };
             file_rows.push(OccFileRow {
@@ -282,7 +290,7 @@ pub fn sync(index: &mut Index, ws: &Workspace, tree: &Tree, view: &FileView, pro
             }
         }
         report.occurrences += rows.len();
-        index.put_occurrences(&file_rows, &rows)?;
+        index.put_occurrences(&file_rows, &rows, &declaration_rows)?;
         done.extend(batch);
     }
     if report.full {
@@ -554,7 +562,7 @@ impl<'a> Calls<'a> {
 /// The order of JS's `localeCompare` in tsq's engine for the names and
 /// paths answers hold: case-insensitive first, then lower case before
 /// upper case (as ICU orders letters).
-fn locale_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+pub(crate) fn locale_cmp(a: &str, b: &str) -> std::cmp::Ordering {
     a.to_lowercase().cmp(&b.to_lowercase()).then_with(|| b.cmp(a))
 }
 

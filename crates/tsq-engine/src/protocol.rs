@@ -363,6 +363,10 @@ pub struct CallEntry {
 pub struct FileOccurrences {
     pub relative_path: String,
     pub declarations: Vec<OccurrenceDeclaration>,
+    /// Each declaration's own answer parts, for files the indexing
+    /// project owns (empty otherwise: no lookup finds them there).
+    #[serde(default)]
+    pub answers: Vec<DeclarationAnswer>,
     pub occurrences: Vec<Occurrence>,
     /// The file's call-hierarchy items (`itemKey` → how tsq names them).
     pub items: Vec<CallItem>,
@@ -393,6 +397,37 @@ pub struct OccurrenceDeclaration {
     /// The meanings (value 1, type 2, namespace 4) find-references looks
     /// for from this declaration.
     pub meaning: u8,
+}
+
+/// What a `symbol =` answer shows of one declaration that its own file
+/// decides: the lookup match, its snapshot parts, and `SymbolMetadata`
+/// besides references, call trees and subtypes (derived from the rows).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct DeclarationAnswer {
+    pub name: String,
+    pub containers: Vec<String>,
+    /// The declaration's symbol id (`None`: no symbol, e.g. a binding
+    /// pattern), call-hierarchy item and search meaning, as in
+    /// `OccurrenceDeclaration`.
+    pub id: Option<String>,
+    pub item: Option<String>,
+    pub meaning: u8,
+    /// The Language Service's order: project, file in its program, node.
+    pub ord: f64,
+    #[serde(rename = "match")]
+    pub matched: LookupMatch,
+    pub snapshot: SnapshotParts,
+    pub signature: String,
+    pub modifiers: Vec<String>,
+    /// `file:line` of each resolved base class or interface.
+    pub supertypes: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub type_hierarchy: Option<TypeHierarchy>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub members: Option<Vec<MemberInfo>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub type_flows: Option<TypeFlow>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
