@@ -298,7 +298,16 @@
         return;
       }
       if (node.kind === SK.JSDoc || ts.isJSDocCommentContainingNode && ts.isJSDocCommentContainingNode(node)) return;
+      // JSDoc names (`{@link x}`, `@param x`, `@type {T}`): find-references reports them.
+      for (const doc of node.jsDoc || []) walkDoc(doc);
       ts.forEachChild(node, walk);
+    };
+    const walkDoc = (node) => {
+      if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) {
+        addOccurrence(node);
+        return;
+      }
+      ts.forEachChild(node, walkDoc);
     };
     const addOccurrence = (node) => {
       let symbol = checker.getSymbolAtLocation(node);
@@ -335,6 +344,55 @@
    *  class or interface keeps its resolved supertypes for the latter).
    *  In the lookup's declaration order (`fileDeclarations`), with its
    *  `ord` (project, file, node). */
+  /** A declaration's key, stable while its file's lines move: its id in
+   *  its file (file, containers, name, `#k`) and its kind. */
+  function declKey(sf, node) {
+    return `${fileIds(sf).get(node) || baseId(sf, node)}|${L.kindOf(node)}`;
+  }
+
+  /** `filePath|line|name|kind` -> key, for one file's declarations. */
+  const keysByRef = new WeakMap();
+  function keyOfRef(ws, program, ref) {
+    const tsf = ref.filePath && program.getSourceFile(ts.getNormalizedAbsolutePath(ref.filePath, ws.root));
+    if (!tsf) return null;
+    let keys = keysByRef.get(tsf);
+    if (!keys) {
+      keys = new Map();
+      const visit = (n) => {
+        if (L.DECLARATION_KINDS.has(n.kind)) {
+          const r = L.symbolRef(tsf, n);
+          const k = `${r.line}|${r.name}|${r.kind}`;
+          if (!keys.has(k)) keys.set(k, declKey(tsf, n));
+        }
+        ts.forEachChild(n, visit);
+      };
+      visit(tsf);
+      keysByRef.set(tsf, keys);
+    }
+    return keys.get(`${ref.line}|${ref.name}|${ref.kind}`) || null;
+  }
+
+  /** The declarations in other workspace files an answer names (type
+   *  flows, heritage): Rust replaces their lines with the current ones. */
+  function linksOf(ws, program, sf, value) {
+    const own = L.rel(sf.fileName);
+    const out = [];
+    const visit = (v) => {
+      if (Array.isArray(v)) return v.forEach(visit);
+      if (!v || typeof v !== "object") return;
+      if (typeof v.filePath === "string" && typeof v.line === "number" && typeof v.name === "string" && v.filePath !== own &&
+          L.isUserFile(ts.getNormalizedAbsolutePath(v.filePath, ws.root))) {
+        const key = keyOfRef(ws, program, v);
+        if (!out.some((l) => l.filePath === v.filePath && l.line === v.line && l.name === v.name)) {
+          out.push({ key, filePath: v.filePath, line: v.line, name: v.name });
+        }
+      }
+      for (const k of Object.keys(v)) visit(v[k]);
+    };
+    visit(value);
+    return out;
+  }
+
   function declarationAnswers(ws, project, pi, program, sf, declared) {
     const checker = program.getTypeChecker();
     const fi = program.getSourceFiles().indexOf(sf);
@@ -355,16 +413,18 @@
           modifiers: L.modifiers(node),
           supertypes: [],
         };
+        answer.key = declKey(sf, node);
         const th = L.typeHierarchy(ws, project, node, false);
         if (th) {
           answer.typeHierarchy = th;
           const { ext, impl } = L.heritage(checker, node);
-          for (const x of ext.concat(impl)) if (x.decl) answer.supertypes.push(`${x.ref.filePath}:${x.ref.line}`);
+          for (const x of ext.concat(impl)) if (x.decl) answer.supertypes.push(declKey(x.decl.getSourceFile(), x.decl));
         }
         const m = L.members(checker, node);
         if (m) answer.members = m;
         const tf = L.typeFlows(checker, sf, node);
         if (tf) answer.typeFlows = tf;
+        answer.links = linksOf(ws, program, sf, [answer.typeHierarchy, answer.typeFlows]);
         out.push(answer);
       }
       ts.forEachChild(node, visit);

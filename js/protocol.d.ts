@@ -242,8 +242,12 @@ export interface DeclarationAnswer {
   snapshot: SnapshotParts;
   signature: string;
   modifiers: string[];
-  /** `file:line` of each resolved base class or interface. */
+  /** Its id in its file (file, containers, name, `#k`) and its kind. */
+  key: string;
+  /** The keys of each resolved base class or interface. */
   supertypes: string[];
+  /** Declarations in other files the type flows and hierarchy name. */
+  links: { key: string | null; filePath: string; line: number; name: string }[];
   typeHierarchy?: TypeHierarchy;
   members?: MemberInfo[];
   typeFlows?: TypeFlow;

@@ -252,10 +252,11 @@ impl TsqServer {
     }
 
     /// Starts the background worker unless it is running. When no query
-    /// is in flight it computes what the index lacks, a small batch at a
-    /// time: vectors first, then each declaration's structure (one
-    /// package's project at a time, in path order). A query never waits
-    /// for more than one batch.
+    /// is in flight it computes what the index lacks: vectors first, a
+    /// small batch at a time (a query never waits for more than one), then
+    /// the occurrence index (`Engine::structure_step`: the first build,
+    /// then whatever edits made stale; a query meanwhile waits for it
+    /// rather than read stale rows).
     fn work_in_background(&self, engine: &Arc<Engine>) {
         use std::sync::atomic::Ordering;
         if self.background.swap(true, Ordering::SeqCst) {
@@ -271,7 +272,7 @@ impl TsqServer {
             let mut embedding = engine.has_embedder();
             loop {
                 idle();
-                let step = if embedding { engine.embed_some(128) } else { engine.structure_some(4) };
+                let step = if embedding { engine.embed_some(128) } else { engine.structure_step() };
                 match step {
                     Ok(0) if embedding => embedding = false,
                     Ok(0) => break,

@@ -19,6 +19,7 @@ mod common;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use common::random_edits::{edit as random_edit, Rng};
 use common::TempDir;
 use tsq::api::{Answer, Engine, EngineOptions, QueryInput};
 use tsq::embed::EmbedderChoice;
@@ -70,11 +71,17 @@ fn known(q: &str, what: &str) -> bool {
 /// Differences between the live inspect and the occurrence index for
 /// every declaration of the workspace (the `KNOWN` ones left out).
 fn differences(e: &Engine, root: &Path, call_depth: i32) -> (usize, Vec<String>) {
+    differences_among(e, root, call_depth, &mut |all| all)
+}
+
+/// `differences` for the declarations `pick` chooses among all of them
+/// (after the sync).
+fn differences_among(e: &Engine, root: &Path, call_depth: i32, pick: &mut dyn FnMut(Vec<String>) -> Vec<String>) -> (usize, Vec<String>) {
     let mut diffs = Vec::new();
     let mut checked = 0;
     let _ = e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
     let ws = tsq::inspect::Workspace::open(root).unwrap();
-    for q in declaration_queries(root) {
+    for q in pick(declaration_queries(root)) {
         if let Err(d) = same_lookup(e, &ws, &q, call_depth) {
             diffs.push(d);
         }
@@ -345,4 +352,55 @@ fn an_edit_during_a_pass_is_never_stored_as_fresh() {
     assert_eq!(r.sync.indexed, 0, "and nothing was left stale for the next sync");
     let (_, diffs) = differences(&e, &ws.0, 1);
     assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+}
+
+/// Random edits (tests/common/random_edits.rs: body-only edits with and
+/// without return types, new calls of imported names, changed signatures,
+/// renames, new exports and more) on two multi-file fixtures and on a real
+/// corpus slice (rxjs's `internal/util`, when `../shared/corpus.sh` is
+/// there): after each edit and sync, every declaration of the edited file
+/// and a random sample of the others answer as the live Language Service.
+#[test]
+fn rows_stay_exact_under_random_edits() {
+    let repo = common::repo();
+    let mut workspaces: Vec<(String, PathBuf, u64)> = vec![
+        ("multi-project".into(), repo.join("fixtures/ts-ls/multi-project"), 0x9e37_79b9_7f4a_7c15u64),
+        ("cross-module".into(), repo.join("fixtures/ts-ls/cross-module"), 0xdead_beef_cafe_f00d),
+    ];
+    match common::corpora(&["rxjs"]).and_then(|c| c.into_iter().next()) {
+        Some((_, dir)) => workspaces.push(("rxjs internal/util".into(), dir.join("internal/util"), 0x0123_4567_89ab_cdef)),
+        None => eprintln!("skipped the rxjs slice: ../shared/corpus.sh is not there"),
+    }
+    let (mut failures, mut edits, mut checked) = (Vec::new(), 0, 0);
+    for (name, dir, seed) in workspaces {
+        let ws = TempDir::copy_of(&dir, &format!("occ-random-{}", seed % 1000));
+        let e = engine(&ws.0);
+        e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
+        let mut rng = Rng(seed);
+        for step in 0..20 {
+            let what = random_edit(&ws.0, &mut rng, step % 10, step);
+            edits += 1;
+            let mut pick = |all: Vec<String>| {
+                let (mine, rest): (Vec<String>, Vec<String>) = all.into_iter().partition(|q| {
+                    let file = q.trim_start_matches("symbol = ").split(" > ").next().unwrap_or("");
+                    what.contains(&format!(" in {file}"))
+                });
+                let mut out = mine;
+                for _ in 0..8 {
+                    if let Some(q) = rng.pick(&rest) {
+                        out.push(q.clone());
+                    }
+                }
+                out.sort();
+                out.dedup();
+                out
+            };
+            let (n, diffs) = differences_among(&e, &ws.0, 1, &mut pick);
+            checked += n;
+            failures.extend(diffs.into_iter().map(|d| format!("{name}, step {step} ({what}): {d}")));
+        }
+    }
+    eprintln!("{edits} random edits, {checked} declarations checked against the live Language Service");
+    assert!(edits >= 40 && checked > edits * 4, "{edits} edits, {checked} checks");
+    assert!(failures.is_empty(), "{} differences:\n{}", failures.len(), failures.join("\n"));
 }

@@ -250,7 +250,7 @@ fn ranking_demotes_tests_boosts_definitions_and_diversifies_the_concise_list() {
     ws.write("src/http/headers.ts", b"/** Parses request headers into a map. */\nexport function parseHeaders(raw: string): Map<string, string> {\n  return new Map(raw.split('\\n').map((l) => l.split(': ') as [string, string]));\n}\n");
     ws.write("tsq.toml", b"embedder = \"none\"\n");
     let engine = tsq::api::Engine::open(&ws.0, Default::default()).unwrap();
-    engine.index(false, &tsq::index::sync_silent()).unwrap();
+    engine.index(tsq::api::StructureMode::None, &tsq::index::sync_silent()).unwrap();
     let concise = |query: &str| -> Vec<tsq::lookup::ConciseResult> {
         let req = engine.request(tsq::api::QueryInput { query: query.into(), shape: tsq::api::Shape::Concise, ..Default::default() }).unwrap();
         match engine.query(&req, &tsq::index::sync_silent()).unwrap() {
@@ -304,7 +304,7 @@ fn the_call_graph_step_lends_a_matching_tests_score_to_what_it_calls() {
     let ranked = |graph: bool| -> Vec<(String, f64)> {
         ws.write("tsq.toml", format!("embedder = \"none\"\ncallGraph = {graph}\n").as_bytes());
         let engine = tsq::api::Engine::open(&ws.0, Default::default()).unwrap();
-        engine.index(false, &tsq::index::sync_silent()).unwrap();
+        engine.index(tsq::api::StructureMode::None, &tsq::index::sync_silent()).unwrap();
         let req = engine
             .request(tsq::api::QueryInput {
                 query: "where is the incoming webhook signature verified?".into(),

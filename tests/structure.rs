@@ -17,11 +17,13 @@
 
 mod common;
 
+use common::random_edits::{edit, Rng};
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use common::TempDir;
-use tsq::api::{Answer, Engine, EngineOptions, QueryInput};
+use tsq::api::{Answer, Engine, EngineOptions, QueryInput, StructureMode};
 use tsq::embed::EmbedderChoice;
 
 fn engine(root: &Path) -> Engine {
@@ -66,10 +68,10 @@ fn stored_answers_equal_live_ones_on_every_language_service_fixture() {
         // the answers computed live first, then from the index.
         let ws = TempDir::copy_of(&dir, &format!("structure-fixture-{name}"));
         let e = engine(&ws.0);
-        let (report, _) = e.index(false, &tsq::index::sync_silent()).unwrap();
-        assert_eq!(report.structure_computed, 0, "{name}: --no-structure computes none");
+        let (report, _) = e.index(StructureMode::None, &tsq::index::sync_silent()).unwrap();
+        assert_eq!(report.sync.structure_computed, 0, "{name}: --no-structure computes none");
         let live: Vec<String> = QUERIES.iter().map(|q| full_text(&e, q)).collect();
-        let (_, failed) = e.index(true, &tsq::index::sync_silent()).unwrap();
+        let (_, failed) = e.index(StructureMode::PerDeclaration, &tsq::index::sync_silent()).unwrap();
         assert!(failed.is_none(), "{name}: {failed:?}");
         // Every stored answer is the live Language Service's.
         let v = e.verify_structure().unwrap();
@@ -113,7 +115,7 @@ fn lookups_and_inspects_from_the_index_equal_live_ones() {
         let Ok(queries) = std::fs::read_to_string(dir.join("queries.txt")) else { continue };
         let ws = TempDir::copy_of(&dir, &format!("structure-lookup-{name}"));
         let e = engine(&ws.0);
-        e.index(true, &tsq::index::sync_silent()).unwrap();
+        e.index(StructureMode::PerDeclaration, &tsq::index::sync_silent()).unwrap();
         let live = tsq::inspect::Workspace::open(&ws.0).unwrap();
         let everything = tsq::inspect::Workspace::open(&ws.0).unwrap();
         everything.analyze_internal("program-build", &Default::default()).unwrap();
@@ -182,7 +184,7 @@ fn same_inspect(e: &Engine, live: &tsq::inspect::Workspace, q: &str, from_index:
 fn a_workspace_without_structure_answers_live_and_says_how_much_it_holds() {
     let ws = TempDir::copy_of(&common::repo().join("fixtures/search"), "structure-none");
     let e = engine(&ws.0);
-    e.index(false, &tsq::index::sync_silent()).unwrap();
+    e.index(StructureMode::None, &tsq::index::sync_silent()).unwrap();
     let q = "where do we get a new access token once the old one expired?";
     let first = full_text(&e, q);
     let (n, m) = structure_counts(&first);
@@ -198,159 +200,6 @@ fn a_workspace_without_structure_answers_live_and_says_how_much_it_holds() {
     assert!(e.verify_structure().unwrap().mismatches.is_empty());
 }
 
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn pick<'a, T>(&mut self, v: &'a [T]) -> Option<&'a T> {
-        (!v.is_empty()).then(|| &v[(self.next() % v.len() as u64) as usize])
-    }
-}
-
-fn ts_files(root: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            let name = e.file_name().to_string_lossy().to_string();
-            if p.is_dir() && name != ".tsq" && name != "node_modules" {
-                stack.push(p);
-            } else if name.ends_with(".ts") && !name.ends_with(".d.ts") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
-/// Positions in `text` just after `pat`.
-fn after_all(text: &str, pat: &str) -> Vec<usize> {
-    text.match_indices(pat).map(|(i, _)| i + pat.len()).collect()
-}
-
-/// The name declared right after `function ` at `at`.
-fn ident_at(text: &str, at: usize) -> &str {
-    let end = text[at..].find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')).map_or(text.len(), |n| at + n);
-    &text[at..end]
-}
-
-/// The local names of a file's named imports (`import { a, b as c }`).
-fn imported_names(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for (i, _) in text.match_indices("import {") {
-        let Some(end) = text[i..].find('}') else { continue };
-        for part in text[i + "import {".len()..i + end].split(',') {
-            let local = part.rsplit(" as ").next().unwrap_or("").trim().trim_start_matches("type ").trim();
-            if !local.is_empty() && local.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$') {
-                out.push(local.to_string());
-            }
-        }
-    }
-    out
-}
-
-/// One random edit of kind `kind`; returns what it did.
-fn edit(root: &Path, rng: &mut Rng, kind: usize, step: usize) -> String {
-    let files = ts_files(root);
-    let file = rng.pick(&files).expect("the workspace has files").clone();
-    let rel = file.strip_prefix(root).unwrap().display().to_string();
-    let text = std::fs::read_to_string(&file).unwrap();
-    let write = |t: String| std::fs::write(&file, t).unwrap();
-    match kind {
-        0 | 9 => {
-            // Bodies with and without a return type (only the first kind
-            // leaves the file's API unchanged).
-            let mut at = after_all(&text, ") {\n");
-            at.extend(text.match_indices(" {\n").map(|(i, _)| i + 3).filter(|&i| {
-                let line = &text[text[..i - 3].rfind('\n').map_or(0, |n| n + 1)..i];
-                line.contains("): ") && !line.trim_start().starts_with("//")
-            }));
-            at.sort();
-            let Some(&i) = rng.pick(&at) else { return format!("body edit: no body in {rel}") };
-            // Kind 9 calls and references a name the file imports: new
-            // callers and references of a declaration in another file.
-            let imported = imported_names(&text);
-            match rng.pick(&imported).filter(|_| kind == 9) {
-                Some(name) => {
-                    write(format!("{}  if (Math.random() < 0) {name}();\n{}", &text[..i], &text[i..]));
-                    format!("body-only edit calling {name} in {rel}")
-                }
-                None => {
-                    write(format!("{}  void {step};\n{}", &text[..i], &text[i..]));
-                    format!("body-only edit in {rel}")
-                }
-            }
-        }
-        1 => {
-            let at = after_all(&text, "function ");
-            let Some(&i) = rng.pick(&at) else { return format!("signature change: no function in {rel}") };
-            let Some(close) = text[i..].find(')').map(|n| i + n) else { return "no parameter list".into() };
-            let extra = if text[..close].ends_with('(') { format!("extra{step}?: number") } else { format!(", extra{step}?: number") };
-            write(format!("{}{extra}{}", &text[..close], &text[close..]));
-            format!("signature change of {} in {rel}", ident_at(&text, i))
-        }
-        2 => {
-            let at = after_all(&text, "function ");
-            let Some(&i) = rng.pick(&at) else { return format!("rename: no function in {rel}") };
-            let name = ident_at(&text, i).to_string();
-            write(format!("{}{name}Renamed{}", &text[..i], &text[i + name.len()..]));
-            format!("rename of {name} in {rel}")
-        }
-        3 => {
-            let callee = after_all(&text, "export function ").first().map(|&i| ident_at(&text, i).to_string());
-            let body = callee.map_or(format!("return {step};"), |c| format!("return {c} as unknown;"));
-            write(format!("{text}\nexport function added{step}(): unknown {{\n  {body}\n}}\n"));
-            format!("new export in {rel}")
-        }
-        4 => match text.find("export function ").or_else(|| text.find("export const ")).or_else(|| text.find("export class ")) {
-            Some(i) => {
-                write(format!("{}{}", &text[..i], &text[i + "export ".len()..]));
-                format!("removed export in {rel}")
-            }
-            None => format!("no export to remove in {rel}"),
-        },
-        5 => {
-            if let Some(i) = text.find("export * from") {
-                let end = text[i..].find('\n').map_or(text.len(), |n| i + n + 1);
-                write(format!("{}{}", &text[..i], &text[end..]));
-                return format!("removed an export * in {rel}");
-            }
-            let siblings: Vec<&PathBuf> = files.iter().filter(|f| f.parent() == file.parent() && **f != file).collect();
-            let Some(other) = rng.pick(&siblings) else { return format!("no sibling for a barrel in {rel}") };
-            let stem = other.file_stem().unwrap().to_string_lossy();
-            write(format!("{text}\nexport * from './{stem}';\n"));
-            format!("export * from './{stem}' added to {rel}")
-        }
-        6 => {
-            let exported: Vec<String> = after_all(&text, "export function ").iter().map(|&i| ident_at(&text, i).to_string()).collect();
-            let stem = file.file_stem().unwrap().to_string_lossy().to_string();
-            let new = file.with_file_name(format!("new{step}.ts"));
-            let body = match rng.pick(&exported) {
-                Some(f) => format!("import {{ {f} }} from './{stem}';\n\nexport function caller{step}() {{\n  return {f};\n}}\n"),
-                None => format!("export function caller{step}() {{\n  return {step};\n}}\n"),
-            };
-            std::fs::write(&new, body).unwrap();
-            format!("new file {}", new.strip_prefix(root).unwrap().display())
-        }
-        7 => {
-            std::fs::remove_file(&file).unwrap();
-            format!("deleted {rel}")
-        }
-        _ => {
-            let to = file.with_file_name(format!("moved{step}.ts"));
-            std::fs::rename(&file, &to).unwrap();
-            format!("moved {rel} to {}", to.strip_prefix(root).unwrap().display())
-        }
-    }
-}
 
 /// Random edits of every kind; after each sync, every answer the index
 /// still holds (affected by the edit or not) equals the live one.
@@ -373,7 +222,7 @@ fn stored_answers_stay_exact_under_random_edits() {
     for (fixture, dir, seed) in workspaces {
         let ws = TempDir::copy_of(&dir, &format!("structure-edits-{}", seed % 1000));
         let e = engine(&ws.0);
-        e.index(true, &tsq::index::sync_silent()).unwrap();
+        e.index(StructureMode::PerDeclaration, &tsq::index::sync_silent()).unwrap();
         let mut rng = Rng(seed);
         let (mut kept, mut dropped) = (0, 0);
         for step in 0..20 {
@@ -393,17 +242,18 @@ fn stored_answers_stay_exact_under_random_edits() {
     }
 }
 
-/// `kill -9` while `tsq index` computes structure: the index stays
-/// consistent, and the next run computes only what is missing.
+/// `kill -9` while `tsq index` builds the occurrence index (one file per
+/// commit): the index stays consistent, and the next run indexes only the
+/// files not committed, after which every lookup equals the live one.
 #[test]
-fn kill_9_during_the_structure_precompute_loses_nothing_committed() {
+fn kill_9_during_the_occurrence_index_loses_nothing_committed() {
     let ws = TempDir::copy_of(&common::repo().join("fixtures/ts-ls/multi-project"), "structure-kill");
     let tsq = env!("CARGO_BIN_EXE_tsq");
     let mut child = Command::new(tsq)
         .args(["index", "--root"])
         .arg(&ws.0)
         .env("TSQ_EMBEDDER", "none")
-        .env("TSQ_STRUCTURE_BATCH", "1")
+        .env("TSQ_OCCURRENCE_BATCH", "1")
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -414,27 +264,35 @@ fn kill_9_during_the_structure_precompute_loses_nothing_committed() {
         let line = line.unwrap();
         seen.push_str(&line);
         seen.push('\n');
-        if line.starts_with("tsq: structure ") {
+        if line.starts_with("tsq: indexing occurrences ") {
             break;
         }
     }
     // SIGKILL: no destructor, no cleanup.
     child.kill().unwrap();
     let _ = child.wait();
-    assert!(seen.contains("tsq: structure "), "the precompute never started:\n{seen}");
+    assert!(seen.contains("tsq: indexing occurrences "), "the occurrence index never started:\n{seen}");
     let e = engine(&ws.0);
-    let [stored, all] = e.status().unwrap().unwrap().structure;
-    assert!(stored >= 1 && stored < all, "killed mid-way: {stored}/{all}");
+    let [committed, _] = e.status().unwrap().unwrap().occurrences;
     let index = tsq::index::Index::open(&ws.0, &tsq::index::IndexConfig { embedder: EmbedderChoice::None, ..Default::default() }).unwrap();
     assert_eq!(index.check_invariants().unwrap(), Vec::<String>::new());
     drop(index);
     let out = Command::new(tsq).args(["index", "--json", "--root"]).arg(&ws.0).env("TSQ_EMBEDDER", "none").output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(report["structureComputed"].as_u64().unwrap() as usize, all - stored, "resumed where it stopped: {report}");
-    assert_eq!(e.status().unwrap().unwrap().structure, [all, all]);
-    let v = e.verify_structure().unwrap();
-    assert!(v.mismatches.is_empty(), "{}", v.mismatches.join("\n"));
+    let indexed = report["occurrences"]["indexed"].as_u64().unwrap() as usize;
+    let [files, _] = e.status().unwrap().unwrap().occurrences;
+    eprintln!("killed after {committed} of {files} files were committed; the rerun indexed {indexed}");
+    // A first index that was cut short is finished, never half-used: the
+    // rerun indexes at least what was missing.
+    assert!(indexed >= files - committed && indexed > 0, "resumed: {report}");
+    let live = tsq::inspect::Workspace::open(&ws.0).unwrap();
+    for q in ["symbol = packages/core/src/money.ts > Money", "symbol = packages/core/src/math.ts > add"] {
+        let expected = tsq::lookup::lookup_query(&live, &tsq::query::SymbolQuery::parse(q).unwrap(), &tsq::lookup::LookupConfig::default()).unwrap().text;
+        let got = full_text(&e, q);
+        assert!(got.lines().next().unwrap().contains("from the occurrence index"), "{q}: {got}");
+        assert_eq!(without_backends(&got), without_backends(&expected), "{q}");
+    }
 }
 
 fn stored_in(root: &Path, file: &str) -> usize {
@@ -454,7 +312,7 @@ fn a_body_only_edit_keeps_importers_answers_and_an_api_edit_drops_them() {
     let path = ws.0.join(math);
     let text = std::fs::read_to_string(&path).unwrap();
     std::fs::write(&path, text.replace("/** Adds two amounts in cents. */", "/** Adds two amounts in cents (not Money). */")).unwrap();
-    engine(&ws.0).index(true, &tsq::index::sync_silent()).unwrap();
+    engine(&ws.0).index(StructureMode::PerDeclaration, &tsq::index::sync_silent()).unwrap();
     let before = stored_in(&ws.0, money);
     assert!(before > 0 && stored_in(&ws.0, math) > 0, "the precompute stored both files' answers");
 
@@ -470,7 +328,7 @@ fn a_body_only_edit_keeps_importers_answers_and_an_api_edit_drops_them() {
     assert_eq!(stored_in(&ws.0, money), before, "a body-only edit keeps the answers of the barrel's other files");
 
     // A body that now names `Money` may refer to it: its answers go.
-    engine(&ws.0).index(true, &tsq::index::sync_silent()).unwrap();
+    engine(&ws.0).index(StructureMode::PerDeclaration, &tsq::index::sync_silent()).unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
     std::fs::write(&path, text.replace("  return sum;", "  // Money?\n  return sum;")).unwrap();
     let v = engine(&ws.0).verify_structure().unwrap();
@@ -511,7 +369,7 @@ fn a_removed_call_drops_the_answers_it_changed() {
         std::fs::write(ws.0.join("g.ts"), "export function x(): number {\n  return 1;\n}\n\nexport function z(): number {\n  return x();\n}\n\nexport function other(): number {\n  return 2;\n}\n").unwrap();
         std::fs::write(ws.0.join("f.ts"), before).unwrap();
         let e = engine(&ws.0);
-        e.index(true, &tsq::index::sync_silent()).unwrap();
+        e.index(StructureMode::PerDeclaration, &tsq::index::sync_silent()).unwrap();
         let x = e.inspect("symbol = g.ts > x", Some(1)).unwrap();
         let callers = &x.result.matches[0].incoming_callers;
         assert!(callers.iter().any(|c| c.name == "z" && c.depth_limited == Some(true)), "{what}: z has a caller before the edit: {callers:?}");
@@ -543,7 +401,7 @@ fn answers_without_a_chunk_are_stored_by_the_first_lookup_and_stay_exact() {
     )
     .unwrap();
     let e = engine(&ws.0);
-    e.index(true, &tsq::index::sync_silent()).unwrap();
+    e.index(StructureMode::PerDeclaration, &tsq::index::sync_silent()).unwrap();
     let live = |q: &str| {
         let w = tsq::inspect::Workspace::open(&ws.0).unwrap();
         tsq::lookup::lookup_query(&w, &tsq::query::SymbolQuery::parse(q).unwrap(), &tsq::lookup::LookupConfig::default()).unwrap().text
@@ -583,7 +441,7 @@ fn answers_without_a_chunk_are_stored_by_the_first_lookup_and_stay_exact() {
 fn a_moved_workspace_keeps_its_structure() {
     let ws = TempDir::copy_of(&common::repo().join("fixtures/ts-ls/multi-project"), "structure-move-from");
     let e = engine(&ws.0);
-    e.index(true, &tsq::index::sync_silent()).unwrap();
+    e.index(StructureMode::PerDeclaration, &tsq::index::sync_silent()).unwrap();
     let [stored, all] = e.status().unwrap().unwrap().structure;
     assert!(stored > 0 && stored == all, "{stored}/{all}");
     drop(e);
@@ -610,7 +468,7 @@ fn stored_answers_equal_live_ones_on_the_rxjs_parity_corpus() {
     };
     let ws = TempDir::copy_of(&dir, "structure-rxjs");
     let e = engine(&ws.0);
-    let (_, failed) = e.index(true, &tsq::index::sync_silent()).unwrap();
+    let (_, failed) = e.index(StructureMode::PerDeclaration, &tsq::index::sync_silent()).unwrap();
     assert!(failed.is_none(), "{failed:?}");
     let [stored, all] = e.status().unwrap().unwrap().structure;
     assert!(stored > 1000 && stored == all, "every declaration's answer is stored: {stored}/{all}");

@@ -19,6 +19,26 @@ pub mod request;
 
 pub use occurrences::RelationsAnswer;
 
+/// What `Engine::index` computes besides chunks and vectors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StructureMode {
+    /// Chunks and vectors only (`tsq index --no-structure`).
+    None,
+    /// The occurrence index (`tsq index`).
+    Occurrences,
+    /// The legacy per-declaration Language Service precompute.
+    PerDeclaration,
+}
+
+/// `tsq index`'s report: the chunk sync, then the occurrence sync.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct IndexReport {
+    #[serde(flatten)]
+    pub sync: SyncReport,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub occurrences: Option<crate::structure::occurrences::OccurrenceReport>,
+}
+
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
@@ -479,10 +499,12 @@ impl Engine {
     }
 
     /// `tsq index`: a full sync (waiting for another writer), then every
-    /// missing vector, then (unless `structure` is false) every missing
-    /// declaration's structure. An embedding or structure failure is
-    /// returned beside the report: what was synced stays.
-    pub fn index(&self, structure: bool, progress: &dyn Progress) -> Result<(SyncReport, Option<EngineError>), EngineError> {
+    /// missing vector, then the structure `mode` asks for: the occurrence
+    /// index (the default: one checker pass per changed file, by the
+    /// builder rule), the legacy per-declaration precompute (kept as the
+    /// oracle of tests/structure.rs), or none. An embedding or structure
+    /// failure is returned beside the report: what was synced stays.
+    pub fn index(&self, mode: StructureMode, progress: &dyn Progress) -> Result<(IndexReport, Option<EngineError>), EngineError> {
         let tree = self.walk();
         let parser = self.parser()?;
         let mut report = {
@@ -500,21 +522,28 @@ impl Engine {
             report.embed_ms = started.elapsed().as_millis() as u64;
             report.ms += report.embed_ms;
             if let Some(e) = failed {
-                return Ok((report, Some(e.into())));
+                return Ok((IndexReport { sync: report, occurrences: None }, Some(e.into())));
             }
             report
         };
-        if !structure {
-            return Ok((report, None));
-        }
-        match self.precompute(&tree, usize::MAX, false, progress, &|| false) {
-            Ok(s) => {
-                report.structure_computed = s.computed;
-                report.structure_ms = s.ms;
-                report.ms += s.ms;
-                Ok((report, None))
-            }
-            Err(e) => Ok((report, Some(e))),
+        match mode {
+            StructureMode::None => Ok((IndexReport { sync: report, occurrences: None }, None)),
+            StructureMode::Occurrences => match self.sync_occurrences_of(&tree, progress) {
+                Ok(o) => {
+                    report.ms += o.ms;
+                    Ok((IndexReport { sync: report, occurrences: Some(o) }, None))
+                }
+                Err(e) => Ok((IndexReport { sync: report, occurrences: None }, Some(e))),
+            },
+            StructureMode::PerDeclaration => match self.precompute(&tree, usize::MAX, false, progress, &|| false) {
+                Ok(s) => {
+                    report.structure_computed = s.computed;
+                    report.structure_ms = s.ms;
+                    report.ms += s.ms;
+                    Ok((IndexReport { sync: report, occurrences: None }, None))
+                }
+                Err(e) => Ok((IndexReport { sync: report, occurrences: None }, Some(e))),
+            },
         }
     }
 
@@ -545,11 +574,24 @@ impl Engine {
         crate::structure::precompute(&with_index, &ws, &self.view, batch, &counting, &stop).map_err(structure_error)
     }
 
-    /// Computes structure for up to `limit` declarations that lack it
-    /// (after a sync); 0 when none are left or the workspace has no index.
+    /// `tsq serve`'s background structure step: builds the occurrence
+    /// index, or brings it up to date by the builder rule, on top of an
+    /// index (lookups alone never create one). Returns the files
+    /// re-indexed (0: nothing to do). Files that fail are recorded with
+    /// their error and retried after their next change; they never stop
+    /// the step.
+    pub fn structure_step(&self) -> Result<usize, EngineError> {
+        if !crate::index::index_dir(&self.root).exists() {
+            return Ok(0);
+        }
+        let report = self.sync_occurrences(&crate::index::sync_silent())?;
+        Ok(report.indexed + report.failed.len())
+    }
+
+    /// The legacy per-declaration precompute's refill (the oracle of
+    /// tests/structure.rs): up to `limit` declarations that lack stored
+    /// structure; 0 when none are left or the workspace has no index.
     pub fn structure_some(&self, limit: usize) -> Result<usize, EngineError> {
-        // Only on top of an index (BM25 first): lookups alone never create
-        // one.
         if !crate::index::index_dir(&self.root).exists() {
             return Ok(0);
         }
@@ -558,7 +600,6 @@ impl Engine {
         Ok(self.precompute(&tree, limit, true, &crate::index::sync_silent(), &|| false)?.computed)
     }
 
-    /// Syncs, then compares every stored answer with the live Language
     /// Service's (the edit property test; `tsq index --verify`).
     pub fn verify_structure(&self) -> Result<crate::structure::Verification, EngineError> {
         let tree = self.walk();

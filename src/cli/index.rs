@@ -3,15 +3,15 @@
 
 use std::io::Write;
 
-use tsq::api::{render, Engine};
+use tsq::api::{render, Engine, StructureMode};
 use tsq::index::Progress as _;
 
 use super::{progress, ExitStatus};
 
-pub fn run_index(engine: &Engine, structure: bool, occurrences: bool, json: bool) -> anyhow::Result<ExitStatus> {
+pub fn run_index(engine: &Engine, structure: bool, json: bool) -> anyhow::Result<ExitStatus> {
     let progress = progress::Stderr::new();
-    let result = engine.index(structure, &progress);
-    let occ = if occurrences && result.as_ref().is_ok_and(|(_, failed)| failed.is_none()) { Some(engine.sync_occurrences(&progress)) } else { None };
+    let mode = if structure { StructureMode::Occurrences } else { StructureMode::None };
+    let result = engine.index(mode, &progress);
     progress.finish();
     for n in engine.take_notes() {
         eprintln!("tsq: {n}");
@@ -24,19 +24,16 @@ pub fn run_index(engine: &Engine, structure: bool, occurrences: bool, json: bool
         }
         None => ExitStatus::Success,
     };
-    let occ = occ.transpose()?;
     let mut out = std::io::stdout().lock();
-    if json && occ.is_some() {
-        out.write_all(render::pretty(&serde_json::json!({ "sync": report, "occurrences": occ })).as_bytes())?;
-    } else if json {
+    if json {
         out.write_all(render::pretty(&report).as_bytes())?;
     } else {
-        out.write_all(render::sync_report(&report).as_bytes())?;
-        if let Some(o) = &occ {
+        out.write_all(render::sync_report(&report.sync).as_bytes())?;
+        if let Some(o) = &report.occurrences {
             writeln!(out, "occurrences: {} files indexed ({} rows, {} failed) in {:.1} s", o.indexed, o.occurrences, o.failed.len(), o.ms as f64 / 1000.0)?;
         }
     }
-    for (file, why) in occ.iter().flat_map(|o| &o.failed) {
+    for (file, why) in report.occurrences.iter().flat_map(|o| &o.failed) {
         eprintln!("tsq: {file}: no occurrences ({why}); retried after its next change");
     }
     Ok(status)

@@ -197,13 +197,13 @@ enum Command {
         /// (VOYAGE_API_KEY), or auto (voyage with a key, else local).
         #[arg(long, value_enum)]
         embedder: Option<tsq::embed::EmbedderChoice>,
-        /// Skip the structure precompute (answers then compute structure
-        /// live, and store it).
+        /// Skip the occurrence index (structure is then computed live by
+        /// the Language Service).
         #[arg(long)]
         no_structure: bool,
-        /// Also build (or sync) the occurrence index: every identifier
-        /// resolved once, one checker pass per file (`tsq relations`).
-        #[arg(long)]
+        /// Accepted for compatibility: the occurrence index is built by
+        /// default.
+        #[arg(long, hide = true)]
         occurrences: bool,
         #[arg(long)]
         json: bool,
@@ -281,8 +281,8 @@ pub fn run() -> anyhow::Result<ExitStatus> {
             let input = tsq::api::QueryInput { query, paths, languages, shape: format.shape(), overrides, symbol_only: false };
             query::run(&engine(root, tsq::api::EngineOptions { embedder })?, input, format)
         }
-        Command::Index { root, embedder, no_structure, occurrences, json } => {
-            index::run_index(&engine(root, tsq::api::EngineOptions { embedder })?, !no_structure, occurrences, json)
+        Command::Index { root, embedder, no_structure, occurrences: _, json } => {
+            index::run_index(&engine(root, tsq::api::EngineOptions { embedder })?, !no_structure, json)
         }
         Command::Relations { query, root, call_depth, json } => relations::run(&engine(root, none())?, &query, call_depth, json),
         Command::Status { root, json } => index::run_status(&engine(root, none())?, json),

@@ -56,7 +56,8 @@ pub fn occ_declarations_schema() -> SchemaRef {
         Field::new("relativePath", DataType::Utf8, false),
         Field::new("name", DataType::Utf8, false),
         Field::new("ord", DataType::Int64, false),
-        // `|file:line|` per resolved base class or interface (a LIKE finds subtypes).
+        Field::new("key", DataType::Utf8, false),
+        // `|key|` per resolved base class or interface (a LIKE finds subtypes).
         Field::new("supertypes", DataType::Utf8, false),
         Field::new("answer", DataType::Utf8, false),
     ]))
@@ -68,7 +69,9 @@ pub struct OccDeclarationRow {
     pub relative_path: String,
     pub name: String,
     pub ord: i64,
-    /// `|file:line|` per resolved base class or interface, concatenated.
+    /// `DeclarationAnswer::key`.
+    pub key: String,
+    /// `|key|` per resolved base class or interface, concatenated.
     pub supertypes: String,
     /// `ts::protocol::DeclarationAnswer` as JSON.
     pub answer: String,
@@ -141,6 +144,7 @@ pub fn occ_declarations_batch(rows: &[OccDeclarationRow]) -> Result<RecordBatch,
         Arc::new(StringArray::from_iter_values(rows.iter().map(|r| r.relative_path.as_str()))),
         Arc::new(StringArray::from_iter_values(rows.iter().map(|r| r.name.as_str()))),
         Arc::new(Int64Array::from_iter_values(rows.iter().map(|r| r.ord))),
+        Arc::new(StringArray::from_iter_values(rows.iter().map(|r| r.key.as_str()))),
         Arc::new(StringArray::from_iter_values(rows.iter().map(|r| r.supertypes.as_str()))),
         Arc::new(StringArray::from_iter_values(rows.iter().map(|r| r.answer.as_str()))),
     ];
@@ -153,6 +157,7 @@ fn occ_declaration_rows(b: &RecordBatch) -> impl Iterator<Item = OccDeclarationR
         relative_path: c.str("relativePath", i).unwrap_or_default(),
         name: c.str("name", i).unwrap_or_default(),
         ord: c.i64("ord", i).unwrap_or_default(),
+        key: c.str("key", i).unwrap_or_default(),
         supertypes: c.str("supertypes", i).unwrap_or_default(),
         answer: c.str("answer", i).unwrap_or_default(),
     })
@@ -227,10 +232,19 @@ impl Store {
     }
 
     /// The classes and interfaces whose resolved supertypes include the
-    /// declaration at `file:line`.
-    pub async fn occ_subtypes(&self, file: &str, line: u32) -> Result<Vec<OccDeclarationRow>, IndexError> {
-        let needle = format!("%|{file}:{line}|%").replace('\'', "''");
+    /// declaration `key` (a superset: LIKE's `_` and `%` match more).
+    pub async fn occ_subtypes(&self, key: &str) -> Result<Vec<OccDeclarationRow>, IndexError> {
+        let needle = format!("%|{key}|%").replace('\'', "''");
         self.occ_declarations_where(&format!("`supertypes` LIKE '{needle}'")).await
+    }
+
+    /// The declarations with these keys.
+    pub async fn occ_declarations_keyed(&self, keys: &[String]) -> Result<Vec<OccDeclarationRow>, IndexError> {
+        let mut out = Vec::new();
+        for chunk in keys.chunks(FILTER_CHUNK) {
+            out.extend(self.occ_declarations_where(&sql_in("key", chunk)).await?);
+        }
+        Ok(out)
     }
 
     async fn occ_declarations_where(&self, filter: &str) -> Result<Vec<OccDeclarationRow>, IndexError> {
@@ -303,8 +317,12 @@ impl super::Index {
         self.runtime.block_on(self.store.occ_declarations_named(name))
     }
 
-    pub fn occ_subtypes(&self, file: &str, line: u32) -> Result<Vec<OccDeclarationRow>, IndexError> {
-        self.runtime.block_on(self.store.occ_subtypes(file, line))
+    pub fn occ_subtypes(&self, key: &str) -> Result<Vec<OccDeclarationRow>, IndexError> {
+        self.runtime.block_on(self.store.occ_subtypes(key))
+    }
+
+    pub fn occ_declarations_keyed(&self, keys: &[String]) -> Result<Vec<OccDeclarationRow>, IndexError> {
+        self.runtime.block_on(self.store.occ_declarations_keyed(keys))
     }
 
     /// Drops these files' occurrence rows (deleted files), under the lock.

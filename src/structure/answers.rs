@@ -20,7 +20,7 @@ use super::{StoredLookup, StructureError};
 use crate::index::{relative, Index};
 use crate::query::SymbolQuery;
 use crate::ts::files::FileView;
-use crate::ts::protocol::{DeclarationAnswer, SymbolMetadata, SymbolRef};
+use crate::ts::protocol::{DeclarationAnswer, DeclarationLink, SymbolMetadata, SymbolRef};
 
 /// Why the rows cannot answer a query (the caller goes live).
 #[derive(Debug, Clone, PartialEq)]
@@ -91,10 +91,32 @@ pub fn lookup(
     if found.iter().any(|(_, a)| a.id.is_none()) {
         return Ok(Err(Unanswered::NoSymbol));
     }
+    // The current place of every declaration of another file the answers
+    // name (its lines move with that file's edits, which do not re-index
+    // this one).
+    let mut keys: Vec<String> = Vec::new();
+    for (_, a) in &found {
+        for l in &a.links {
+            match &l.key {
+                Some(k) if !keys.contains(k) => keys.push(k.clone()),
+                Some(_) => {}
+                None => return Ok(Err(Unanswered::Stale(l.file_path.clone()))),
+            }
+        }
+    }
+    let mut now: HashMap<String, SymbolRef> = HashMap::new();
+    for r in index.occ_declarations_keyed(&keys)? {
+        if let Ok(a) = serde_json::from_str::<DeclarationAnswer>(&r.answer) {
+            now.entry(r.key).or_insert(a.matched.symbol);
+        }
+    }
+    if let Some(k) = keys.iter().find(|k| !now.contains_key(*k)) {
+        return Ok(Err(Unanswered::Stale(k.clone())));
+    }
     let graph = Graph::load(index)?;
     let calls = Calls::new(index, &graph);
     let mut out = StoredLookup { matches: Vec::new(), snapshots: Vec::new(), metadata: Vec::new() };
-    for (file, a) in found {
+    for (_, a) in found {
         if out.matches.contains(&a.matched) {
             continue;
         }
@@ -103,10 +125,12 @@ pub fn lookup(
             Some(k) => (calls.tree(k, Direction::Out, call_depth)?, calls.tree(k, Direction::In, call_depth)?),
             None => (Vec::new(), Vec::new()),
         };
-        let mut type_hierarchy = a.type_hierarchy.clone();
-        if let (Some(th), Some(line)) = (type_hierarchy.as_mut(), a.matched.symbol.line) {
-            th.subtypes = subtypes(index, &file, line)?;
+        let moved = |v: &mut serde_json::Value| relink(v, &a.links, &now);
+        let mut type_hierarchy = a.type_hierarchy.clone().map(|t| relinked(t, &moved));
+        if let Some(th) = type_hierarchy.as_mut() {
+            th.subtypes = subtypes(index, &a.key)?;
         }
+        let type_flows = a.type_flows.clone().map(|t| relinked(t, &moved));
         out.metadata.push(SymbolMetadata {
             symbol: a.matched.symbol.clone(),
             project: a.matched.project.clone(),
@@ -117,7 +141,7 @@ pub fn lookup(
             references: references(index, &graph, id, a.meaning)?,
             type_hierarchy,
             members: a.members,
-            type_flows: a.type_flows,
+            type_flows,
         });
         if !out.snapshots.contains(&a.snapshot) {
             out.snapshots.push(a.snapshot);
@@ -127,12 +151,39 @@ pub fn lookup(
     Ok(Ok(out))
 }
 
+/// `value` with each linked declaration's line replaced by its current one.
+fn relinked<T: serde::Serialize + serde::de::DeserializeOwned + Clone>(value: T, moved: &dyn Fn(&mut serde_json::Value)) -> T {
+    let Ok(mut v) = serde_json::to_value(&value) else { return value };
+    moved(&mut v);
+    serde_json::from_value(v).unwrap_or(value)
+}
+
+/// Replaces, in every `SymbolRef`-shaped object of `v`, the stored place
+/// of a linked declaration with its current one.
+fn relink(v: &mut serde_json::Value, links: &[DeclarationLink], now: &HashMap<String, SymbolRef>) {
+    match v {
+        serde_json::Value::Array(a) => a.iter_mut().for_each(|x| relink(x, links, now)),
+        serde_json::Value::Object(o) => {
+            let at = (o.get("filePath").and_then(|x| x.as_str()), o.get("line").and_then(|x| x.as_u64()), o.get("name").and_then(|x| x.as_str()));
+            if let (Some(f), Some(line), Some(name)) = at {
+                let hit = links.iter().find(|l| l.file_path == f && u64::from(l.line) == line && l.name == name);
+                if let Some(r) = hit.and_then(|l| now.get(l.key.as_deref().unwrap_or_default())) {
+                    o.insert("filePath".into(), serde_json::json!(r.file_path));
+                    o.insert("line".into(), serde_json::json!(r.line));
+                }
+            }
+            o.values_mut().for_each(|x| relink(x, links, now));
+        }
+        _ => {}
+    }
+}
+
 /// The classes and interfaces that extend or implement the declaration
-/// at `file:line`, by file then line (`js/30_resolvers.js` `typeHierarchy`).
-fn subtypes(index: &Index, file: &str, line: u32) -> Result<Vec<SymbolRef>, StructureError> {
-    let key = format!("{file}:{line}");
+/// `key`, by file then line (`js/30_resolvers.js` `typeHierarchy`).
+fn subtypes(index: &Index, key: &str) -> Result<Vec<SymbolRef>, StructureError> {
+    let key = key.to_string();
     let mut out: Vec<SymbolRef> = Vec::new();
-    for r in index.occ_subtypes(file, line)? {
+    for r in index.occ_subtypes(&key)? {
         let Ok(a) = serde_json::from_str::<DeclarationAnswer>(&r.answer) else { continue };
         // LIKE's `_` matches any character: keep exact hits only.
         if a.supertypes.contains(&key) && !out.contains(&a.matched.symbol) {

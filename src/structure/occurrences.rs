@@ -184,13 +184,12 @@ pub fn sync(index: &mut Index, ws: &Workspace, tree: &Tree, view: &FileView, pro
     // Importers, from the stored rows (updated as files are re-indexed).
     let mut imports: Imports = stored.iter().map(|(p, r)| (p.clone(), (r.imports.clone(), r.reexports.clone()))).collect();
     if !report.full {
-        // Deleted files: their importers' references no longer resolve.
+        // Deleted files: their importers' references no longer resolve,
+        // and through re-exports (`export * from './gone'` emits the same
+        // text) those of the re-exporters' importers.
+        let mut cascaded_deleted = HashSet::new();
         for d in &deleted {
-            for (p, _) in importers_of(&imports, d) {
-                if indexable.contains(&p) {
-                    queue.insert(p);
-                }
-            }
+            cascade(d, &imports, &indexable, &HashSet::new(), &[], &stored, &mut queue, &mut cascaded_deleted);
         }
         // Created files: whoever names them may now resolve to them.
         for c in &created {
@@ -211,11 +210,13 @@ pub fn sync(index: &mut Index, ws: &Workspace, tree: &Tree, view: &FileView, pro
         report.removed = deleted.len();
     }
 
+    // Files per request (`TSQ_OCCURRENCE_BATCH`, a knob for the kill -9 test).
+    let batch_size = std::env::var("TSQ_OCCURRENCE_BATCH").ok().and_then(|v| v.parse().ok()).unwrap_or(BATCH).max(1);
     let mut done: HashSet<String> = HashSet::new();
     let mut cascaded: HashSet<String> = HashSet::new();
     let total = |q: &BTreeSet<String>, d: &HashSet<String>| (q.len() + d.len()) as u64;
     while !queue.is_empty() {
-        let batch: Vec<String> = queue.iter().take(BATCH).cloned().collect();
+        let batch: Vec<String> = queue.iter().take(batch_size).cloned().collect();
         for b in &batch {
             queue.remove(b);
         }
@@ -260,6 +261,7 @@ pub fn sync(index: &mut Index, ws: &Workspace, tree: &Tree, view: &FileView, pro
                 relative_path: f.relative_path.clone(),
                 name: a.name.clone(),
                 ord: a.ord as i64,
+                key: a.key.clone(),
                 supertypes: a.supertypes.iter().map(|s| format!("|{s}|")).collect(),
                 answer: serde_json::to_string(a).unwrap_or_default(),
             }));

@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod random_edits;
+
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 

@@ -420,14 +420,32 @@ pub struct DeclarationAnswer {
     pub snapshot: SnapshotParts,
     pub signature: String,
     pub modifiers: Vec<String>,
-    /// `file:line` of each resolved base class or interface.
+    /// The declaration's key: its id in its file (file, containers, name,
+    /// `#k`) and its kind; stable while lines move.
+    pub key: String,
+    /// The keys of each resolved base class or interface.
     pub supertypes: Vec<String>,
+    /// Declarations in other files the type flows and hierarchy name, by
+    /// key: their lines are read from the rows when answering.
+    #[serde(default)]
+    pub links: Vec<DeclarationLink>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub type_hierarchy: Option<TypeHierarchy>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub members: Option<Vec<MemberInfo>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub type_flows: Option<TypeFlow>,
+}
+
+/// A declaration in another file an answer names, as stored (`key`:
+/// `None` when the pass could not name it).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct DeclarationLink {
+    pub key: Option<String>,
+    pub file_path: String,
+    pub line: u32,
+    pub name: String,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
