@@ -2,11 +2,14 @@
 """The occurrence index on real monorepos, beside its peer in the same run.
 
 For each corpus (../shared/corpus.sh), on a fresh copy:
-  1. full index: `tsq index --no-structure --occurrences` (QuickJS) and
+  1. full index: `tsq index --embedder none` (chunks, then the occurrence
+     index with every declaration's answer parts; QuickJS) and
      scip-typescript (Node) over the same projects: wall time, peak RSS;
+     then bare-name lookups (`tsq lookup 'symbol = NAME'`, a fresh process
+     on the fresh index: the first answer a user gets) of --names;
   2. the edit workflow, RUNS times each: a body-only edit (`void 0;` at the
-     top of a function body), sync (`tsq index --no-structure --occurrences`),
-     ask again (`tsq relations` on the edited function); then an exported
+     top of a function body), sync (`tsq index`), ask again (`tsq lookup`
+     of the edited function, full answer, from the rows); then an exported
      signature edit and its sync. Reports files re-indexed, sync seconds and
      the relations answer's seconds (medians).
 
@@ -69,6 +72,7 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--tsq", default=os.path.join(os.environ.get("CARGO_TARGET_DIR", "/var/tmp/tsq-target"), "release/tsq"))
     ap.add_argument("--scip", default="/var/tmp/scip/node_modules/.bin/scip-typescript")
+    ap.add_argument("--names", default="sleep,MyComponent,createRouter,ref,useQuery", help="bare names to look up after the full index")
     args = ap.parse_args()
     env = dict(os.environ, TSQ_EMBEDDER="none")
     dirs = corpus_dirs(args.corpora)
@@ -81,7 +85,7 @@ def main():
         root = os.path.join(work, name)
         shutil.copytree(dirs[name], root, ignore=shutil.ignore_patterns(".tsq"))
         row = {"corpus": name}
-        secs, rss, out, rc = timed([args.tsq, "index", "--root", root, "--no-structure", "--occurrences", "--embedder", "none", "--json"], env=env)
+        secs, rss, out, rc = timed([args.tsq, "index", "--root", root, "--embedder", "none", "--json"], env=env)
         rep = json.loads(out)["occurrences"] if rc == 0 else {}
         row.update(full_s=secs, full_rss=rss, files=rep.get("indexed"), rows=rep.get("occurrences"), failed=len(rep.get("failed", [])))
         if os.path.exists(args.scip):
@@ -97,6 +101,13 @@ def main():
             )
             s, r, _, src = timed(["node", "--max-old-space-size=4096", args.scip, "index", "--no-progress-bar", "--output", os.path.join(work, "index.scip"), *projects], cwd=scip_root)
             row.update(scip_s=s if src == 0 else None, scip_rss=r)
+        looks = []
+        for n in args.names.split(","):
+            s, _, out, rc = timed([args.tsq, "lookup", f"symbol = {n}", "--root", root, "--json"], env=env)
+            if rc == 0:
+                header = json.loads(out).get("text", "").split("\n", 1)[0]
+                looks.append(f"{n} {s:.2f} s{' (rows)' if 'occurrence index' in header else ' (live)'}")
+        row.update(lookups="; ".join(looks) or "none found")
         rel, fn, at = body_edit_target(root)
         path = os.path.join(root, rel)
         original = open(path, encoding="utf-8").read()
@@ -104,14 +115,17 @@ def main():
         for i in range(args.runs):
             with open(path, "w", encoding="utf-8") as fh:
                 fh.write(original[:at] + "  void 0;\n" * (i + 1) + original[at:])
-            s, _, out, _ = timed([args.tsq, "index", "--root", root, "--no-structure", "--occurrences", "--embedder", "none", "--json"], env=env)
+            s, _, out, _ = timed([args.tsq, "index", "--root", root, "--embedder", "none", "--json"], env=env)
             o = json.loads(out)["occurrences"]
             body.append((s, o["indexed"], o["cascaded"]))
-            s, _, out, _ = timed([args.tsq, "relations", f"symbol = {rel} > {fn}", "--root", root, "--json"], env=env)
+            s, _, out, rc = timed([args.tsq, "lookup", f"symbol = {rel} > {fn}", "--root", root, "--json"], env=env)
+            header = json.loads(out).get("text", "").split("\n", 1)[0] if rc == 0 else ""
+            if "occurrence index" not in header:
+                print(f"{name}: the lookup after the edit was not answered from the rows: {header}", file=sys.stderr)
             ask.append(s)
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(original.replace(f"export function {fn}(", f"export function {fn}(this: void, ", 1))
-        s, _, out, _ = timed([args.tsq, "index", "--root", root, "--no-structure", "--occurrences", "--embedder", "none", "--json"], env=env)
+        s, _, out, _ = timed([args.tsq, "index", "--root", root, "--embedder", "none", "--json"], env=env)
         o = json.loads(out)["occurrences"]
         sig.append((s, o["indexed"], o["cascaded"]))
         with open(path, "w", encoding="utf-8") as fh:
@@ -128,7 +142,7 @@ def main():
         rows.append(row)
         print(json.dumps(row), file=sys.stderr)
         shutil.rmtree(work, ignore_errors=True)
-    print("| corpus | files | rows | full index (QuickJS) | peak RSS | scip-typescript (Node) | ratio | body-only edit: files, sync | relations after it | exported-signature edit: files, sync |")
+    print("| corpus | files | rows | full index (QuickJS) | peak RSS | scip-typescript (Node) | ratio | body-only edit: files, sync | lookup after it | exported-signature edit: files, sync |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         scip = f"{r['scip_s']:.0f} s, {r['scip_rss']:.0f} MB" if r.get("scip_s") else "n/a"
@@ -137,6 +151,9 @@ def main():
             f"| {r['corpus']} | {r['files']} | {r['rows']:,} | {r['full_s']:.0f} s | {r['full_rss']:.0f} MB | {scip} | {ratio} | "
             f"{r['body_files']:.0f}, {r['body_s']:.1f} s | {r['ask_s']:.2f} s | {r['sig_files']} ({r['sig_cascaded']} importers), {r['sig_s']:.1f} s |"
         )
+    print()
+    for r in rows:
+        print(f"{r['corpus']}: first bare-name lookups: {r['lookups']}")
 
 
 if __name__ == "__main__":

@@ -200,7 +200,6 @@ fn a_workspace_without_structure_answers_live_and_says_how_much_it_holds() {
     assert!(e.verify_structure().unwrap().mismatches.is_empty());
 }
 
-
 /// Random edits of every kind; after each sync, every answer the index
 /// still holds (affected by the edit or not) equals the live one.
 ///

@@ -404,6 +404,34 @@ impl Engine {
                 hints: Vec::new(),
             }));
         }
+        // The occurrence index, when the workspace has one, is brought up
+        // to date first (the builder rule: a body-only edit re-indexes one
+        // file), so that enrichment reads fresh rows.
+        if !index.occ_files(false)?.is_empty() {
+            drop(guard);
+            self.sync_occurrences_of(tree, progress)?;
+            return self.full_search(req, text, tree, progress, notes, sync_ms);
+        }
+        self.full_search_in(index, req, text, tree, progress, notes, sync_ms)
+    }
+
+    fn full_search(&self, req: &Request, text: &str, tree: &Tree, progress: &dyn Progress, notes: Vec<String>, sync_ms: u64) -> Result<Answer, EngineError> {
+        let guard = self.open_index()?;
+        self.full_search_in(guard.as_ref().expect("opened above"), req, text, tree, progress, notes, sync_ms)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn full_search_in(
+        &self,
+        index: &Index,
+        req: &Request,
+        text: &str,
+        tree: &Tree,
+        progress: &dyn Progress,
+        mut notes: Vec<String>,
+        sync_ms: u64,
+    ) -> Result<Answer, EngineError> {
+        let filter = crate::search::filter(&req.scope, req.language.as_deref());
         // The Language Service starts only if a result's structure is not
         // stored yet.
         let live = || {
@@ -412,7 +440,8 @@ impl Engine {
                 other => TsError::Service(other.to_string()),
             })
         };
-        let structures = crate::structure::Structures::new(index, &self.view, &live);
+        let rows = crate::structure::answers::Rows::new(index, &self.view, &tree.sources);
+        let structures = crate::structure::Structures::new(index, &self.view, &live).with_rows(&rows);
         let mut answer = crate::search::search(index, &structures, self.reranker(), text, &filter, &req.settings)?;
         let computed = structures.computed.get();
         if computed > 0 {

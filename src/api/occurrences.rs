@@ -11,8 +11,8 @@ use super::request::RequestError;
 use super::{lock, structure_error, Engine, EngineError};
 use crate::config::{Overrides, Settings};
 use crate::index::Progress;
-use crate::query::SymbolQuery;
 use crate::lookup::{LookupAnswer, LookupConfig};
+use crate::query::SymbolQuery;
 use crate::source::Tree;
 use crate::structure::answers;
 use crate::structure::occurrences::{self, Graph, OccurrenceReport, Relations};
@@ -84,7 +84,13 @@ impl Engine {
     /// the builder rule, then answered by query (`structure::answers`).
     /// `None` when the rows cannot answer exactly (no index, a file that
     /// failed, no match): the caller asks the Language Service.
-    pub(super) fn occurrence_lookup(&self, query: &SymbolQuery, config: &LookupConfig, tree: &Tree, progress: &dyn Progress) -> Result<Option<LookupAnswer>, EngineError> {
+    pub(super) fn occurrence_lookup(
+        &self,
+        query: &SymbolQuery,
+        config: &LookupConfig,
+        tree: &Tree,
+        progress: &dyn Progress,
+    ) -> Result<Option<LookupAnswer>, EngineError> {
         {
             let guard = self.open_index()?;
             if guard.as_ref().expect("opened above").occ_files(false)?.is_empty() {

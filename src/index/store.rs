@@ -105,7 +105,10 @@ impl Store {
         let (occ_files, h) = open(super::occurrences::OCC_FILES, super::occurrences::occ_files_schema()).await?;
         let (occ_declarations, i) = open(super::occurrences::OCC_DECLARATIONS, super::occurrences::occ_declarations_schema()).await?;
         recovered |= a || b || c || d || e || f || g || h || i;
-        Ok((Store { dir: dir.to_path_buf(), dimension, db, chunks, vectors, files, structure, imports, names, occurrences, occ_files, occ_declarations }, recovered))
+        Ok((
+            Store { dir: dir.to_path_buf(), dimension, db, chunks, vectors, files, structure, imports, names, occurrences, occ_files, occ_declarations },
+            recovered,
+        ))
     }
 
     /// The vector dimension the chunks table was created with.

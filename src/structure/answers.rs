@@ -12,10 +12,11 @@
 //! given only when every file that may declare the name is indexed from
 //! its current text; otherwise the caller asks the Language Service.
 
+use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::occurrences::{locale_cmp, references, Calls, Direction, Graph};
+use super::occurrences::{locale_cmp, references_of, Calls, Direction, Graph};
 use super::{StoredLookup, StructureError};
 use crate::index::{relative, Index};
 use crate::query::SymbolQuery;
@@ -38,7 +39,7 @@ pub enum Unanswered {
 }
 
 /// The declarations `q` names and their answers at `call_depth`, from
-/// the rows alone.
+/// the rows alone (one query: `Rows` answers several with one graph).
 pub fn lookup(
     index: &Index,
     view: &FileView,
@@ -46,109 +47,155 @@ pub fn lookup(
     q: &SymbolQuery,
     call_depth: i32,
 ) -> Result<Result<StoredLookup, Unanswered>, StructureError> {
-    let Some(target) = q.names.last() else { return Ok(Err(Unanswered::NoMatch)) };
-    let parents = &q.names[..q.names.len() - 1];
-    let root: &Path = index.root();
-    let files: HashMap<String, (String, bool)> =
-        index.occ_files(false)?.into_iter().map(|r| (r.relative_path, (r.content_hash, r.error.is_none()))).collect();
-    if files.is_empty() {
-        return Ok(Err(Unanswered::NotIndexed));
+    Rows::new(index, view, sources).lookup(q, call_depth)
+}
+
+/// Answers from the rows for one request: the file rows and the call
+/// graph are read once, on first use.
+pub struct Rows<'a> {
+    index: &'a Index,
+    view: &'a FileView,
+    sources: &'a [PathBuf],
+    files: OnceCell<HashMap<String, (String, bool)>>,
+    graph: OnceCell<Graph>,
+}
+
+impl<'a> Rows<'a> {
+    pub fn new(index: &'a Index, view: &'a FileView, sources: &'a [PathBuf]) -> Rows<'a> {
+        Rows { index, view, sources, files: OnceCell::new(), graph: OnceCell::new() }
     }
-    for p in sources {
-        let Ok(entry) = view.get(p) else { continue };
-        if entry.text.is_err() || !crate::inspect::may_declare(entry.text_or_empty(), target) {
-            continue;
-        }
-        let rel = relative(p, root);
-        if rel.ends_with(".d.ts") || rel.ends_with(".d.mts") || rel.ends_with(".d.cts") {
-            continue;
-        }
-        match files.get(&rel) {
-            Some((hash, true)) if *hash == entry.hash => {}
-            _ => return Ok(Err(Unanswered::Stale(rel))),
-        }
+
+    /// Whether the workspace has an occurrence index at all.
+    pub fn exists(&self) -> Result<bool, StructureError> {
+        Ok(!self.files()?.is_empty())
     }
-    let want = q.file.as_deref().map(|f| f.trim_start_matches("./").to_string());
-    let subsequence = |containers: &[String]| {
-        let mut at = 0;
-        for c in containers {
-            if at < parents.len() && *c == parents[at] {
-                at += 1;
+
+    fn files(&self) -> Result<&HashMap<String, (String, bool)>, StructureError> {
+        if self.files.get().is_none() {
+            let files = self.index.occ_files(false)?.into_iter().map(|r| (r.relative_path, (r.content_hash, r.error.is_none()))).collect();
+            let _ = self.files.set(files);
+        }
+        Ok(self.files.get().expect("set above"))
+    }
+
+    fn graph(&self) -> Result<&Graph, StructureError> {
+        if self.graph.get().is_none() {
+            let _ = self.graph.set(Graph::load(self.index)?);
+        }
+        Ok(self.graph.get().expect("set above"))
+    }
+
+    /// The declarations `q` names and their answers at `call_depth`.
+    pub fn lookup(&self, q: &SymbolQuery, call_depth: i32) -> Result<Result<StoredLookup, Unanswered>, StructureError> {
+        let (index, view, sources) = (self.index, self.view, self.sources);
+        let Some(target) = q.names.last() else { return Ok(Err(Unanswered::NoMatch)) };
+        let parents = &q.names[..q.names.len() - 1];
+        let root: &Path = index.root();
+        let files = self.files()?;
+        if files.is_empty() {
+            return Ok(Err(Unanswered::NotIndexed));
+        }
+        for p in sources {
+            let Ok(entry) = view.get(p) else { continue };
+            if entry.text.is_err() || !crate::inspect::may_declare(entry.text_or_empty(), target) {
+                continue;
+            }
+            let rel = relative(p, root);
+            if rel.ends_with(".d.ts") || rel.ends_with(".d.mts") || rel.ends_with(".d.cts") {
+                continue;
+            }
+            match files.get(&rel) {
+                Some((hash, true)) if *hash == entry.hash => {}
+                _ => return Ok(Err(Unanswered::Stale(rel))),
             }
         }
-        at == parents.len()
-    };
-    let found: Vec<(String, DeclarationAnswer)> = index
-        .occ_declarations_named(target)?
-        .into_iter()
-        .filter(|r| want.as_deref().is_none_or(|w| r.relative_path == w))
-        .filter_map(|r| Some((r.relative_path, serde_json::from_str::<DeclarationAnswer>(&r.answer).ok()?)))
-        .filter(|(_, a)| subsequence(&a.containers))
-        .collect();
-    if found.is_empty() {
-        return Ok(Err(Unanswered::NoMatch));
-    }
-    if found.iter().any(|(_, a)| a.id.is_none()) {
-        return Ok(Err(Unanswered::NoSymbol));
-    }
-    // The current place of every declaration of another file the answers
-    // name (its lines move with that file's edits, which do not re-index
-    // this one).
-    let mut keys: Vec<String> = Vec::new();
-    for (_, a) in &found {
-        for l in &a.links {
-            match &l.key {
-                Some(k) if !keys.contains(k) => keys.push(k.clone()),
-                Some(_) => {}
-                None => return Ok(Err(Unanswered::Stale(l.file_path.clone()))),
+        let want = q.file.as_deref().map(|f| f.trim_start_matches("./").to_string());
+        let subsequence = |containers: &[String]| {
+            let mut at = 0;
+            for c in containers {
+                if at < parents.len() && *c == parents[at] {
+                    at += 1;
+                }
             }
-        }
-    }
-    let mut now: HashMap<String, SymbolRef> = HashMap::new();
-    for r in index.occ_declarations_keyed(&keys)? {
-        if let Ok(a) = serde_json::from_str::<DeclarationAnswer>(&r.answer) {
-            now.entry(r.key).or_insert(a.matched.symbol);
-        }
-    }
-    if let Some(k) = keys.iter().find(|k| !now.contains_key(*k)) {
-        return Ok(Err(Unanswered::Stale(k.clone())));
-    }
-    let graph = Graph::load(index)?;
-    let calls = Calls::new(index, &graph);
-    let mut out = StoredLookup { matches: Vec::new(), snapshots: Vec::new(), metadata: Vec::new() };
-    for (_, a) in found {
-        if out.matches.contains(&a.matched) {
-            continue;
-        }
-        let id = a.id.as_deref().expect("checked above");
-        let (outgoing_calls, incoming_callers) = match &a.item {
-            Some(k) => (calls.tree(k, Direction::Out, call_depth)?, calls.tree(k, Direction::In, call_depth)?),
-            None => (Vec::new(), Vec::new()),
+            at == parents.len()
         };
-        let moved = |v: &mut serde_json::Value| relink(v, &a.links, &now);
-        let mut type_hierarchy = a.type_hierarchy.clone().map(|t| relinked(t, &moved));
-        if let Some(th) = type_hierarchy.as_mut() {
-            th.subtypes = subtypes(index, &a.key)?;
+        let found: Vec<(String, DeclarationAnswer)> = index
+            .occ_declarations_named(target)?
+            .into_iter()
+            .filter(|r| want.as_deref().is_none_or(|w| r.relative_path == w))
+            .filter_map(|r| Some((r.relative_path, serde_json::from_str::<DeclarationAnswer>(&r.answer).ok()?)))
+            .filter(|(_, a)| subsequence(&a.containers))
+            .collect();
+        if found.is_empty() {
+            return Ok(Err(Unanswered::NoMatch));
         }
-        let type_flows = a.type_flows.clone().map(|t| relinked(t, &moved));
-        out.metadata.push(SymbolMetadata {
-            symbol: a.matched.symbol.clone(),
-            project: a.matched.project.clone(),
-            signature: a.signature,
-            modifiers: a.modifiers,
-            outgoing_calls,
-            incoming_callers,
-            references: references(index, &graph, id, a.meaning)?,
-            type_hierarchy,
-            members: a.members,
-            type_flows,
-        });
-        if !out.snapshots.contains(&a.snapshot) {
-            out.snapshots.push(a.snapshot);
+        if found.iter().any(|(_, a)| a.id.is_none()) {
+            return Ok(Err(Unanswered::NoSymbol));
         }
-        out.matches.push(a.matched);
+        // The current place of every declaration of another file the answers
+        // name (its lines move with that file's edits, which do not re-index
+        // this one).
+        let mut keys: Vec<String> = Vec::new();
+        for (_, a) in &found {
+            for l in &a.links {
+                match &l.key {
+                    Some(k) if !keys.contains(k) => keys.push(k.clone()),
+                    Some(_) => {}
+                    None => return Ok(Err(Unanswered::Stale(l.file_path.clone()))),
+                }
+            }
+        }
+        let mut now: HashMap<String, SymbolRef> = HashMap::new();
+        for r in index.occ_declarations_keyed(&keys)? {
+            if let Ok(a) = serde_json::from_str::<DeclarationAnswer>(&r.answer) {
+                now.entry(r.key).or_insert(a.matched.symbol);
+            }
+        }
+        if let Some(k) = keys.iter().find(|k| !now.contains_key(*k)) {
+            return Ok(Err(Unanswered::Stale(k.clone())));
+        }
+        let graph = self.graph()?;
+        let calls = Calls::new(index, graph);
+        // One read for every match's references and first callers (a bare
+        // name can match dozens of declarations).
+        let decls: Vec<(String, u8)> = found.iter().map(|(_, a)| (a.id.clone().unwrap_or_default(), a.meaning)).collect();
+        let mut refs = references_of(index, graph, &decls)?.into_iter();
+        calls.prefetch_incoming(&found.iter().filter_map(|(_, a)| a.item.clone()).collect::<Vec<_>>())?;
+        let mut out = StoredLookup { matches: Vec::new(), snapshots: Vec::new(), metadata: Vec::new() };
+        for (_, a) in found {
+            let references = refs.next().unwrap_or_default();
+            if out.matches.contains(&a.matched) {
+                continue;
+            }
+            let (outgoing_calls, incoming_callers) = match &a.item {
+                Some(k) => (calls.tree(k, Direction::Out, call_depth)?, calls.tree(k, Direction::In, call_depth)?),
+                None => (Vec::new(), Vec::new()),
+            };
+            let moved = |v: &mut serde_json::Value| relink(v, &a.links, &now);
+            let mut type_hierarchy = a.type_hierarchy.clone().map(|t| relinked(t, &moved));
+            if let Some(th) = type_hierarchy.as_mut() {
+                th.subtypes = subtypes(index, &a.key)?;
+            }
+            let type_flows = a.type_flows.clone().map(|t| relinked(t, &moved));
+            out.metadata.push(SymbolMetadata {
+                symbol: a.matched.symbol.clone(),
+                project: a.matched.project.clone(),
+                signature: a.signature,
+                modifiers: a.modifiers,
+                outgoing_calls,
+                incoming_callers,
+                references,
+                type_hierarchy,
+                members: a.members,
+                type_flows,
+            });
+            if !out.snapshots.contains(&a.snapshot) {
+                out.snapshots.push(a.snapshot);
+            }
+            out.matches.push(a.matched);
+        }
+        Ok(Ok(out))
     }
-    Ok(Ok(out))
 }
 
 /// `value` with each linked declaration's line replaced by its current one.

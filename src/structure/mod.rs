@@ -219,6 +219,8 @@ pub struct Structures<'a> {
     view: &'a FileView,
     live: &'a dyn Fn() -> Result<Arc<Workspace>, TsError>,
     ws: RefCell<Option<Arc<Workspace>>>,
+    /// The occurrence index, synced by the caller: read first.
+    rows: Option<&'a answers::Rows<'a>>,
     /// Answers served from the index, and computed live.
     pub served: std::cell::Cell<usize>,
     pub computed: std::cell::Cell<usize>,
@@ -226,7 +228,13 @@ pub struct Structures<'a> {
 
 impl<'a> Structures<'a> {
     pub fn new(index: &'a Index, view: &'a FileView, live: &'a dyn Fn() -> Result<Arc<Workspace>, TsError>) -> Structures<'a> {
-        Structures { index, view, live, ws: RefCell::new(None), served: Default::default(), computed: Default::default() }
+        Structures { index, view, live, ws: RefCell::new(None), rows: None, served: Default::default(), computed: Default::default() }
+    }
+
+    /// Reads answers from the occurrence index first (synced by the caller).
+    pub fn with_rows(mut self, rows: &'a answers::Rows<'a>) -> Structures<'a> {
+        self.rows = Some(rows);
+        self
     }
 
     /// The live workspace, opened on first use.
@@ -242,9 +250,18 @@ impl<'a> Structures<'a> {
     /// Stored answers for these chunks (complete, with metadata), by chunk
     /// id. A row that does not parse is left out (computed again).
     pub fn stored(&self, chunks: &[&CodeChunk]) -> Result<HashMap<String, Stored>, StructureError> {
-        let ids: Vec<String> = chunks.iter().map(|c| c.id.clone()).collect();
-        let rows = if ids.is_empty() { Vec::new() } else { self.index.structure(&ids)? };
-        let out: HashMap<String, Stored> = rows.into_iter().filter_map(|r| Some((r.chunk_id, serde_json::from_str(&r.answer).ok()?))).collect();
+        let mut out: HashMap<String, Stored> = HashMap::new();
+        if let Some(rows) = self.rows {
+            for c in chunks {
+                let Some(q) = chunk_query(c) else { continue };
+                if let Ok(found) = rows.lookup(&q, STORED_DEPTH)? {
+                    out.insert(c.id.clone(), Stored { matches: found.matches, snapshots: found.snapshots, metadata: found.metadata });
+                }
+            }
+        }
+        let ids: Vec<String> = chunks.iter().map(|c| c.id.clone()).filter(|id| !out.contains_key(id)).collect();
+        let stored = if ids.is_empty() { Vec::new() } else { self.index.structure(&ids)? };
+        out.extend(stored.into_iter().filter_map(|r| Some((r.chunk_id, serde_json::from_str(&r.answer).ok()?))));
         self.served.set(self.served.get() + out.len());
         Ok(out)
     }

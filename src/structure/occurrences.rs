@@ -437,14 +437,28 @@ impl Graph {
 /// References as `tsq inspect` reports them: every occurrence of the
 /// related symbols but the declaration's own definitions, by file.
 pub fn references(index: &Index, graph: &Graph, id: &str, meaning: u8) -> Result<References, StructureError> {
+    Ok(references_in(&index.occurrences_of(&graph.related(id), false)?, graph, id, meaning))
+}
+
+/// `references` of several declarations (id, meaning), read in one query.
+pub fn references_of(index: &Index, graph: &Graph, decls: &[(String, u8)]) -> Result<Vec<References>, StructureError> {
+    let all: BTreeSet<String> = decls.iter().flat_map(|(id, _)| graph.related(id)).collect();
+    let rows = if all.is_empty() { Vec::new() } else { index.occurrences_of(&all.into_iter().collect::<Vec<_>>(), false)? };
+    Ok(decls.iter().map(|(id, meaning)| references_in(&rows, graph, id, *meaning)).collect())
+}
+
+/// `references` from occurrence rows that hold at least the related
+/// symbols' (others are ignored).
+fn references_in(rows: &[OccurrenceRow], graph: &Graph, id: &str, meaning: u8) -> References {
+    let related: HashSet<String> = graph.related(id).into_iter().collect();
     let mut by_file: BTreeMap<String, Vec<u32>> = BTreeMap::new();
     let mut seen = HashSet::new();
-    for o in index.occurrences_of(&graph.related(id), false)? {
+    for o in rows.iter().filter(|o| related.contains(&o.symbol)) {
         if (o.role == "definition" && o.symbol == id) || o.meaning & meaning == 0 {
             continue;
         }
-        if seen.insert((o.relative_path.clone(), o.line, o.column)) {
-            by_file.entry(o.relative_path).or_default().push(o.line);
+        if seen.insert((o.relative_path.as_str(), o.line, o.column)) {
+            by_file.entry(o.relative_path.clone()).or_default().push(o.line);
         }
     }
     let mut files: Vec<FileReferences> = by_file
@@ -456,7 +470,7 @@ pub fn references(index: &Index, graph: &Graph, id: &str, meaning: u8) -> Result
         .collect();
     files.sort_by(|a, b| locale_cmp(&a.file_path, &b.file_path));
     let total_count = files.iter().map(|f| f.lines.len() as u32).sum();
-    Ok(References { total_count, file_count: files.len() as u32, files })
+    References { total_count, file_count: files.len() as u32, files }
 }
 
 /// One direction of a call tree.
@@ -503,6 +517,38 @@ impl<'a> Calls<'a> {
         let out: Edges = out.into_iter().filter(|(k, _)| self.graph.item(k).is_some()).collect();
         self.memo.borrow_mut().insert(memo_key, out.clone());
         Ok(out)
+    }
+
+    /// Reads the incoming call sites of these items (the first level of
+    /// their trees) in one query.
+    pub fn prefetch_incoming(&self, keys: &[String]) -> Result<(), StructureError> {
+        let mut sets = Vec::new();
+        let mut all: BTreeSet<String> = BTreeSet::new();
+        for k in keys {
+            if self.memo.borrow().contains_key(&(false, k.clone())) {
+                continue;
+            }
+            if let Some(symbol) = self.graph.item_symbol(k) {
+                let related: HashSet<String> = self.graph.related(&symbol).into_iter().collect();
+                all.extend(related.iter().cloned());
+                sets.push((k.clone(), related));
+            }
+        }
+        if all.is_empty() {
+            return Ok(());
+        }
+        let rows = self.index.occurrences_of(&all.into_iter().collect::<Vec<_>>(), true)?;
+        for (k, related) in sets {
+            let mut groups: BTreeMap<String, Vec<u32>> = BTreeMap::new();
+            for o in rows.iter().filter(|o| related.contains(&o.symbol)) {
+                if let Some(c) = &o.caller {
+                    groups.entry(c.clone()).or_default().push(o.line);
+                }
+            }
+            let out: Edges = groups.into_iter().filter(|(c, _)| self.graph.item(c).is_some()).collect();
+            self.memo.borrow_mut().insert((false, k), out);
+        }
+        Ok(())
     }
 
     pub fn tree(&self, key: &str, dir: Direction, max_depth: i32) -> Result<Vec<CallEntry>, StructureError> {
