@@ -1,43 +1,125 @@
 #!/usr/bin/env bash
-# The npm install test (.ci/run): assemble and `npm pack` the packages
-# (npm/build.sh), install the tarballs into an empty project with no
-# network beyond the local files, then use tsq as a user would:
+# The npm install test (.ci/run, and each platform of the release workflow):
+# assemble and `npm pack` the packages (npm/build.sh), install this
+# machine's platform package and the main package from their tarballs into
+# an empty project with no network beyond the local files, then use tsq as
+# a user would:
 #   npx tsq --version                  tsq, TypeScript and engine versions
 #   npx tsq index / npx tsq search     on the README sample
+#   npx tsq doctor                     (linux) the package's own
+#                                      libonnxruntime.so is the one loaded
 #   npx tsq serve, driven by the MCP Inspector CLI: tools/list, tools/call
+# Every part is required: one that cannot run fails the test and says why.
+# The MCP part needs the Inspector CLI in TSQ_MCP_INSPECTOR (.ci/run
+# installs @modelcontextprotocol/inspector@0.15.0 into /var/tmp/tsq-npm).
+# TSQ_INSTALL_TEST_SKIP_MCP=1 skips that part on purpose and says so loudly;
+# .ci/run and the release workflow never set it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
+fail() { echo "install-test: FAILED: $*" >&2; exit 1; }
+
+case "$(uname -s)-$(uname -m)" in
+  Linux-x86_64) platform=linux-x64-gnu ;;
+  Linux-aarch64 | Linux-arm64) platform=linux-arm64-gnu ;;
+  Darwin-arm64) platform=darwin-arm64 ;;
+  Darwin-x86_64) platform=darwin-x64 ;;
+  *) fail "no npm platform package for $(uname -s)-$(uname -m)" ;;
+esac
+
+# The MCP part's prerequisite is checked first, so that a missing Inspector
+# fails before the packages are built.
+skip_mcp=${TSQ_INSTALL_TEST_SKIP_MCP:-}
+inspector=${TSQ_MCP_INSPECTOR:-}
+install_inspector="install the MCP Inspector CLI and point TSQ_MCP_INSPECTOR at it, as .ci/run does:
+  mkdir -p /var/tmp/tsq-npm && (cd /var/tmp/tsq-npm && npm install @modelcontextprotocol/inspector@0.15.0)
+  export TSQ_MCP_INSPECTOR=/var/tmp/tsq-npm/node_modules/.bin/mcp-inspector
+(or set TSQ_INSTALL_TEST_SKIP_MCP=1 to skip the MCP part on purpose)"
+case "$skip_mcp" in
+  "") ;;
+  1) echo "install-test: WARNING: TSQ_INSTALL_TEST_SKIP_MCP=1: the MCP session (tsq serve driven by the MCP Inspector) is SKIPPED on purpose; this run does not test it" >&2 ;;
+  *) fail "TSQ_INSTALL_TEST_SKIP_MCP must be 1 or unset, not '$skip_mcp'" ;;
+esac
+if [ -z "$skip_mcp" ]; then
+  [ -n "$inspector" ] || fail "TSQ_MCP_INSPECTOR is not set, so the MCP session cannot be tested; $install_inspector"
+  command -v "$inspector" >/dev/null || fail "TSQ_MCP_INSPECTOR=$inspector is not an executable; $install_inspector"
+fi
+command -v npm >/dev/null || fail "npm is not installed (apt-get install nodejs npm)"
+command -v npx >/dev/null || fail "npx is not installed (it comes with npm)"
+
+# The package's own ONNX Runtime is under test: no other one may answer, and
+# no remote embedder.
+unset TSQ_ONNXRUNTIME ORT_DYLIB_PATH VOYAGE_API_KEY
+
+version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
+[ -n "$version" ] || fail "no version in Cargo.toml"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-npm/build.sh "$work/pkgs" >/dev/null
-version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
+npm/build.sh "$work/pkgs" >/dev/null || fail "npm/build.sh failed (its message is above)"
+main_tgz="$work/pkgs/tsq-cli-$version.tgz"
+platform_tgz="$work/pkgs/tsq-cli-$platform-$version.tgz"
+[ -f "$main_tgz" ] || fail "npm/build.sh made no main package ($(basename "$main_tgz"))"
+[ -f "$platform_tgz" ] || fail "npm/build.sh made no package for this platform ($(basename "$platform_tgz")); for any platform but linux-x64-gnu it takes the binary from npm/bin/$platform/tsq"
+
 mkdir -p "$work/project"
 cd "$work/project"
 printf '{ "name": "tsq-install-test", "version": "1.0.0", "private": true }\n' > package.json
 # --offline: nothing from the registry; the platform package comes from its
 # tarball, the other platforms' optional packages are skipped.
-npm install --offline --no-audit --no-fund --loglevel=error \
-  "$work/pkgs/tsq-cli-linux-x64-gnu-$version.tgz" "$work/pkgs/tsq-cli-$version.tgz" >/dev/null
-fail() { echo "install-test: $*" >&2; exit 1; }
-out=$(npx --offline tsq --version)
-echo "$out" | grep -q "$version" || fail "--version: $out"
-echo "$out" | grep -q "TypeScript" || fail "--version names no TypeScript version: $out"
-echo "$out" | grep -q "engine" || fail "--version names no engine: $out"
+npm install --offline --no-audit --no-fund --loglevel=error "$platform_tgz" "$main_tgz" >/dev/null \
+  || fail "npm install of $(basename "$platform_tgz") and $(basename "$main_tgz") failed (npm's message is above)"
+[ -x "node_modules/@tsq/cli-$platform/bin/tsq" ] || fail "npm installed no node_modules/@tsq/cli-$platform/bin/tsq"
+
+out=$(npx --offline tsq --version 2>&1) || fail "npx tsq --version failed: $out"
+grep -qF "$version" <<<"$out" || fail "--version does not name $version: $out"
+grep -q "TypeScript" <<<"$out" || fail "--version names no TypeScript version: $out"
+grep -q "engine" <<<"$out" || fail "--version names no engine: $out"
+
 cp -r "$repo/fixtures/search" "$work/sample"
 rm -rf "$work/sample/.tsq"
-npx --offline tsq index --root "$work/sample" --no-structure >/dev/null 2>&1 || fail "tsq index failed"
-answer=$(npx --offline tsq search "where do we get a new access token once the old one expired?" --root "$work/sample" 2>/dev/null)
-echo "$answer" | grep -q "refreshAccessToken" || fail "tsq search did not find refreshAccessToken: $answer"
-# libonnxruntime.so beside the binary: the local embedder answered.
-echo "$answer" | head -1 | grep -q "embedder: all-MiniLM" || fail "the local embedder did not answer (libonnxruntime.so beside tsq): $(echo "$answer" | head -1)"
-inspector=${TSQ_MCP_INSPECTOR:-}
-if [ -z "$inspector" ]; then
-  echo "install-test: TSQ_MCP_INSPECTOR not set; the MCP session was not tested" >&2
+log=$(npx --offline tsq index --root "$work/sample" --no-structure 2>&1) || fail "tsq index failed: $log"
+answer=$(npx --offline tsq search "where do we get a new access token once the old one expired?" --root "$work/sample" 2>"$work/search.err") \
+  || fail "tsq search failed: $(cat "$work/search.err")"
+grep -q "refreshAccessToken" <<<"$answer" || fail "tsq search did not find refreshAccessToken: $answer"
+first=$(head -1 <<<"$answer")
+case "$platform" in
+  linux-*)
+    # libonnxruntime.so beside the binary: the local embedder answered, and
+    # the runtime it loaded is the package's (not a machine-wide copy).
+    grep -q "embedder: all-MiniLM" <<<"$first" || fail "the local embedder did not answer (libonnxruntime.so beside tsq): $first"
+    doctor=$(npx --offline tsq doctor --root "$work/sample" 2>&1) || true
+    grep -Eq "onnxruntime +found and loaded: .*node_modules/@tsq/cli-$platform/bin/libonnxruntime\.so$" <<<"$doctor" \
+      || fail "tsq doctor does not report the package's own libonnxruntime.so as loaded: $(grep onnxruntime <<<"$doctor" || echo "$doctor")"
+    ;;
+  *)
+    # npm/build.sh puts libonnxruntime.so only into the linux packages.
+    echo "install-test: NOTE: the $platform package carries no ONNX Runtime, so search ran as: $first" >&2
+    ;;
+esac
+
+if [ -z "$skip_mcp" ]; then
+  # The Inspector prints one JSON object on stdout; node checks it.
+  check_json() { # WHAT, a JS condition on the object `r`, the output
+    # shellcheck disable=SC2016 # JavaScript's ${...}, not the shell's
+    node -e '
+      const [what, cond, out] = process.argv.slice(1);
+      try {
+        const r = JSON.parse(out.slice(out.indexOf("{")));
+        if (!new Function("r", `return ${cond};`)(r)) throw new Error(`expected ${cond}`);
+      } catch (e) {
+        console.error(`install-test: ${what}: ${e.message}`);
+        process.exit(1);
+      }
+    ' "$1" "$2" "$3"
+  }
+  list=$("$inspector" --cli npx --offline tsq serve --root "$work/sample" --method tools/list 2>"$work/mcp.err") \
+    || fail "the MCP Inspector's tools/list failed: $(cat "$work/mcp.err") $list"
+  check_json tools/list 'r.tools.some((t) => t.name === "codebase_search")' "$list" || fail "tools/list: $list"
+  call=$("$inspector" --cli npx --offline tsq serve --root "$work/sample" --method tools/call --tool-name codebase_search --tool-arg "query=symbol = refreshAccessToken" 2>"$work/mcp.err") \
+    || fail "the MCP Inspector's tools/call failed: $(cat "$work/mcp.err") $call"
+  check_json tools/call '!r.isError && r.content[0].text.startsWith("Search: \"symbol = refreshAccessToken\"") && r.content.some((c) => c.text.startsWith("// src/auth/tokens.ts\n") && c.text.includes("function refreshAccessToken("))' "$call" \
+    || fail "tools/call: $call"
+  echo "install-test: npm packages install and answer, MCP session included (tsq $version, $platform)"
 else
-  list=$("$inspector" --cli npx --offline tsq serve --root "$work/sample" --method tools/list)
-  echo "$list" | grep -q '"codebase_search"' || fail "tools/list: $list"
-  call=$("$inspector" --cli npx --offline tsq serve --root "$work/sample" --method tools/call --tool-name codebase_search --tool-arg "query=symbol = refreshAccessToken")
-  echo "$call" | grep -q 'refreshAccessToken' || fail "tools/call: $call"
+  echo "install-test: npm packages install and answer; the MCP session was SKIPPED (TSQ_INSTALL_TEST_SKIP_MCP=1) (tsq $version, $platform)"
 fi
-echo "install-test: npm packages install and answer (tsq $version)"
