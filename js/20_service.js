@@ -416,6 +416,17 @@
       if (!workspace) throw new Error("occurrences before load");
       return { kind: "occurrences", ...globalThis.tsqOccurrences.indexFiles(workspace, req) };
     },
+    warm(req) {
+      if (!workspace) throw new Error("warm before load");
+      let built = 0;
+      for (const f of req.files) {
+        const p = workspace.projectOf(f);
+        if (!p) continue;
+        if (!p.built) built++;
+        p.program().getTypeChecker();
+      }
+      return { kind: "warmed", built, buildLog: workspace.buildLog.splice(0) };
+    },
     analyze(req) {
       if (!workspace) throw new Error("analyze before load");
       const run = globalThis.tsqAnalyses[req.analysis];

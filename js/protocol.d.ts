@@ -80,7 +80,10 @@ export type ServiceRequest =
   | { method: "inspect"; file: string | null; names: string[]; callDepth: number; resolvers: string[] | null; candidates: string[] | null; importers: string[] | null }
   | { method: "lookup"; targets: { file: string | null; names: string[]; candidates: string[] | null }[] }
   | { method: "analyze"; analysis: string; file: string | null; names: string[] | null; typeDepth: number }
-  | { method: "occurrences"; files: string[]; release: boolean };
+  | { method: "occurrences"; files: string[]; release: boolean }
+  /** Builds and binds the programs of the files' owner projects, so that
+   *  the next occurrence pass over them is incremental (`tsq serve`). */
+  | { method: "warm"; files: string[] };
 
 export type ServiceResponse =
   | { kind: "loaded"; workspace: WorkspaceInfo }
@@ -88,6 +91,9 @@ export type ServiceResponse =
   | { kind: "lookedUp"; result: LookupResult }
   | { kind: "analyzed"; result: unknown /* per analysis, see Analyses below */ }
   | { kind: "occurrences"; files: FileOccurrences[]; failed: { relativePath: string; message: string }[]; buildLog: BuildEntry[] }
+  /** `warmed`: how many programs this request built (already built ones
+   *  are not counted). */
+  | { kind: "warmed"; built: number; buildLog: BuildEntry[] }
   | { kind: "failed"; message: string };
 
 export interface WorkspaceInfo {

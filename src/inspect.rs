@@ -258,6 +258,20 @@ impl Workspace {
         }
     }
 
+    /// Builds and binds the programs of `files`' owner projects (`tsq
+    /// serve` when idle), so that the occurrence pass after an edit of
+    /// one of them is incremental. Returns how many programs were built.
+    pub fn warm(&self, files: &[PathBuf]) -> Result<usize, TsError> {
+        let request = ServiceRequest::Warm { files: files.iter().map(|f| slash(f)).collect() };
+        match self.service.call(request)? {
+            ServiceResponse::Warmed { built, mut build_log } => {
+                log_builds(&mut build_log);
+                Ok(built)
+            }
+            other => Err(TsError::Protocol(format!("expected `warmed`, got {other:?}"))),
+        }
+    }
+
     /// Exact declarations for `query`, their files' smart snapshots, or
     /// hints when nothing matches.
     /// Several queries' targets share snapshots when they share a file.

@@ -7,6 +7,7 @@ pub mod chunk;
 pub mod config;
 pub mod embed;
 pub mod engine;
+pub mod files;
 pub mod graph;
 pub mod index;
 pub mod inspect;

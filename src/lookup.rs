@@ -8,6 +8,7 @@ use serde::Serialize;
 use crate::chunk::estimate_tokens;
 use crate::graph;
 use crate::inspect::{InspectConfig, Workspace};
+pub use crate::query::in_scope;
 use crate::query::SymbolQuery;
 use crate::ts::protocol::{LookupMatch, Snapshot, SymbolMetadata};
 use crate::ts::TsError;
@@ -28,20 +29,6 @@ impl Default for LookupConfig {
         let d = crate::config::Settings::default();
         LookupConfig { call_depth: d.call_depth, max_token_budget: d.max_token_budget, paths: Vec::new() }
     }
-}
-
-/// Whether a workspace-relative path is inside the `--path` scope.
-pub fn in_scope(path: &str, scope: &[String]) -> bool {
-    scope.is_empty()
-        || scope.iter().any(|p| {
-            let p = p.trim_start_matches("./").trim_end_matches('/');
-            if p.contains(['*', '?', '[']) {
-                globset::Glob::new(p).map(|g| g.compile_matcher().is_match(path)).unwrap_or(false)
-                    || globset::Glob::new(&format!("**/{p}")).map(|g| g.compile_matcher().is_match(path)).unwrap_or(false)
-            } else {
-                path == p || path.starts_with(&format!("{p}/"))
-            }
-        })
 }
 
 /// One result: where it is and what tsc says about it.
@@ -76,7 +63,7 @@ pub struct LookupAnswer {
 
 /// `None` when the text is not a symbol lookup (no `symbol =` prefix).
 pub fn lookup(ws: &Workspace, text: &str, config: &LookupConfig) -> Result<Option<LookupAnswer>, LookupError> {
-    if !crate::api::is_symbol_query(text) {
+    if !crate::query::is_symbol_query(text) {
         return Ok(None);
     }
     let query = SymbolQuery::parse(text).map_err(|e| LookupError::Query(e.to_string()))?;
@@ -343,13 +330,13 @@ pub fn concise(answer: &LookupAnswer, root: &std::path::Path) -> Vec<ConciseResu
             if let Some(members) = r.metadata.as_ref().and_then(|m| m.members.as_ref()) {
                 definitions.extend(members.iter().filter(|m| !m.name.is_empty()).map(|m| format!("{} {}", m.kind, m.name)));
             }
-            let language = crate::index::language_of(&file);
+            let language = crate::files::language_of(&file);
             ConciseResult {
                 file_path: file,
                 language: language.into(),
                 start_line: r.location.start_line,
                 end_line: r.location.end_line,
-                role: crate::search::rank::classify(&file_role_path(&r.location), false).as_str(),
+                role: crate::files::classify(&file_role_path(&r.location), false).as_str(),
                 definitions: definitions.join(", "),
                 preview,
                 score: r.score,

@@ -256,7 +256,9 @@ impl TsqServer {
     /// small batch at a time (a query never waits for more than one), then
     /// the occurrence index (`Engine::structure_step`: the first build,
     /// then whatever edits made stale; a query meanwhile waits for it
-    /// rather than read stale rows).
+    /// rather than read stale rows), then the programs of the projects the
+    /// latest answer showed, so that the re-index after the next edit
+    /// there is incremental.
     fn work_in_background(&self, engine: &Arc<Engine>) {
         use std::sync::atomic::Ordering;
         if self.background.swap(true, Ordering::SeqCst) {

@@ -1,6 +1,27 @@
-//! The blueprint's symbol notation: `symbol = [file >] [Parent >] name`.
+//! The blueprint's symbol notation: `symbol = [file >] [Parent >] name`;
+//! the one mode test (`is_symbol_query`) and the `--path` scope (`in_scope`).
 
 use std::fmt;
+
+/// Whether `text` is a `symbol =` lookup: the one mode test.
+pub fn is_symbol_query(text: &str) -> bool {
+    let t = text.trim_start();
+    t.strip_prefix("symbol").is_some_and(|rest| rest.trim_start().starts_with('='))
+}
+
+/// Whether a workspace-relative path is inside the `--path` scope.
+pub fn in_scope(path: &str, scope: &[String]) -> bool {
+    scope.is_empty()
+        || scope.iter().any(|p| {
+            let p = p.trim_start_matches("./").trim_end_matches('/');
+            if p.contains(['*', '?', '[']) {
+                globset::Glob::new(p).map(|g| g.compile_matcher().is_match(path)).unwrap_or(false)
+                    || globset::Glob::new(&format!("**/{p}")).map(|g| g.compile_matcher().is_match(path)).unwrap_or(false)
+            } else {
+                path == p || path.starts_with(&format!("{p}/"))
+            }
+        })
+}
 
 /// A parsed symbol query.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -224,6 +224,40 @@ fn a_body_only_edit_reindexes_its_file_alone_and_an_api_edit_its_importers() {
     assert!(diffs.is_empty(), "after an API edit:\n{}", diffs.join("\n"));
 }
 
+/// `tsq serve`'s idle step: with nothing stale, it builds the programs of
+/// the projects the latest answer showed (a fresh engine answering from
+/// rows has none), once; an edit there is then answered from fresh rows.
+#[test]
+fn the_idle_step_warms_the_projects_an_answer_showed() {
+    let ws = TempDir::copy_of(&common::repo().join("fixtures/ts-ls/cross-module"), "occ-warm");
+    engine(&ws.0).sync_occurrences(&tsq::index::sync_silent()).unwrap();
+    // A new server on the indexed workspace.
+    let e = engine(&ws.0);
+    assert_eq!(e.structure_step().unwrap(), 0, "nothing is stale and nothing was asked yet");
+    let q = "symbol = user.ts > createUser";
+    let ask = || {
+        let req = e.request(QueryInput { query: q.into(), ..Default::default() }).unwrap();
+        let Answer::Full(full) = e.query(&req, &tsq::index::sync_silent()).unwrap() else { unreachable!("a full answer") };
+        full.lookup().text.lines().next().unwrap_or("").to_string()
+    };
+    let header = ask();
+    assert!(header.contains("structure: from the occurrence index") && !header.contains("re-indexed"), "{header}");
+    assert!(e.structure_step().unwrap() >= 1, "the answered file's project is built");
+    assert_eq!(e.structure_step().unwrap(), 0, "and only once");
+
+    edit(
+        &ws.0,
+        "user.ts",
+        "export default function createUser(name: string): User {\n",
+        "export default function createUser(name: string): User {\n  void 0;\n",
+    );
+    let header = ask();
+    assert!(header.contains("structure: from the occurrence index (1 files re-indexed first)"), "{header}");
+    assert_eq!(e.structure_step().unwrap(), 0, "the program stayed warm through the re-index");
+    let (_, diffs) = differences(&e, &ws.0, 1);
+    assert!(diffs.is_empty(), "after the edit:\n{}", diffs.join("\n"));
+}
+
 /// A named edit of a workspace.
 type Edit<'a> = (&'a str, &'a dyn Fn(&Path));
 

@@ -7,37 +7,29 @@
 //! into text, JSON, concise records or MCP blocks.
 //!
 //! How a query flows: `Engine::request` (`Request::new`) → `Engine::query`
-//! → `Engine::walk` (the query's one walk) → natural language:
-//! `Index::try_sync_with` → `search::retrieve` → `search::select` →
-//! `search::enrich::answer` (`Workspace::lookup`, `Workspace::inspect`) →
-//! `lookup::assemble`; `symbol =`: `Workspace::refresh` →
-//! `lookup::lookup_query` → `lookup::assemble` → `render`.
+//! → `Engine::walk` (the query's one walk) →
+//! - `symbol =`: with an index, `Engine::occurrence_lookup` (the chunk
+//!   sync, the occurrence sync by the builder rule, then
+//!   `structure::answers::lookup` from the rows), else the legacy stored
+//!   answers (`structure::lookup`); when neither answers exactly,
+//!   `Engine::workspace` → `lookup::lookup_query` (the live Language
+//!   Service); all end in `lookup::answer_from` / `lookup::assemble`;
+//! - natural language: `Index::try_sync_with` → concise:
+//!   `search::retrieve` → `search::concise`; full: the occurrence sync,
+//!   then `search::search` (`retrieve` → `select` → `enrich::answer`,
+//!   live only for what the index lacks) → `lookup::assemble`;
+//!
+//! then `render`. Keeping the index (`index`, `sync`, the background
+//! steps, `status`, `clean`) is `maintain`; the occurrence index's own
+//! entry points (`sync_occurrences`, `relations`) are `occurrences`.
 
+mod maintain;
 mod occurrences;
 pub mod render;
 pub mod request;
 
+pub use maintain::{IndexReport, StructureMode};
 pub use occurrences::RelationsAnswer;
-
-/// What `Engine::index` computes besides chunks and vectors.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StructureMode {
-    /// Chunks and vectors only (`tsq index --no-structure`).
-    None,
-    /// The occurrence index (`tsq index`).
-    Occurrences,
-    /// The legacy per-declaration Language Service precompute.
-    PerDeclaration,
-}
-
-/// `tsq index`'s report: the chunk sync, then the occurrence sync.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct IndexReport {
-    #[serde(flatten)]
-    pub sync: SyncReport,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub occurrences: Option<crate::structure::occurrences::OccurrenceReport>,
-}
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
@@ -47,7 +39,7 @@ use serde::Serialize;
 use crate::config::{ConfigError, Overrides, Settings};
 use crate::embed::{EmbedderChoice, Reranker};
 use crate::engine::{EngineConfig, FileParse, TsqEngine};
-use crate::index::{Index, IndexConfig, IndexError, Progress, Status, SyncInput, SyncReport};
+use crate::index::{Index, IndexConfig, IndexError, Progress, SyncInput, SyncReport};
 use crate::inspect::{AnalyzeConfig, InspectConfig, Workspace, ANALYSES};
 use crate::lookup::{ConciseResult, LookupAnswer, LookupConfig};
 use crate::query::SymbolQuery;
@@ -172,7 +164,14 @@ pub struct Engine {
     reranker: OnceLock<Option<Box<dyn Reranker>>>,
     /// Notes from opening the index (rebuilds, fallbacks), said once.
     notes: Mutex<Vec<String>>,
+    /// The files the latest answer showed (absolute, at most
+    /// `WARM_FILES`): `tsq serve` warms their projects when idle
+    /// (`Engine::structure_step`), since the next edit is likely there.
+    answered: Mutex<Vec<PathBuf>>,
 }
+
+/// How many of an answer's files have their projects kept warm.
+const WARM_FILES: usize = 3;
 
 impl Engine {
     /// An engine on the workspace at `root`. Opens nothing yet: the index,
@@ -192,6 +191,7 @@ impl Engine {
             parser: OnceLock::new(),
             reranker: OnceLock::new(),
             notes: Mutex::new(Vec::new()),
+            answered: Mutex::new(Vec::new()),
         })
     }
 
@@ -295,10 +295,31 @@ impl Engine {
                 return Err(RequestError::NoSources(rel.clone()).into());
             }
         }
-        match &req.mode {
+        let answer = match &req.mode {
             Mode::Symbol(query) => self.lookup(req, query, &tree, progress),
             Mode::Natural(text) => self.search(req, text, &tree, progress),
+        }?;
+        *lock(&self.answered) = self.files_of(&answer);
+        Ok(answer)
+    }
+
+    /// The first `WARM_FILES` distinct files an answer shows, absolute.
+    fn files_of(&self, answer: &Answer) -> Vec<PathBuf> {
+        let relative: Vec<&str> = match answer {
+            Answer::Full(full) => full.lookup().results.iter().filter_map(|r| r.location.symbol.file_path.as_deref()).collect(),
+            Answer::Concise(c) => c.results.iter().map(|r| r.file_path.as_str()).collect(),
+        };
+        let mut out: Vec<PathBuf> = Vec::new();
+        for rel in relative {
+            let path = self.root.join(rel);
+            if !out.contains(&path) {
+                out.push(path);
+            }
+            if out.len() == WARM_FILES {
+                break;
+            }
         }
+        out
     }
 
     fn lookup(&self, req: &Request, query: &SymbolQuery, tree: &Tree, progress: &dyn Progress) -> Result<Answer, EngineError> {
@@ -520,153 +541,6 @@ impl Engine {
     pub fn skipped(&self) -> Vec<Skipped> {
         self.walk().skipped
     }
-
-    /// Syncs the index (walks once), unless another process is writing.
-    pub fn sync(&self, progress: &dyn Progress) -> Result<Option<SyncReport>, EngineError> {
-        let tree = self.walk();
-        self.sync_tree(&tree, progress)
-    }
-
-    /// `tsq index`: a full sync (waiting for another writer), then every
-    /// missing vector, then the structure `mode` asks for: the occurrence
-    /// index (the default: one checker pass per changed file, by the
-    /// builder rule), the legacy per-declaration precompute (kept as the
-    /// oracle of tests/structure.rs), or none. An embedding or structure
-    /// failure is returned beside the report: what was synced stays.
-    pub fn index(&self, mode: StructureMode, progress: &dyn Progress) -> Result<(IndexReport, Option<EngineError>), EngineError> {
-        let tree = self.walk();
-        let parser = self.parser()?;
-        let mut report = {
-            let mut guard = self.open_index()?;
-            let index = guard.as_mut().expect("opened above");
-            let mut report = index.sync_with(parser, SyncInput { tree: &tree, view: &self.view }, progress)?;
-            let started = std::time::Instant::now();
-            let failed = match index.embed_missing(None, progress) {
-                Ok(n) => {
-                    report.embedded = n;
-                    None
-                }
-                Err(e) => Some(e),
-            };
-            report.embed_ms = started.elapsed().as_millis() as u64;
-            report.ms += report.embed_ms;
-            if let Some(e) = failed {
-                return Ok((IndexReport { sync: report, occurrences: None }, Some(e.into())));
-            }
-            report
-        };
-        match mode {
-            StructureMode::None => Ok((IndexReport { sync: report, occurrences: None }, None)),
-            StructureMode::Occurrences => match self.sync_occurrences_of(&tree, progress) {
-                Ok(o) => {
-                    report.ms += o.ms;
-                    Ok((IndexReport { sync: report, occurrences: Some(o) }, None))
-                }
-                Err(e) => Ok((IndexReport { sync: report, occurrences: None }, Some(e))),
-            },
-            StructureMode::PerDeclaration => match self.precompute(&tree, usize::MAX, false, progress, &|| false) {
-                Ok(s) => {
-                    report.structure_computed = s.computed;
-                    report.structure_ms = s.ms;
-                    report.ms += s.ms;
-                    Ok((IndexReport { sync: report, occurrences: None }, None))
-                }
-                Err(e) => Ok((IndexReport { sync: report, occurrences: None }, Some(e))),
-            },
-        }
-    }
-
-    /// Computes and stores missing structure, at most `limit` declarations
-    /// (`tsq serve` does a little at a time when idle, in its own Language
-    /// Service: `background`), asking `stop` between batches. The index is
-    /// locked only to read what is missing and to write each batch.
-    fn precompute(
-        &self,
-        tree: &Tree,
-        limit: usize,
-        background: bool,
-        progress: &dyn Progress,
-        stop: &dyn Fn() -> bool,
-    ) -> Result<crate::structure::PrecomputeReport, EngineError> {
-        let ws = self.workspace_in(if background { &self.background } else { &self.workspace }, tree, progress)?;
-        drop(self.open_index()?);
-        // Declarations per commit (`TSQ_STRUCTURE_BATCH`, a tuning knob; the
-        // kill -9 test sets 1).
-        let batch = std::env::var("TSQ_STRUCTURE_BATCH").ok().and_then(|v| v.parse().ok()).unwrap_or(32usize).max(1).min(limit);
-        let done = std::cell::Cell::new(0usize);
-        let stop = || stop() || done.get() >= limit;
-        let counting = Counting { inner: progress, done: &done };
-        let with_index = |f: &mut dyn FnMut(&Index) -> Result<(), crate::structure::StructureError>| {
-            let guard = lock(&self.index);
-            f(guard.as_ref().expect("opened above"))
-        };
-        crate::structure::precompute(&with_index, &ws, &self.view, batch, &counting, &stop).map_err(structure_error)
-    }
-
-    /// `tsq serve`'s background structure step: builds the occurrence
-    /// index, or brings it up to date by the builder rule, on top of an
-    /// index (lookups alone never create one). Returns the files
-    /// re-indexed (0: nothing to do). Files that fail are recorded with
-    /// their error and retried after their next change; they never stop
-    /// the step.
-    pub fn structure_step(&self) -> Result<usize, EngineError> {
-        if !crate::index::index_dir(&self.root).exists() {
-            return Ok(0);
-        }
-        let report = self.sync_occurrences(&crate::index::sync_silent())?;
-        Ok(report.indexed + report.failed.len())
-    }
-
-    /// The legacy per-declaration precompute's refill (the oracle of
-    /// tests/structure.rs): up to `limit` declarations that lack stored
-    /// structure; 0 when none are left or the workspace has no index.
-    pub fn structure_some(&self, limit: usize) -> Result<usize, EngineError> {
-        if !crate::index::index_dir(&self.root).exists() {
-            return Ok(0);
-        }
-        let tree = self.walk();
-        self.sync_tree(&tree, &crate::index::sync_silent())?;
-        Ok(self.precompute(&tree, limit, true, &crate::index::sync_silent(), &|| false)?.computed)
-    }
-
-    /// Service's (the edit property test; `tsq index --verify`).
-    pub fn verify_structure(&self) -> Result<crate::structure::Verification, EngineError> {
-        let tree = self.walk();
-        self.sync_tree(&tree, &crate::index::sync_silent())?;
-        let ws = self.workspace(&tree, &crate::index::sync_silent())?;
-        let guard = self.open_index()?;
-        crate::structure::verify(guard.as_ref().expect("opened above"), &ws).map_err(structure_error)
-    }
-
-    /// Embeds up to `limit` chunks lacking vectors; 0 when none are left or
-    /// there is no embedder.
-    pub fn embed_some(&self, limit: usize) -> Result<usize, EngineError> {
-        let mut guard = self.open_index()?;
-        Ok(guard.as_mut().expect("opened above").embed_missing(Some(limit), &crate::index::sync_silent())?)
-    }
-
-    /// Whether the index is open and has an embedder (a lookup never
-    /// opens the index).
-    pub fn has_embedder(&self) -> bool {
-        lock(&self.index).as_ref().is_some_and(|i| i.embedder().is_some())
-    }
-
-    /// What the index holds; `None` when there is no index yet (nothing is
-    /// created).
-    pub fn status(&self) -> Result<Option<Status>, EngineError> {
-        if !crate::index::index_dir(&self.root).exists() {
-            return Ok(None);
-        }
-        // Status reads what the index holds, whatever embedder built it.
-        let index = Index::open(&self.root, &IndexConfig { embedder: EmbedderChoice::None, ..Default::default() })?;
-        Ok(Some(index.status()?))
-    }
-
-    /// Removes the index; false when there was none.
-    pub fn clean(&self) -> Result<bool, EngineError> {
-        lock(&self.index).take();
-        Ok(crate::index::clean(&self.root)?)
-    }
 }
 
 /// Parses `files`, reporting paths relative to `root`, and calls `sink`
@@ -698,19 +572,6 @@ fn structure_line(index: &Index, how: &str) -> Result<String, EngineError> {
 
 fn group(n: usize) -> String {
     crate::lookup::group(n)
-}
-
-/// Progress that also counts what was done (for `limit`).
-struct Counting<'a> {
-    inner: &'a dyn Progress,
-    done: &'a std::cell::Cell<usize>,
-}
-
-impl Progress for Counting<'_> {
-    fn update(&self, phase: &str, done: u64, total: u64) {
-        self.done.set(done as usize);
-        self.inner.update(phase, done, total);
-    }
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {

@@ -9,6 +9,7 @@ use std::collections::BTreeSet;
 use std::path::{Component, Path};
 
 use crate::config::{ConfigError, Overrides, Settings};
+pub use crate::query::is_symbol_query;
 use crate::query::{QueryError, SymbolQuery};
 
 /// The longest query accepted, in bytes.
@@ -81,12 +82,6 @@ pub enum RequestError {
     NoSources(String),
     #[error("Bad setting: {0}")]
     Setting(#[from] ConfigError),
-}
-
-/// Whether `text` is a `symbol =` lookup: the one mode test.
-pub fn is_symbol_query(text: &str) -> bool {
-    let t = text.trim_start();
-    t.strip_prefix("symbol").is_some_and(|rest| rest.trim_start().starts_with('='))
 }
 
 impl Request {

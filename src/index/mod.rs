@@ -4,6 +4,7 @@
 //! vectors (`embed_missing`), reports on it (`status`), and serves the
 //! search stage's reads (`search_reads`).
 
+mod invariants;
 mod lock;
 pub mod occurrences;
 mod schema;
@@ -11,6 +12,7 @@ mod search_reads;
 mod store;
 pub mod structure;
 mod sync;
+mod vectors;
 
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -207,7 +209,7 @@ impl Index {
         }
         if recovered {
             index.notes.push("the latest index version was unreadable; recovered from the previous one".into());
-            index.with_lock(|ix| ix.runtime.block_on(sync::reconcile(&ix.store)))?;
+            index.with_lock(|ix| ix.runtime.block_on(invariants::reconcile(&ix.store)))?;
         }
         Ok(index)
     }
@@ -454,7 +456,7 @@ impl Index {
     pub fn embed_missing(&mut self, limit: Option<usize>, progress: &dyn Progress) -> Result<usize, IndexError> {
         let Some(embedder) = self.embedder.as_deref() else { return Ok(0) };
         let _lock = lock::acquire(&self.dir).map_err(|e| io(&self.dir, e))?;
-        let n = self.runtime.block_on(sync::embed_missing(&self.store, embedder, limit, progress))?;
+        let n = self.runtime.block_on(vectors::embed_missing(&self.store, embedder, limit, progress))?;
         if n > 0 {
             self.runtime.block_on(self.store.housekeeping(false))?;
         }
@@ -496,7 +498,7 @@ impl Index {
     /// rows whose chunk count differs from their chunks, chunks without a
     /// file row, window vectors without a chunk.
     pub fn check_invariants(&self) -> Result<Vec<String>, IndexError> {
-        self.runtime.block_on(sync::problems(&self.store))
+        self.runtime.block_on(invariants::problems(&self.store))
     }
 
     /// Builds the ANN index over window vectors now (it is built on its own

@@ -12,6 +12,7 @@ use arrow_array::{Array, ArrayRef, FixedSizeListArray, Int32Array, Int64Array, L
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 
 use crate::chunk::CodeChunk;
+pub use crate::files::language_of;
 
 /// Bumped whenever a table's layout or a column's meaning changes; an index
 /// written with another version is rebuilt, never misread.
@@ -123,14 +124,6 @@ pub struct FileRow {
     /// first line), then of each body (a line each), space-separated: what
     /// an edit removed, for structure invalidation.
     pub identifiers: String,
-}
-
-/// `typescript` or `javascript`, from the extension.
-pub fn language_of(path: &str) -> &'static str {
-    match path.rsplit('.').next() {
-        Some("js" | "jsx" | "mjs" | "cjs") => "javascript",
-        _ => "typescript",
-    }
 }
 
 /// concise-output.md's definitions: `function search, class Searcher`.

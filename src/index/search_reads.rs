@@ -42,7 +42,7 @@ impl Index {
         let mut parts = Vec::new();
         if !filter.paths.is_empty() {
             let files = self.runtime.block_on(self.store.files())?;
-            let wanted: Vec<String> = files.into_iter().map(|f| f.relative_path).filter(|p| crate::lookup::in_scope(p, &filter.paths)).collect();
+            let wanted: Vec<String> = files.into_iter().map(|f| f.relative_path).filter(|p| crate::query::in_scope(p, &filter.paths)).collect();
             if wanted.is_empty() {
                 return Ok(Some("false".into()));
             }

@@ -13,11 +13,10 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::schema::{self, sql_in, ChunkRow, Columns, FileRow, WindowRow};
+use super::schema::{self, sql_in, ChunkRow, Columns, FileRow};
 use super::store::Store;
 use super::{IndexConfig, IndexError};
 use crate::chunk::CodeChunk;
-use crate::embed::{Document, Embedder};
 use crate::engine::TsqEngine;
 use crate::source::Tree;
 use crate::ts::files::FileView;
@@ -390,7 +389,7 @@ pub async fn run(
 }
 
 /// The journal names paths whose rows a batch is about to change.
-fn write_journal(store: &Store, paths: &[String]) -> Result<(), IndexError> {
+pub(super) fn write_journal(store: &Store, paths: &[String]) -> Result<(), IndexError> {
     super::write_atomic(&store.dir.join(JOURNAL), serde_json::to_string(paths).unwrap_or_default().as_bytes())
 }
 
@@ -481,147 +480,6 @@ fn chunk_rows(chunks: &[CodeChunk], hash: &str, mtime: i64) -> Vec<ChunkRow> {
             }
         })
         .collect()
-}
-
-/// Gives vectors to chunks that lack them, a batch per commit.
-pub async fn embed_missing(store: &Store, embedder: &dyn Embedder, limit: Option<usize>, progress: &dyn Progress) -> Result<usize, IndexError> {
-    let filter = format!("vector IS NULL AND {EMBEDDABLE}");
-    let total = Store::count(&store.chunks, Some(&filter)).await?;
-    let total = limit.map_or(total, |l| l.min(total));
-    let mut done = 0;
-    let batch = embedder.batch_size().max(1) * 4;
-    while done < total {
-        let mut q_rows = Vec::new();
-        {
-            use futures::TryStreamExt;
-            use lancedb::query::{ExecutableQuery, QueryBase};
-            let batches: Vec<arrow_array::RecordBatch> = store
-                .chunks
-                .query()
-                .only_if(&filter)
-                .limit(batch.min(total - done))
-                .execute()
-                .await
-                .map_err(|e| IndexError::Lance(e.to_string()))?
-                .try_collect()
-                .await
-                .map_err(|e| IndexError::Lance(e.to_string()))?;
-            for b in &batches {
-                let c = Columns(b);
-                q_rows.extend((0..b.num_rows()).map(|i| schema::chunk_row(&c, i)));
-            }
-        }
-        if q_rows.is_empty() {
-            break;
-        }
-        let docs: Vec<Document<'_>> = q_rows.iter().map(|r| Document { text: &r.chunk.embedding_text, breadcrumb: &r.chunk.breadcrumb }).collect();
-        let vectors = tokio::task::block_in_place(|| embedder.embed_documents(&docs))?;
-        let mut windows = Vec::new();
-        for (row, vs) in q_rows.iter_mut().zip(vectors) {
-            row.vector = Some(chunk_vector(&vs, store.dimension));
-            for (w, v) in vs.into_iter().enumerate() {
-                windows.push(WindowRow {
-                    chunk_id: row.chunk.id.clone(),
-                    relative_path: row.chunk.relative_path.clone(),
-                    language: row.language.clone(),
-                    node_kind: row.chunk.node_kind.clone(),
-                    window: w as i32,
-                    vector: v,
-                });
-            }
-        }
-        let ids: Vec<String> = q_rows.iter().map(|r| r.chunk.id.clone()).collect();
-        Store::delete(&store.vectors, &sql_in("chunkId", &ids)).await?;
-        Store::add(&store.vectors, schema::vectors_batch(&windows, store.dimension)?).await?;
-        Store::upsert(&store.chunks, "id", schema::chunks_batch(&q_rows, store.dimension)?).await?;
-        done += q_rows.len();
-        progress.update("embedded", done as u64, total as u64);
-    }
-    Ok(done)
-}
-
-/// The chunk's own vector: its one vector, or the normalized mean of its
-/// windows.
-fn chunk_vector(windows: &[Vec<f32>], dimension: usize) -> Vec<f32> {
-    let mut v = vec![0f32; dimension];
-    for w in windows {
-        v.iter_mut().zip(w).for_each(|(a, b)| *a += b);
-    }
-    crate::embed::normalize(&mut v);
-    v
-}
-
-/// Per-path chunk counts in the chunks table.
-async fn chunk_counts(store: &Store) -> Result<HashMap<String, i32>, IndexError> {
-    let mut counts: HashMap<String, i32> = HashMap::new();
-    for b in Store::scan(&store.chunks, None, Some(&["relativePath"])).await? {
-        let c = Columns(&b);
-        for i in 0..b.num_rows() {
-            *counts.entry(c.str("relativePath", i).unwrap_or_default()).or_default() += 1;
-        }
-    }
-    Ok(counts)
-}
-
-async fn chunk_ids(store: &Store) -> Result<HashSet<String>, IndexError> {
-    let mut s = HashSet::new();
-    for b in Store::scan(&store.chunks, None, Some(&["id"])).await? {
-        let c = Columns(&b);
-        s.extend((0..b.num_rows()).filter_map(|i| c.str("id", i)));
-    }
-    Ok(s)
-}
-
-pub async fn problems(store: &Store) -> Result<Vec<String>, IndexError> {
-    let mut out = Vec::new();
-    let counts = chunk_counts(store).await?;
-    let files: HashMap<String, FileRow> = store.files().await?.into_iter().map(|f| (f.relative_path.clone(), f)).collect();
-    for (path, f) in &files {
-        let n = counts.get(path).copied().unwrap_or(0);
-        if n != f.chunks {
-            out.push(format!("{path}: file row says {} chunks, the table has {n}", f.chunks));
-        }
-    }
-    for (path, n) in &counts {
-        if !files.contains_key(path) {
-            out.push(format!("{path}: {n} chunks without a file row"));
-        }
-    }
-    let ids = chunk_ids(store).await?;
-    let mut orphans = 0;
-    for b in Store::scan(&store.vectors, None, Some(&["chunkId"])).await? {
-        let c = Columns(&b);
-        orphans += (0..b.num_rows()).filter(|&i| !c.str("chunkId", i).is_some_and(|id| ids.contains(&id))).count();
-    }
-    if orphans > 0 {
-        out.push(format!("{orphans} window vectors without their chunk"));
-    }
-    Ok(out)
-}
-
-/// After falling back to an older version: rows of paths whose tables
-/// disagree are deleted everywhere, so the next sync re-indexes them.
-pub async fn reconcile(store: &Store) -> Result<(), IndexError> {
-    let counts = chunk_counts(store).await?;
-    let files: HashMap<String, FileRow> = store.files().await?.into_iter().map(|f| (f.relative_path.clone(), f)).collect();
-    let mut bad: Vec<String> = files.iter().filter(|(p, f)| counts.get(*p).copied().unwrap_or(0) != f.chunks).map(|(p, _)| p.clone()).collect();
-    bad.extend(counts.keys().filter(|p| !files.contains_key(*p)).cloned());
-    if !bad.is_empty() {
-        write_journal(store, &bad)?;
-        recover_journal(store).await?;
-    }
-    // Window vectors whose chunk is gone (a crash between the two writes).
-    let ids = chunk_ids(store).await?;
-    let mut orphans: HashSet<String> = HashSet::new();
-    for b in Store::scan(&store.vectors, None, Some(&["chunkId"])).await? {
-        let c = Columns(&b);
-        orphans.extend((0..b.num_rows()).filter_map(|i| c.str("chunkId", i)).filter(|id| !ids.contains(id)));
-    }
-    let orphans: Vec<String> = orphans.into_iter().collect();
-    for group in orphans.chunks(500) {
-        Store::delete(&store.vectors, &sql_in("chunkId", group)).await?;
-    }
-    Ok(())
 }
 
 /// The places of the bodies whose hash differs from the old one at the

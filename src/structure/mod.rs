@@ -13,6 +13,7 @@
 
 pub mod answers;
 pub mod coverage;
+pub mod occurrence_sync;
 pub mod occurrences;
 
 use std::cell::RefCell;

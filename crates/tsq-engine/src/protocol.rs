@@ -109,6 +109,10 @@ pub enum ServiceRequest {
         #[serde(default)]
         release: bool,
     },
+    /// Builds and binds the programs of these files' owner projects
+    /// (absolute paths), so that the next occurrence pass over them is
+    /// incremental (`tsq serve` when idle).
+    Warm { files: Vec<String> },
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -133,6 +137,13 @@ pub enum ServiceResponse {
     Occurrences {
         files: Vec<FileOccurrences>,
         failed: Vec<FileFailure>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        build_log: Vec<BuildEntry>,
+    },
+    /// `warm`: how many programs this request built.
+    #[serde(rename_all = "camelCase")]
+    Warmed {
+        built: usize,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         build_log: Vec<BuildEntry>,
     },

@@ -1,0 +1,84 @@
+//! The index's invariant (`tsq index --check`, and after a fall back to
+//! an older version): every file row's chunk count matches the chunks
+//! table, no chunk lacks its file row, no window vector lacks its chunk;
+//! `reconcile` deletes what disagrees so that the next sync redoes it.
+
+use std::collections::{HashMap, HashSet};
+
+use super::schema::{sql_in, Columns, FileRow};
+use super::store::Store;
+use super::sync::{recover_journal, write_journal};
+use super::IndexError;
+
+/// Per-path chunk counts in the chunks table.
+async fn chunk_counts(store: &Store) -> Result<HashMap<String, i32>, IndexError> {
+    let mut counts: HashMap<String, i32> = HashMap::new();
+    for b in Store::scan(&store.chunks, None, Some(&["relativePath"])).await? {
+        let c = Columns(&b);
+        for i in 0..b.num_rows() {
+            *counts.entry(c.str("relativePath", i).unwrap_or_default()).or_default() += 1;
+        }
+    }
+    Ok(counts)
+}
+
+async fn chunk_ids(store: &Store) -> Result<HashSet<String>, IndexError> {
+    let mut s = HashSet::new();
+    for b in Store::scan(&store.chunks, None, Some(&["id"])).await? {
+        let c = Columns(&b);
+        s.extend((0..b.num_rows()).filter_map(|i| c.str("id", i)));
+    }
+    Ok(s)
+}
+
+pub async fn problems(store: &Store) -> Result<Vec<String>, IndexError> {
+    let mut out = Vec::new();
+    let counts = chunk_counts(store).await?;
+    let files: HashMap<String, FileRow> = store.files().await?.into_iter().map(|f| (f.relative_path.clone(), f)).collect();
+    for (path, f) in &files {
+        let n = counts.get(path).copied().unwrap_or(0);
+        if n != f.chunks {
+            out.push(format!("{path}: file row says {} chunks, the table has {n}", f.chunks));
+        }
+    }
+    for (path, n) in &counts {
+        if !files.contains_key(path) {
+            out.push(format!("{path}: {n} chunks without a file row"));
+        }
+    }
+    let ids = chunk_ids(store).await?;
+    let mut orphans = 0;
+    for b in Store::scan(&store.vectors, None, Some(&["chunkId"])).await? {
+        let c = Columns(&b);
+        orphans += (0..b.num_rows()).filter(|&i| !c.str("chunkId", i).is_some_and(|id| ids.contains(&id))).count();
+    }
+    if orphans > 0 {
+        out.push(format!("{orphans} window vectors without their chunk"));
+    }
+    Ok(out)
+}
+
+/// After falling back to an older version: rows of paths whose tables
+/// disagree are deleted everywhere, so the next sync re-indexes them.
+pub async fn reconcile(store: &Store) -> Result<(), IndexError> {
+    let counts = chunk_counts(store).await?;
+    let files: HashMap<String, FileRow> = store.files().await?.into_iter().map(|f| (f.relative_path.clone(), f)).collect();
+    let mut bad: Vec<String> = files.iter().filter(|(p, f)| counts.get(*p).copied().unwrap_or(0) != f.chunks).map(|(p, _)| p.clone()).collect();
+    bad.extend(counts.keys().filter(|p| !files.contains_key(*p)).cloned());
+    if !bad.is_empty() {
+        write_journal(store, &bad)?;
+        recover_journal(store).await?;
+    }
+    // Window vectors whose chunk is gone (a crash between the two writes).
+    let ids = chunk_ids(store).await?;
+    let mut orphans: HashSet<String> = HashSet::new();
+    for b in Store::scan(&store.vectors, None, Some(&["chunkId"])).await? {
+        let c = Columns(&b);
+        orphans.extend((0..b.num_rows()).filter_map(|i| c.str("chunkId", i)).filter(|id| !ids.contains(id)));
+    }
+    let orphans: Vec<String> = orphans.into_iter().collect();
+    for group in orphans.chunks(500) {
+        Store::delete(&store.vectors, &sql_in("chunkId", group)).await?;
+    }
+    Ok(())
+}

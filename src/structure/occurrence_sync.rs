@@ -1,0 +1,341 @@
+//! The occurrence sync: one checker pass per changed file
+//! (`js/60_occurrences.js`, through `Workspace::occurrences`) writes every
+//! resolved identifier, call edge and base member (`index::occurrences`);
+//! `structure::occurrences` answers from those rows.
+//!
+//! **Invalidation is TypeScript's builder rule, per file.** An edited file
+//! is re-indexed. Its importers are re-indexed only when its API changed:
+//! its declaration emit (`apiText`, hashed), or it re-exports from a file
+//! whose API changed, transitively while APIs keep changing. A file that
+//! affects the global scope (a script, `declare global`,
+//! `declare module "x"`), a `.d.ts`, a tsconfig/jsconfig or package.json
+//! change re-indexes everything. Created files re-index the files whose
+//! text names them (their stem or directory), deleted files their
+//! importers.
+//!
+//! **No stale row is written.** Every workspace file's hash is read before
+//! a batch is computed and again after; if any changed, the batch is
+//! dropped and the sync reports it (the next sync redoes it).
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use sha2::Digest;
+
+use super::StructureError;
+use crate::index::occurrences::{OccDeclarationRow, OccFileRow, OccurrenceRow};
+use crate::index::{relative, Index, Progress};
+use crate::inspect::Workspace;
+use crate::source::Tree;
+use crate::ts::files::FileView;
+use crate::ts::protocol::{BaseEdge, CallEdge, CallItem, OccurrenceDeclaration};
+
+/// Files per request to the service isolate (one progress step).
+const BATCH: usize = 64;
+
+/// A file's facts besides its occurrences (stored as JSON in `occ_files`).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Facts {
+    pub declarations: Vec<OccurrenceDeclaration>,
+    pub items: Vec<CallItem>,
+    pub calls: Vec<CallEdge>,
+    pub bases: Vec<BaseEdge>,
+}
+
+/// What an occurrence sync did.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OccurrenceReport {
+    /// Files whose rows were (re)computed.
+    pub indexed: usize,
+    /// Of those, files re-indexed because a file they import changed its API.
+    pub cascaded: usize,
+    pub removed: usize,
+    /// Files that failed, with the error (retried after their next change).
+    pub failed: Vec<(String, String)>,
+    /// Rows written.
+    pub occurrences: usize,
+    /// Everything was re-indexed (first index, layout or global change).
+    pub full: bool,
+    /// A file changed while a batch was computed: that batch was dropped.
+    pub interrupted: bool,
+    pub ms: u64,
+}
+
+fn sha(bytes: &[u8]) -> String {
+    crate::index::hex(&sha2::Sha256::digest(bytes))
+}
+
+fn is_declaration_file(rel: &str) -> bool {
+    rel.ends_with(".d.ts") || rel.ends_with(".d.mts") || rel.ends_with(".d.cts")
+}
+
+/// The hash of everything that changes the project layout or the global
+/// scope without being indexed itself: configs, package.json files and
+/// workspace `.d.ts` files.
+fn layout_hash(tree: &Tree, root: &Path, view: &FileView) -> String {
+    let mut h = sha2::Sha256::new();
+    let mut parts: Vec<(String, String)> = tree.configs.iter().map(|c| (relative(c, root), sha(&std::fs::read(c).unwrap_or_default()))).collect();
+    for s in &tree.sources {
+        let rel = relative(s, root);
+        if is_declaration_file(&rel) {
+            parts.push((rel, view.get(s).map(|e| e.hash.clone()).unwrap_or_default()));
+        }
+    }
+    // package.json files beside the configs (exports, types, workspaces).
+    let mut dirs: BTreeSet<PathBuf> = tree.configs.iter().filter_map(|c| c.parent().map(Path::to_path_buf)).collect();
+    dirs.insert(root.to_path_buf());
+    for d in dirs {
+        let p = d.join("package.json");
+        if let Ok(bytes) = std::fs::read(&p) {
+            parts.push((relative(&p, root), sha(&bytes)));
+        }
+    }
+    parts.sort();
+    for (p, x) in parts {
+        h.update(p.as_bytes());
+        h.update([0]);
+        h.update(x.as_bytes());
+        h.update([0]);
+    }
+    crate::index::hex(&h.finalize())
+}
+
+const LAYOUT_MARKER: &str = "occurrences-layout";
+
+/// Each indexed file's imports and re-exports.
+type Imports = HashMap<String, (Vec<String>, Vec<String>)>;
+
+/// The files that import `target`, and whether each re-exports from it.
+fn importers_of(imports: &Imports, target: &str) -> Vec<(String, bool)> {
+    imports.iter().filter(|(_, (i, _))| i.iter().any(|x| x == target)).map(|(p, (_, r))| (p.clone(), r.iter().any(|x| x == target))).collect()
+}
+
+/// Whether `sync` has anything to do: a file's hash differs from its
+/// rows', a file is new or gone, the layout changed, or nothing is
+/// indexed yet. Cheap (the file rows and the view's hashes): an answer
+/// that needs no re-indexing loads no TypeScript project.
+pub fn needs_sync(index: &Index, tree: &Tree, view: &FileView) -> Result<bool, StructureError> {
+    let root = index.root().to_path_buf();
+    let stored: HashMap<String, String> = index.occ_files(false)?.into_iter().map(|r| (r.relative_path, r.content_hash)).collect();
+    if stored.is_empty() || std::fs::read_to_string(index.dir().join(LAYOUT_MARKER)).ok() != Some(layout_hash(tree, &root, view)) {
+        return Ok(true);
+    }
+    let mut seen = 0;
+    for s in &tree.sources {
+        let rel = relative(s, &root);
+        if is_declaration_file(&rel) {
+            continue;
+        }
+        let Ok(e) = view.get(s) else { continue };
+        if e.text.is_err() {
+            continue;
+        }
+        seen += 1;
+        if stored.get(&rel) != Some(&e.hash) {
+            return Ok(true);
+        }
+    }
+    Ok(seen != stored.len())
+}
+
+/// Brings the occurrence index up to date with the walk.
+pub fn sync(index: &mut Index, ws: &Workspace, tree: &Tree, view: &FileView, progress: &dyn Progress) -> Result<OccurrenceReport, StructureError> {
+    let started = std::time::Instant::now();
+    let root = index.root().to_path_buf();
+    let mut report = OccurrenceReport::default();
+    let stored: HashMap<String, OccFileRow> = index.occ_files(false)?.into_iter().map(|r| (r.relative_path.clone(), r)).collect();
+    // Hashes of every walked source, read once here (the race guard compares against these).
+    let mut current: BTreeMap<String, (PathBuf, String)> = BTreeMap::new();
+    for s in &tree.sources {
+        let rel = relative(s, &root);
+        if let Ok(e) = view.get(s) {
+            if e.text.is_ok() {
+                current.insert(rel, (s.clone(), e.hash.clone()));
+            }
+        }
+    }
+    let indexable: BTreeSet<String> = current.keys().filter(|r| !is_declaration_file(r)).cloned().collect();
+    let layout = layout_hash(tree, &root, view);
+    let marker = index.dir().join(LAYOUT_MARKER);
+    let layout_changed = std::fs::read_to_string(&marker).ok().as_deref() != Some(layout.as_str());
+
+    let deleted: Vec<String> = stored.keys().filter(|p| !indexable.contains(*p)).cloned().collect();
+    let created: Vec<String> = indexable.iter().filter(|p| !stored.contains_key(*p)).cloned().collect();
+    let mut queue: BTreeSet<String> = BTreeSet::new();
+    if layout_changed || stored.is_empty() {
+        report.full = true;
+        queue.extend(indexable.iter().cloned());
+    } else {
+        for p in &indexable {
+            if let Some(row) = stored.get(p) {
+                if row.content_hash != current[p].1 {
+                    queue.insert(p.clone());
+                }
+            }
+        }
+        queue.extend(created.iter().cloned());
+    }
+    // Importers, from the stored rows (updated as files are re-indexed).
+    let mut imports: Imports = stored.iter().map(|(p, r)| (p.clone(), (r.imports.clone(), r.reexports.clone()))).collect();
+    if !report.full {
+        // Deleted files: their importers' references no longer resolve,
+        // and through re-exports (`export * from './gone'` emits the same
+        // text) those of the re-exporters' importers.
+        let mut cascaded_deleted = HashSet::new();
+        for d in &deleted {
+            cascade(d, &imports, &indexable, &HashSet::new(), &[], &stored, &mut queue, &mut cascaded_deleted);
+        }
+        // Created files: whoever names them may now resolve to them.
+        for c in &created {
+            let stem = Path::new(c).file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
+            let dir = Path::new(c).parent().and_then(|d| d.file_name()).and_then(|s| s.to_str()).unwrap_or_default().to_string();
+            for (p, (path, _)) in &current {
+                if indexable.contains(p) && !queue.contains(p) {
+                    let text = view.get(path).map(|e| e.text_or_empty().to_string()).unwrap_or_default();
+                    if text.contains(&stem) || (stem == "index" && !dir.is_empty() && text.contains(&dir)) {
+                        queue.insert(p.clone());
+                    }
+                }
+            }
+        }
+    }
+    if !deleted.is_empty() {
+        index.delete_occurrences(&deleted)?;
+        report.removed = deleted.len();
+    }
+
+    // Files per request (`TSQ_OCCURRENCE_BATCH`, a knob for the kill -9 test).
+    let batch_size = std::env::var("TSQ_OCCURRENCE_BATCH").ok().and_then(|v| v.parse().ok()).unwrap_or(BATCH).max(1);
+    let mut done: HashSet<String> = HashSet::new();
+    let mut cascaded: HashSet<String> = HashSet::new();
+    let total = |q: &BTreeSet<String>, d: &HashSet<String>| (q.len() + d.len()) as u64;
+    while !queue.is_empty() {
+        let batch: Vec<String> = queue.iter().take(batch_size).cloned().collect();
+        for b in &batch {
+            queue.remove(b);
+        }
+        progress.update("indexing occurrences", done.len() as u64, total(&queue, &done) + batch.len() as u64);
+        let paths: Vec<PathBuf> = batch.iter().map(|p| current[p].0.clone()).collect();
+        let (files, failed) = ws.occurrences(&paths, report.full)?;
+        // The race guard: nothing in the workspace changed meanwhile.
+        let moved = current.values().any(|(path, hash)| view.get(path).map(|e| &e.hash != hash).unwrap_or(true));
+        if moved {
+            report.interrupted = true;
+            break;
+        }
+        let now = crate::index::now_ms() as i64;
+        let mut rows = Vec::new();
+        let mut file_rows = Vec::new();
+        let mut declaration_rows = Vec::new();
+        for f in files {
+            let api_hash = f.api_text.as_deref().map(|t| sha(t.as_bytes()));
+            let old = stored.get(&f.relative_path);
+            let api_changed = old.is_none_or(|o| o.api_hash != api_hash || o.api_hash.is_none() || o.error.is_some());
+            if api_changed && !report.full {
+                if f.global {
+                    // Everyone sees a global declaration: everything again.
+                    report.full = true;
+                    queue.extend(indexable.iter().filter(|p| !done.contains(*p) && !batch.contains(p)).cloned());
+                } else {
+                    cascade(&f.relative_path, &imports, &indexable, &done, &batch, &stored, &mut queue, &mut cascaded);
+                }
+            }
+            imports.insert(f.relative_path.clone(), (f.imports.clone(), f.reexports.clone()));
+            rows.extend(f.occurrences.iter().map(|o| OccurrenceRow {
+                relative_path: f.relative_path.clone(),
+                line: o.line,
+                column: o.column,
+                symbol: o.symbol.clone(),
+                role: o.role.clone(),
+                enclosing: o.enclosing.clone(),
+                caller: o.caller.clone(),
+                meaning: o.meaning,
+            }));
+            declaration_rows.extend(f.answers.iter().map(|a| OccDeclarationRow {
+                relative_path: f.relative_path.clone(),
+                name: a.name.clone(),
+                ord: a.ord as i64,
+                key: a.key.clone(),
+                supertypes: a.supertypes.iter().map(|s| format!("|{s}|")).collect(),
+                answer: serde_json::to_string(a).unwrap_or_default(),
+            }));
+            let facts = Facts { declarations: f.declarations, items: f.items, calls: f.calls, bases: f.bases };
+            file_rows.push(OccFileRow {
+                content_hash: current[&f.relative_path].1.clone(),
+                relative_path: f.relative_path,
+                api_hash,
+                global: f.global,
+                imports: f.imports,
+                reexports: f.reexports,
+                facts: serde_json::to_string(&facts).unwrap_or_default(),
+                error: None,
+                indexed_at: now,
+            });
+        }
+        for fail in failed {
+            report.failed.push((fail.relative_path.clone(), fail.message.clone()));
+            if let Some((_, hash)) = current.get(&fail.relative_path) {
+                file_rows.push(OccFileRow {
+                    relative_path: fail.relative_path,
+                    content_hash: hash.clone(),
+                    facts: "{}".into(),
+                    error: Some(fail.message),
+                    indexed_at: now,
+                    ..Default::default()
+                });
+            }
+        }
+        report.occurrences += rows.len();
+        index.put_occurrences(&file_rows, &rows, &declaration_rows)?;
+        done.extend(batch);
+    }
+    if report.full {
+        // Release the last project's program too.
+        ws.occurrences(&[], true)?;
+    }
+    report.indexed = done.len().saturating_sub(report.failed.len());
+    report.cascaded = cascaded.len();
+    if !report.interrupted {
+        crate::index::write_atomic(&marker, layout.as_bytes())?;
+    }
+    progress.update("occurrences indexed", done.len() as u64, done.len() as u64);
+    report.ms = started.elapsed().as_millis() as u64;
+    Ok(report)
+}
+
+/// Queues the importers of a file whose API changed; an importer that
+/// re-exports from it changed its API too (TypeScript's builder follows
+/// `export *` the same way), so its importers follow.
+#[allow(clippy::too_many_arguments)]
+fn cascade(
+    changed: &str,
+    imports: &Imports,
+    indexable: &BTreeSet<String>,
+    done: &HashSet<String>,
+    batch: &[String],
+    stored: &HashMap<String, OccFileRow>,
+    queue: &mut BTreeSet<String>,
+    cascaded: &mut HashSet<String>,
+) {
+    let mut stack = vec![changed.to_string()];
+    let mut seen = HashSet::new();
+    while let Some(f) = stack.pop() {
+        if !seen.insert(f.clone()) {
+            continue;
+        }
+        for (importer, reexports) in importers_of(imports, &f) {
+            if !indexable.contains(&importer) || done.contains(&importer) || batch.contains(&importer) {
+                continue;
+            }
+            if queue.insert(importer.clone()) && stored.contains_key(&importer) {
+                cascaded.insert(importer.clone());
+            }
+            if reexports {
+                stack.push(importer);
+            }
+        }
+    }
+}
