@@ -107,6 +107,7 @@ async fn the_cli_and_mcp_give_the_same_answers_and_errors() -> anyhow::Result<()
         json!({ "query": "symbol = parseCsv", "path": ["notes.txt"] }),
         json!({ "query": "how are tokens refreshed", "languages": ["python"] }),
         json!({ "query": "symbol = parseCsv", "callDepth": 99 }),
+        json!({ "query": "symbol = ../outside/csv.ts > parseCsv" }),
         json!({ "query": "how are tokens refreshed", "topK": 0, "format": "concise" }),
     ]
     .into_iter()
@@ -144,7 +145,7 @@ async fn the_cli_and_mcp_give_the_same_answers_and_errors() -> anyhow::Result<()
             None => assert_eq!(lines(&stdout), lines(&mcp), "{a}: full answers differ"),
         }
     }
-    assert_eq!((answers, errors), (6, 11), "every case answered or refused as expected");
+    assert_eq!((answers, errors), (6, 12), "every case answered or refused as expected");
     client.cancel().await?;
     Ok(())
 }
@@ -160,4 +161,41 @@ fn the_cli_refuses_paths_that_escape_the_workspace() {
             assert!(err.contains("leaves the workspace"), "{cmd} --path {path}: {err}");
         }
     }
+}
+
+/// The commands MCP does not have (`inspect`, `relations`, `analyze` with
+/// a symbol) check their input as a lookup does and refuse it with the
+/// lookup's own message and exit code 2, which the test above shows MCP
+/// gives too: a symbol file that leaves the workspace, an out-of-range
+/// depth, an empty or unparsable query; and an unknown analysis is named
+/// with the known ones.
+#[test]
+fn commands_without_an_mcp_tool_refuse_as_the_lookup_does() {
+    let root = common::repo().join("fixtures/ts-ls/call-chain");
+    let run = |args: &[&str]| {
+        let o = Command::new(env!("CARGO_BIN_EXE_tsq")).args(args).arg("--root").arg(&root).output().unwrap();
+        (o.status.code(), String::from_utf8_lossy(&o.stderr).into_owned())
+    };
+    let cases: [(&str, &[&str]); 5] = [
+        ("symbol = ../outside/a.ts > normalize", &[]),
+        ("symbol = /etc/a.ts > normalize", &[]),
+        ("symbol = helper.ts > normalize", &["--call-depth", "99"]),
+        ("symbol = a >> b", &[]),
+        ("   ", &[]),
+    ];
+    for (query, flags) in cases {
+        let args = |cmd: &'static str| [&[cmd, query][..], flags].concat();
+        let (code, lookup) = run(&args("lookup"));
+        assert_eq!(code, Some(2), "lookup {query:?} {flags:?}: {lookup}");
+        assert!(lookup.starts_with("tsq: "), "{lookup}");
+        for cmd in ["inspect", "relations"] {
+            assert_eq!(run(&args(cmd)), (Some(2), lookup.clone()), "{cmd} {query:?} {flags:?}");
+        }
+        if flags.is_empty() {
+            assert_eq!(run(&["analyze", "callbacks", query]), (Some(2), lookup.clone()), "analyze {query:?}");
+        }
+    }
+    let (code, err) = run(&["analyze", "no-such-analysis"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.starts_with("tsq: unknown analysis `no-such-analysis`; known: ") && err.contains("callbacks"), "{err}");
 }

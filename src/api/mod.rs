@@ -50,7 +50,7 @@ use crate::ts::files::FileView;
 use crate::ts::protocol::{InspectResult, WorkspaceInfo};
 use crate::ts::TsError;
 
-pub use request::{is_symbol_query, Mode, QueryInput, Request, RequestError, Shape};
+pub use request::{is_symbol_query, Mode, QueryInput, Request, RequestError, Shape, SymbolRequest};
 
 /// How an engine is opened, built once at the edge.
 #[derive(Debug, Clone, Default)]
@@ -479,8 +479,7 @@ impl Engine {
     /// `SymbolMetadata` for every declaration `query` names
     /// (`symbol =` optional), with the coverage behind it.
     pub fn inspect(&self, query: &str, call_depth: Option<i32>) -> Result<InspectAnswer, EngineError> {
-        let parsed = SymbolQuery::parse(query).map_err(RequestError::from)?;
-        let settings = Settings::load(&self.root, Overrides { call_depth, ..Default::default() })?;
+        let SymbolRequest { query: parsed, settings } = SymbolRequest::new(&self.root, query, Overrides { call_depth, ..Default::default() })?;
         let tree = self.walk();
         if let Some(answer) = self.stored_inspect(&parsed, settings.call_depth, &tree)? {
             return Ok(answer);
@@ -531,7 +530,7 @@ impl Engine {
         if !ANALYSES.contains(&analysis) {
             return Err(EngineError::UnknownAnalysis(analysis.to_string()));
         }
-        let query = query.map(SymbolQuery::parse).transpose().map_err(RequestError::from)?;
+        let query = query.map(|q| SymbolRequest::new(&self.root, q, Overrides::default())).transpose()?.map(|r| r.query);
         let tree = self.walk();
         let ws = self.workspace(&tree, &crate::index::sync_silent())?;
         Ok(ws.analyze(analysis, query.as_ref(), config)?)

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::request::RequestError;
 use super::{lock, structure_error, Engine, EngineError};
-use crate::config::{Overrides, Settings};
+use crate::config::Overrides;
 use crate::index::Progress;
 use crate::lookup::{LookupAnswer, LookupConfig};
 use crate::query::SymbolQuery;
@@ -41,21 +41,21 @@ impl Engine {
 
     /// `sync_occurrences` for a walk the caller made.
     pub(super) fn sync_occurrences_of(&self, tree: &Tree, progress: &dyn Progress) -> Result<OccurrenceReport, EngineError> {
-        self.sync_tree(&tree, progress)?;
+        self.sync_tree(tree, progress)?;
         {
             let guard = self.open_index()?;
-            if !occurrences::needs_sync(guard.as_ref().expect("opened above"), &tree, &self.view).map_err(structure_error)? {
+            if !occurrences::needs_sync(guard.as_ref().expect("opened above"), tree, &self.view).map_err(structure_error)? {
                 return Ok(OccurrenceReport::default());
             }
         }
-        let ws = self.workspace(&tree, progress)?;
+        let ws = self.workspace(tree, progress)?;
         let mut guard = self.open_index()?;
         let index = guard.as_mut().expect("opened above");
-        let mut report = occurrences::sync(index, &ws, &tree, &self.view, progress).map_err(structure_error)?;
+        let mut report = occurrences::sync(index, &ws, tree, &self.view, progress).map_err(structure_error)?;
         // A file edited during the pass: its batch was dropped; once more
         // picks it up (a second interruption is reported as is).
         if report.interrupted {
-            let again = occurrences::sync(index, &ws, &tree, &self.view, progress).map_err(structure_error)?;
+            let again = occurrences::sync(index, &ws, tree, &self.view, progress).map_err(structure_error)?;
             report = OccurrenceReport { indexed: report.indexed + again.indexed, occurrences: report.occurrences + again.occurrences, ..again };
         }
         Ok(report)
@@ -65,8 +65,7 @@ impl Engine {
     /// (`symbol = file > [Parent >] name`; the file is required), from the
     /// occurrence index, synced first.
     pub fn relations(&self, query: &str, call_depth: Option<i32>, progress: &dyn Progress) -> Result<RelationsAnswer, EngineError> {
-        let parsed = SymbolQuery::parse(query).map_err(RequestError::from)?;
-        let settings = Settings::load(self.root(), Overrides { call_depth, ..Default::default() })?;
+        let super::SymbolRequest { query: parsed, settings } = super::SymbolRequest::new(self.root(), query, Overrides { call_depth, ..Default::default() })?;
         let Some(file) = parsed.file.clone() else {
             return Err(RequestError::Path(format!("`{query}` names no file: relations need the declaring file (`symbol = path/to/file.ts > name`)")).into());
         };

@@ -95,7 +95,11 @@ impl Request {
             return Err(RequestError::TooLong(text.len()));
         }
         let mode = if is_symbol_query(&text) {
-            Mode::Symbol(SymbolQuery::parse(&text)?)
+            let query = SymbolQuery::parse(&text)?;
+            if let Some(file) = &query.file {
+                contained(root, file).map_err(RequestError::Path)?;
+            }
+            Mode::Symbol(query)
         } else if input.symbol_only {
             return Err(RequestError::NotSymbol);
         } else {
@@ -109,6 +113,48 @@ impl Request {
         let settings = Settings::load(root, input.overrides)?;
         Ok(Request { text, mode, scope, language, shape: input.shape, settings })
     }
+}
+
+/// A checked `symbol =` request of the commands that take only a symbol
+/// (`inspect`, `analyze`, `relations`): the query (the `symbol =` prefix
+/// optional), its settings.
+#[derive(Debug, Clone)]
+pub struct SymbolRequest {
+    pub query: SymbolQuery,
+    pub settings: Settings,
+}
+
+impl SymbolRequest {
+    /// The checks `Request::new` makes of a lookup, with the same errors:
+    /// empty, too long, unparsable, a file segment that leaves the
+    /// workspace, a bad setting.
+    pub fn new(root: &Path, text: &str, overrides: Overrides) -> Result<SymbolRequest, RequestError> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(RequestError::Empty);
+        }
+        if text.len() > MAX_QUERY_BYTES {
+            return Err(RequestError::TooLong(text.len()));
+        }
+        let query = SymbolQuery::parse(text)?;
+        if let Some(file) = &query.file {
+            contained(root, file).map_err(RequestError::Path)?;
+        }
+        let settings = Settings::load(root, overrides)?;
+        Ok(SymbolRequest { query, settings })
+    }
+}
+
+/// A symbol query's file segment names a workspace file (or its tail): it
+/// is matched against workspace paths, never read, but one that climbs out
+/// (`../x.ts`) or is absolute outside the root is refused as a `path` is.
+fn contained(root: &Path, file: &str) -> Result<(), String> {
+    let path = Path::new(file);
+    let outside = if path.is_absolute() { !path.starts_with(root) } else { path.components().any(|c| c == Component::ParentDir) };
+    if outside {
+        return Err(format!("path {file:?} leaves the workspace {}", root.display()));
+    }
+    Ok(())
 }
 
 /// One language out of `languages`, or `None` when both (or none) are named.
@@ -166,6 +212,8 @@ mod tests {
         assert!(matches!(req("where?", |i| i.languages = vec!["python".into()]), Err(RequestError::Language(_))));
         assert!(matches!(req("symbol = a", |i| i.paths = vec!["../..".into()]), Err(RequestError::Path(_))));
         assert!(matches!(req("where?", |i| i.paths = vec!["/**/x".into()]), Err(RequestError::Path(_))));
+        assert!(matches!(req("symbol = ../outside/a.ts > f", |_| {}), Err(RequestError::Path(_))));
+        assert!(matches!(req("symbol = /etc/a.ts > f", |_| {}), Err(RequestError::Path(_))));
         let e = req("symbol = a", |i| i.overrides.call_depth = Some(99)).unwrap_err().to_string();
         assert!(e.starts_with("Bad setting: callDepth"), "{e}");
         let ok = req("where? ", |i| i.languages = vec!["JS".into(), "javascript".into()]).unwrap();
