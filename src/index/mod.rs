@@ -508,6 +508,28 @@ impl Index {
         self.runtime.block_on(self.store.ensure_ann(true))
     }
 
+    /// After the occurrence sync wrote: the symbol index (built once, new
+    /// rows folded in), and compaction once the tables pass
+    /// `MAX_VERSIONS`, as every other writer does (a full occurrence
+    /// index commits a version per batch). True when it compacted.
+    pub fn compact_if_due(&mut self) -> Result<bool, IndexError> {
+        let _lock = lock::acquire(&self.dir).map_err(|e| io(&self.dir, e))?;
+        self.runtime.block_on(async {
+            self.store.ensure_occurrence_index().await?;
+            if self.store.versions().await? > MAX_VERSIONS {
+                self.store.housekeeping(true).await
+            } else {
+                // New rows join the symbol index.
+                self.store
+                    .occurrences
+                    .optimize(lancedb::table::OptimizeAction::Index(Default::default()))
+                    .await
+                    .map_err(|e| IndexError::Lance(e.to_string()))?;
+                Ok(false)
+            }
+        })
+    }
+
     /// Compacts and prunes now (tests, `tsq index --optimize`).
     pub fn optimize(&mut self) -> Result<(), IndexError> {
         let _lock = lock::acquire(&self.dir).map_err(|e| io(&self.dir, e))?;

@@ -209,6 +209,22 @@ impl Store {
         Ok(self.vectors.list_indices().await.map_err(lance)?.iter().any(|i| i.columns.iter().any(|c| c == "vector")))
     }
 
+    /// A BTree index on `occurrences.symbol`, which every answer from the
+    /// rows filters on (references, callers): without it each filter scans
+    /// the column. Created once rows exist; new fragments are folded in by
+    /// `optimize` (`Index::compact_if_due`).
+    pub async fn ensure_occurrence_index(&self) -> Result<(), IndexError> {
+        let indices = self.occurrences.list_indices().await.map_err(lance)?;
+        if indices.iter().any(|i| i.columns.iter().any(|c| c == "symbol")) {
+            return Ok(());
+        }
+        if Store::count(&self.occurrences, None).await? == 0 {
+            return Ok(());
+        }
+        let builder = lancedb::index::scalar::BTreeIndexBuilder::default();
+        self.occurrences.create_index(&["symbol"], LanceIndex::BTree(builder)).replace(true).execute().await.map_err(lance)
+    }
+
     /// Builds the IVF_PQ index over window vectors once there are more than
     /// `ANN_MIN_ROWS` (cosine; about sqrt(rows) partitions).
     pub async fn ensure_ann(&self, force: bool) -> Result<bool, IndexError> {

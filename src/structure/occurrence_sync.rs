@@ -301,6 +301,9 @@ pub fn sync(index: &mut Index, ws: &Workspace, tree: &Tree, view: &FileView, pro
     if !report.interrupted {
         crate::index::write_atomic(&marker, layout.as_bytes())?;
     }
+    if !done.is_empty() || report.removed > 0 {
+        index.compact_if_due()?;
+    }
     progress.update("occurrences indexed", done.len() as u64, done.len() as u64);
     report.ms = started.elapsed().as_millis() as u64;
     Ok(report)
