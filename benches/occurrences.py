@@ -38,6 +38,20 @@ def corpus_dirs(names):
     return dict(line.split("\t", 1) for line in out.splitlines() if "\t" in line)
 
 
+def fresh_copies(names, prefix):
+    """(name, work dir, root) of a fresh copy of each available corpus,
+    without its index; the caller removes the work dir."""
+    dirs = corpus_dirs(names)
+    for name in names:
+        if name not in dirs:
+            print(f"{name}: not available (fetch its snapshot first)", file=sys.stderr)
+            continue
+        work = tempfile.mkdtemp(prefix=f"{prefix}-{name}-")
+        root = os.path.join(work, name)
+        shutil.copytree(dirs[name], root, ignore=shutil.ignore_patterns(".tsq"))
+        yield name, work, root
+
+
 def timed(cmd, cwd=None, env=None):
     """Runs cmd under GNU time: (seconds, peak RSS MB, stdout, returncode)."""
     t = time.monotonic()
@@ -77,13 +91,7 @@ def main():
     env = dict(os.environ, TSQ_EMBEDDER="none")
     dirs = corpus_dirs(args.corpora)
     rows = []
-    for name in args.corpora:
-        if name not in dirs:
-            print(f"{name}: not available (fetch its snapshot first)", file=sys.stderr)
-            continue
-        work = tempfile.mkdtemp(prefix=f"tsq-occ-{name}-")
-        root = os.path.join(work, name)
-        shutil.copytree(dirs[name], root, ignore=shutil.ignore_patterns(".tsq"))
+    for name, work, root in fresh_copies(args.corpora, "tsq-occ"):
         row = {"corpus": name}
         secs, rss, out, rc = timed([args.tsq, "index", "--root", root, "--embedder", "none", "--json"], env=env)
         rep = json.loads(out)["occurrences"] if rc == 0 else {}

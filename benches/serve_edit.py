@@ -25,11 +25,10 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from occurrences import body_edit_target, corpus_dirs, timed  # noqa: E402
+from occurrences import body_edit_target, fresh_copies, timed  # noqa: E402
 
 
 class Mcp:
@@ -101,15 +100,8 @@ def main():
     ap.add_argument("--tsq", default=os.path.join(os.environ.get("CARGO_TARGET_DIR", "/var/tmp/tsq-target"), "release/tsq"))
     args = ap.parse_args()
     env = dict(os.environ, TSQ_EMBEDDER="none")
-    dirs = corpus_dirs(args.corpora)
     rows = []
-    for name in args.corpora:
-        if name not in dirs:
-            print(f"{name}: not available (fetch its snapshot first)", file=sys.stderr)
-            continue
-        work = tempfile.mkdtemp(prefix=f"tsq-serve-{name}-")
-        root = os.path.join(work, name)
-        shutil.copytree(dirs[name], root, ignore=shutil.ignore_patterns(".tsq"))
+    for name, work, root in fresh_copies(args.corpora, "tsq-serve"):
         full_s, full_rss, _, rc = timed([args.tsq, "index", "--root", root, "--embedder", "none", "--json"], env=env)
         if rc != 0:
             raise SystemExit(f"{name}: tsq index failed")
