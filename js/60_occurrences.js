@@ -440,6 +440,12 @@
     }
     let n = ts.getTokenAtPosition(sf, item.selectionSpan.start);
     for (; n; n = n.parent) {
+      // `const f = () => …`: the item is the assigned function, named by
+      // the declaration above it (not an ancestor of the name).
+      if ((ts.isVariableDeclaration(n) || ts.isPropertyDeclaration(n)) && n.initializer && isAssignedExpression(n.initializer) &&
+        n.name.getStart(sf) === item.selectionSpan.start) {
+        return n.initializer;
+      }
       if (isValidCallHierarchyDeclaration(n)) {
         const name = isAssignedExpression(n) ? n.parent.name : ts.getNameOfDeclaration(n);
         const start = name ? name.getStart(sf) : (n.modifiers || []).concat([]).map((m) => m.getStart(sf)).find((s) => s === item.selectionSpan.start);

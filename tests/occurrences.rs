@@ -224,6 +224,25 @@ fn a_body_only_edit_reindexes_its_file_alone_and_an_api_edit_its_importers() {
     assert!(diffs.is_empty(), "after an API edit:\n{}", diffs.join("\n"));
 }
 
+/// A call of `const f = (…) => …` (a function or class assigned to a
+/// `const` or a property) is a call of `f`, as TypeScript's call hierarchy
+/// names it, in another file too; it was once stored as a call of `f`'s
+/// file (vue: `isString` from `@vue/shared`).
+#[test]
+fn calls_of_assigned_functions_name_the_function() {
+    let ws = TempDir::new("occ-assigned");
+    ws.write("tsconfig.json", br#"{"compilerOptions":{"strict":true}}"#);
+    ws.write("a.ts", b"export const f = (x: number): boolean => x > 1\nexport const h = (x: number) =>\n  x + 1\nexport class K {\n  run = function (): number {\n    return 1\n  }\n}\n");
+    ws.write("b.ts", b"import { f, h, K } from './a'\nexport function g() {\n  return f(1) && h(2) > new K().run()\n}\n");
+    let e = engine(&ws.0);
+    let (checked, diffs) = differences(&e, &ws.0, 2);
+    assert!(checked >= 4, "the declarations were compared: {checked}");
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+    let r = e.relations("symbol = b.ts > g", Some(1), &tsq::index::sync_silent()).unwrap();
+    let callees: Vec<(&str, &str)> = r.matches[0].outgoing_calls.iter().map(|c| (c.name.as_str(), c.kind.as_str())).collect();
+    assert!(callees.contains(&("f", "variable")) && callees.contains(&("h", "variable")), "{callees:?}");
+}
+
 /// `tsq serve`'s idle step: with nothing stale, it builds the programs of
 /// the projects the latest answer showed (a fresh engine answering from
 /// rows has none), once; an edit there is then answered from fresh rows.
