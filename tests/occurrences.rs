@@ -416,14 +416,7 @@ fn an_edit_during_a_pass_is_never_stored_as_fresh() {
 #[test]
 fn rows_stay_exact_under_random_edits() {
     let repo = common::repo();
-    let mut workspaces: Vec<(String, PathBuf, u64)> = vec![
-        ("multi-project".into(), repo.join("fixtures/ts-ls/multi-project"), 0x9e37_79b9_7f4a_7c15u64),
-        ("cross-module".into(), repo.join("fixtures/ts-ls/cross-module"), 0xdead_beef_cafe_f00d),
-    ];
-    match common::corpora(&["rxjs"]).and_then(|c| c.into_iter().next()) {
-        Some((_, dir)) => workspaces.push(("rxjs internal/util".into(), dir.join("internal/util"), 0x0123_4567_89ab_cdef)),
-        None => eprintln!("skipped the rxjs slice: ../shared/corpus.sh is not there"),
-    }
+    let workspaces = common::random_edits::workspaces(&repo);
     let (mut failures, mut edits, mut checked) = (Vec::new(), 0, 0);
     for (name, dir, seed) in workspaces {
         let ws = TempDir::copy_of(&dir, &format!("occ-random-{}", seed % 1000));

@@ -210,14 +210,7 @@ fn a_workspace_without_structure_answers_live_and_says_how_much_it_holds() {
 #[test]
 fn stored_answers_stay_exact_under_random_edits() {
     let repo = common::repo();
-    let mut workspaces: Vec<(String, PathBuf, u64)> = vec![
-        ("multi-project".into(), repo.join("fixtures/ts-ls/multi-project"), 0x9e37_79b9_7f4a_7c15u64),
-        ("cross-module".into(), repo.join("fixtures/ts-ls/cross-module"), 0xdead_beef_cafe_f00d),
-    ];
-    match common::corpora(&["rxjs"]).and_then(|c| c.into_iter().next()) {
-        Some((_, dir)) => workspaces.push(("rxjs internal/util".into(), dir.join("internal/util"), 0x0123_4567_89ab_cdef)),
-        None => eprintln!("skipped the rxjs slice: ../shared/corpus.sh is not there"),
-    }
+    let workspaces = common::random_edits::workspaces(&repo);
     for (fixture, dir, seed) in workspaces {
         let ws = TempDir::copy_of(&dir, &format!("structure-edits-{}", seed % 1000));
         let e = engine(&ws.0);

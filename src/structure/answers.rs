@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::occurrences::{locale_cmp, references_of, Calls, Direction, Graph};
-use super::{StoredLookup, StructureError};
+use super::{parents_within, StoredLookup, StructureError};
 use crate::index::{relative, Index};
 use crate::query::SymbolQuery;
 use crate::ts::files::FileView;
@@ -110,21 +110,12 @@ impl<'a> Rows<'a> {
             }
         }
         let want = q.file.as_deref().map(|f| f.trim_start_matches("./").to_string());
-        let subsequence = |containers: &[String]| {
-            let mut at = 0;
-            for c in containers {
-                if at < parents.len() && *c == parents[at] {
-                    at += 1;
-                }
-            }
-            at == parents.len()
-        };
         let found: Vec<(String, DeclarationAnswer)> = index
             .occ_declarations_named(target)?
             .into_iter()
             .filter(|r| want.as_deref().is_none_or(|w| r.relative_path == w))
             .filter_map(|r| Some((r.relative_path, serde_json::from_str::<DeclarationAnswer>(&r.answer).ok()?)))
-            .filter(|(_, a)| subsequence(&a.containers))
+            .filter(|(_, a)| parents_within(parents, &a.containers))
             .collect();
         if found.is_empty() {
             return Ok(Err(Unanswered::NoMatch));

@@ -488,20 +488,11 @@ pub fn lookup(index: &Index, view: &FileView, root: &Path, sources: &[std::path:
             }
         }
     }
-    let subsequence = |containers: &[String]| {
-        let mut at = 0;
-        for c in containers {
-            if at < parents.len() && *c == parents[at] {
-                at += 1;
-            }
-        }
-        at == parents.len()
-    };
     let found: Vec<_> = rows
         .iter()
         .filter(|r| owners.get(&r.relative_path).is_some_and(|o| projects.contains(o.as_str())))
         .filter(|r| file.as_deref().is_none_or(|want| r.relative_path == want))
-        .filter(|r| subsequence(&r.containers))
+        .filter(|r| parents_within(parents, &r.containers))
         .collect();
     if found.is_empty() {
         return Ok(FromIndex::Unknown);
@@ -560,4 +551,16 @@ pub fn complete(index: &Index, view: &FileView, ws: &Workspace, missing: &[Symbo
     let seen = seen(index.root(), view, rows.iter().flat_map(|r| r.deps.clone()).collect::<HashSet<_>>().into_iter());
     let facts = new_facts(ws)?;
     Ok(index.put_structure(rows, &facts.imports, &facts.names, &facts.owned, &seen)?)
+}
+
+/// Whether a query's parents appear, in order, among a declaration's
+/// containers (`findDeclarations`' rule: `A > m` matches `A > B > m`).
+pub(crate) fn parents_within(parents: &[String], containers: &[String]) -> bool {
+    let mut at = 0;
+    for c in containers {
+        if at < parents.len() && *c == parents[at] {
+            at += 1;
+        }
+    }
+    at == parents.len()
 }
