@@ -29,6 +29,9 @@ pub struct Settings {
     /// Results in the concise format.
     pub top_k: usize,
     pub call_depth: i32,
+    /// How deep `advanced-types` expands type structure (-1: no limit);
+    /// MCP's `typeDepth`, checked for every command that takes it.
+    pub type_depth: i32,
     /// The ranking steps after fusion (`search::rank`); `fileRoles = false`
     /// turns off the demotion of tests, examples, mocks and the like;
     /// `callGraph = true` turns on the call-graph step (off by default).
@@ -47,6 +50,7 @@ impl Default for Settings {
             max_vector_candidates: 40,
             top_k: 10,
             call_depth: 1,
+            type_depth: 1,
             ranking: crate::search::rank::Steps::DEFAULT,
         }
     }
@@ -65,6 +69,7 @@ pub struct Overrides {
     pub max_vector_candidates: Option<usize>,
     pub top_k: Option<usize>,
     pub call_depth: Option<i32>,
+    pub type_depth: Option<i32>,
     pub file_roles: Option<bool>,
     pub call_graph: Option<bool>,
 }
@@ -109,6 +114,7 @@ impl Overrides {
             max_vector_candidates: var("TSQ_MAX_VECTOR_CANDIDATES")?,
             top_k: var("TSQ_TOP_K")?,
             call_depth: var("TSQ_CALL_DEPTH")?,
+            type_depth: var("TSQ_TYPE_DEPTH")?,
             file_roles: var("TSQ_FILE_ROLES")?,
             call_graph: var("TSQ_CALL_GRAPH")?,
         })
@@ -126,6 +132,7 @@ impl Overrides {
             max_vector_candidates: self.max_vector_candidates.or(next.max_vector_candidates),
             top_k: self.top_k.or(next.top_k),
             call_depth: self.call_depth.or(next.call_depth),
+            type_depth: self.type_depth.or(next.type_depth),
             file_roles: self.file_roles.or(next.file_roles),
             call_graph: self.call_graph.or(next.call_graph),
         }
@@ -147,6 +154,7 @@ impl Settings {
             max_vector_candidates: merged.max_vector_candidates.unwrap_or(d.max_vector_candidates),
             top_k: merged.top_k.unwrap_or(d.top_k),
             call_depth: merged.call_depth.unwrap_or(d.call_depth),
+            type_depth: merged.type_depth.unwrap_or(d.type_depth),
             ranking: crate::search::rank::Steps {
                 roles: merged.file_roles.unwrap_or(d.ranking.roles),
                 graph: merged.call_graph.unwrap_or(d.ranking.graph),
@@ -184,6 +192,9 @@ impl Settings {
         if self.call_depth < -1 || self.call_depth > 10 {
             return bad("callDepth", format!("{} is outside -1..10", self.call_depth));
         }
+        if self.type_depth < -1 || self.type_depth > 10 {
+            return bad("typeDepth", format!("{} is outside -1..10", self.type_depth));
+        }
         Ok(())
     }
 }
@@ -207,7 +218,7 @@ pub fn provenance(root: &Path) -> Result<Vec<Provenance>, ConfigError> {
         None => toml::Table::new(),
     };
     let embedder = format!("{:?}", s.embedder).to_lowercase();
-    let rows: [(&'static str, &str, String); 11] = [
+    let rows: [(&'static str, &str, String); 12] = [
         ("embedder", "TSQ_EMBEDDER", embedder),
         ("rerankWeight", "TSQ_RERANK_WEIGHT", s.rerank_weight.to_string()),
         ("vectorWeight", "TSQ_VECTOR_WEIGHT", s.vector_weight.to_string()),
@@ -217,6 +228,7 @@ pub fn provenance(root: &Path) -> Result<Vec<Provenance>, ConfigError> {
         ("maxVectorCandidates", "TSQ_MAX_VECTOR_CANDIDATES", s.max_vector_candidates.to_string()),
         ("topK", "TSQ_TOP_K", s.top_k.to_string()),
         ("callDepth", "TSQ_CALL_DEPTH", s.call_depth.to_string()),
+        ("typeDepth", "TSQ_TYPE_DEPTH", s.type_depth.to_string()),
         ("fileRoles", "TSQ_FILE_ROLES", s.ranking.roles.to_string()),
         ("callGraph", "TSQ_CALL_GRAPH", s.ranking.graph.to_string()),
     ];

@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use crate::ts::protocol::{CallEntry, SymbolMetadata, SymbolRef};
+use crate::answer::{CallEntry, SymbolMetadata, SymbolRef};
 
 /// `name (file:line)` identity of a symbol.
 fn key(name: &str, file: &Option<String>, line: Option<u32>) -> String {

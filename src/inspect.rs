@@ -6,11 +6,12 @@ use std::path::{Path, PathBuf};
 
 use std::sync::Arc;
 
+use crate::answer::{Inspection, WorkspaceInfo};
 use crate::query::SymbolQuery;
 use crate::source::{Skipped, Tree};
 use crate::ts::files::FileView;
 use crate::ts::host::WorkspaceFs;
-use crate::ts::protocol::{FileFailure, FileOccurrences, InspectResult, LookupResult, LookupTarget, ServiceRequest, ServiceResponse, WorkspaceInfo};
+use crate::ts::protocol::{FileFailure, FileOccurrences, LookupResult, LookupTarget, ServiceRequest, ServiceResponse};
 use crate::ts::{Service, TsError, TS_LIBS};
 
 /// What `inspect` computes.
@@ -167,7 +168,7 @@ impl Workspace {
         let info = match service.call(request)? {
             ServiceResponse::Loaded { mut workspace } => {
                 log_builds(&mut workspace.build_log);
-                workspace
+                WorkspaceInfo::from(workspace)
             }
             other => return Err(TsError::Protocol(format!("expected `loaded`, got {other:?}"))),
         };
@@ -292,7 +293,8 @@ impl Workspace {
         }
     }
 
-    pub fn inspect(&self, query: &SymbolQuery, config: &InspectConfig) -> Result<InspectResult, TsError> {
+    /// The metadata of every match, as tsq's answer types.
+    pub fn inspect(&self, query: &SymbolQuery, config: &InspectConfig) -> Result<Inspection, TsError> {
         let candidates = self.candidates(query.file.as_deref(), &query.names);
         let started = std::time::Instant::now();
         let declaring: Vec<String> = match (&candidates, &query.file) {
@@ -316,7 +318,7 @@ impl Workspace {
             ServiceResponse::Inspected { mut result } => {
                 log_builds(&mut result.build_log);
                 tracing::debug!(ms = started.elapsed().as_millis() as u64, "inspect (query and checker work)");
-                Ok(result)
+                Ok(result.into())
             }
             other => Err(TsError::Protocol(format!("expected `inspected`, got {other:?}"))),
         }

@@ -1,8 +1,8 @@
 //! tsq: a code-context engine for TypeScript and JavaScript built on the
 //! real TypeScript compiler. See ARCHITECTURE.md for the code map.
 
+pub mod answer;
 pub mod api;
-pub mod bench;
 pub mod chunk;
 pub mod config;
 pub mod embed;
@@ -21,6 +21,11 @@ pub mod snapshot;
 pub mod structure;
 pub use tsq_engine::source;
 pub mod text;
-/// The engine layer (crates/tsq-engine): the only code touching the JS engine.
-pub use tsq_engine as ts;
+/// The engine layer (crates/tsq-engine): the only code touching the JS
+/// engine. Its wire types (`protocol`) stay inside the crate: answers, JSON
+/// output and stored rows use `answer`.
+pub mod ts {
+    pub use tsq_engine::{files, host, hex, Engine, EnginePool, PoolConfig, Service, TsError, TS_LIBS, TYPESCRIPT_JS, TYPESCRIPT_VERSION};
+    pub(crate) use tsq_engine::protocol;
+}
 pub mod validate;

@@ -10,7 +10,7 @@ use crate::graph;
 use crate::inspect::{InspectConfig, Workspace};
 pub use crate::query::in_scope;
 use crate::query::SymbolQuery;
-use crate::ts::protocol::{LookupMatch, Snapshot, SymbolMetadata};
+use crate::answer::{LookupMatch, Snapshot, SymbolMetadata};
 use crate::ts::TsError;
 
 /// Lookup settings, built once at the edge.
@@ -61,21 +61,16 @@ pub struct LookupAnswer {
     pub budget: usize,
 }
 
-/// `None` when the text is not a symbol lookup (no `symbol =` prefix).
-pub fn lookup(ws: &Workspace, text: &str, config: &LookupConfig) -> Result<Option<LookupAnswer>, LookupError> {
-    if !crate::query::is_symbol_query(text) {
-        return Ok(None);
-    }
-    let query = SymbolQuery::parse(text).map_err(|e| LookupError::Query(e.to_string()))?;
-    Ok(Some(lookup_query(ws, &query, config)?))
-}
-
 /// A parsed `symbol =` query end to end: exact matches (hints when none),
 /// their metadata, the graph, the snapshots, the budget.
 pub fn lookup_query(ws: &Workspace, query: &SymbolQuery, config: &LookupConfig) -> Result<LookupAnswer, TsError> {
     let found = ws.lookup(std::slice::from_ref(query))?;
-    let (matches, hints) = in_scope_only(found.matches, found.hints, config);
-    let metadata = if matches.is_empty() { Vec::new() } else { ws.inspect(query, &InspectConfig { call_depth: config.call_depth, resolvers: None })?.matches };
+    let (matches, hints) = in_scope_only(crate::answer::all(found.matches), found.hints, config);
+    let metadata = if matches.is_empty() {
+        Vec::new()
+    } else {
+        ws.inspect(query, &InspectConfig { call_depth: config.call_depth, resolvers: None })?.matches
+    };
     Ok(answer_from(query, config, None, matches, &found.snapshots, hints, metadata))
 }
 
@@ -130,14 +125,6 @@ pub fn answer_from(
         })
         .collect();
     assemble(&Frame { query: query.to_string(), backends, search: false, budget: config.max_token_budget, note: None }, results, snapshots, hints)
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum LookupError {
-    #[error("{0}")]
-    Query(String),
-    #[error(transparent)]
-    Ts(#[from] TsError),
 }
 
 /// What frames an answer: the query as the summary shows it, the backends

@@ -48,7 +48,7 @@ pub struct SearchArgs {
     /// How many hops of callers and callees to show: 1 (default), N, or -1 for all.
     #[serde(default)]
     pub call_depth: Option<i32>,
-    /// Depth of type structure to expand (reserved; default 1).
+    /// Depth of type structure to expand, -1..10 (reserved for search; default 1).
     #[serde(default)]
     pub type_depth: Option<i32>,
     /// Upper bound on the answer's size in tokens (chars/4); default 8000.
@@ -185,6 +185,7 @@ impl SearchArgs {
                 top_k: self.top_k,
                 max_token_budget: self.max_token_budget,
                 call_depth: self.call_depth,
+                type_depth: self.type_depth,
                 ..Default::default()
             },
             symbol_only: false,

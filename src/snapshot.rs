@@ -7,7 +7,8 @@
 //! of targets is the union of each target's context, less what lies inside
 //! a target.
 
-use crate::ts::protocol::{Snapshot, SnapshotParts, SnapshotPiece};
+use crate::answer::Snapshot;
+use crate::ts::protocol::{SnapshotParts, SnapshotPiece};
 
 /// One snapshot per file, in the order files first appear in `parts`.
 pub fn assemble(parts: &[SnapshotParts]) -> Vec<Snapshot> {

@@ -34,6 +34,9 @@ impl Case {
         if let Some(d) = a["callDepth"].as_i64() {
             out.push(format!("--call-depth={d}"));
         }
+        if let Some(d) = a["typeDepth"].as_i64() {
+            out.push(format!("--type-depth={d}"));
+        }
         if let Some(b) = a["maxTokenBudget"].as_i64() {
             out.push(format!("--budget={b}"));
         }
@@ -107,6 +110,8 @@ async fn the_cli_and_mcp_give_the_same_answers_and_errors() -> anyhow::Result<()
         json!({ "query": "symbol = parseCsv", "path": ["notes.txt"] }),
         json!({ "query": "how are tokens refreshed", "languages": ["python"] }),
         json!({ "query": "symbol = parseCsv", "callDepth": 99 }),
+        json!({ "query": "symbol = parseCsv", "callDepth": -2 }),
+        json!({ "query": "how are tokens refreshed", "typeDepth": 11 }),
         json!({ "query": "symbol = ../outside/csv.ts > parseCsv" }),
         json!({ "query": "how are tokens refreshed", "topK": 0, "format": "concise" }),
     ]
@@ -145,7 +150,7 @@ async fn the_cli_and_mcp_give_the_same_answers_and_errors() -> anyhow::Result<()
             None => assert_eq!(lines(&stdout), lines(&mcp), "{a}: full answers differ"),
         }
     }
-    assert_eq!((answers, errors), (6, 12), "every case answered or refused as expected");
+    assert_eq!((answers, errors), (6, 14), "every case answered or refused as expected");
     client.cancel().await?;
     Ok(())
 }
@@ -195,6 +200,13 @@ fn commands_without_an_mcp_tool_refuse_as_the_lookup_does() {
             assert_eq!(run(&["analyze", "callbacks", query]), (Some(2), lookup.clone()), "analyze {query:?}");
         }
     }
+    // `--type-depth` is checked as MCP's `typeDepth` (the parity test
+    // above): the same message, with and without a symbol.
+    let (code, search) = run(&["search", "how are tokens refreshed", "--type-depth", "11"]);
+    assert_eq!(code, Some(2), "{search}");
+    assert!(search.contains("typeDepth: 11 is outside -1..10"), "{search}");
+    assert_eq!(run(&["analyze", "advanced-types", "--type-depth", "11"]), (Some(2), search.clone()));
+    assert_eq!(run(&["analyze", "advanced-types", "symbol = normalize", "--type-depth", "11"]), (Some(2), search));
     let (code, err) = run(&["analyze", "no-such-analysis"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.starts_with("tsq: unknown analysis `no-such-analysis`; known: ") && err.contains("callbacks"), "{err}");

@@ -19,7 +19,7 @@ use std::process::Command;
 use serde::Deserialize;
 use tsq::inspect::{InspectConfig, Workspace};
 use tsq::query::SymbolQuery;
-use tsq::ts::protocol::{CallEntry, SymbolMetadata};
+use tsq::answer::{CallEntry, SymbolMetadata};
 
 #[derive(Deserialize, Debug)]
 struct OracleEntry {

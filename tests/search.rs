@@ -10,7 +10,7 @@ use tsq::embed::{Document, EmbedError, Embedder, EmbedderId};
 use tsq::index::{Index, IndexConfig};
 use tsq::lookup::{assemble, Frame, LookupResultItem};
 use tsq::search::select::{self, Candidate};
-use tsq::ts::protocol::{LookupMatch, Snapshot, SymbolRef};
+use tsq::answer::{LookupMatch, Snapshot, SymbolRef};
 
 /// Bag-of-words vectors over a fixed vocabulary: a query and a chunk are
 /// similar when they share words. Deterministic, no model.

@@ -156,7 +156,7 @@ fn same_inspect(e: &Engine, live: &tsq::inspect::Workspace, q: &str, from_index:
         return Err(format!("{q}: the answer does not say where its structure came from"));
     }
     let (a, b) = (&answer.result.coverage, &expected.coverage);
-    let projects = |c: &tsq::ts::protocol::Coverage| {
+    let projects = |c: &tsq::answer::Coverage| {
         let mut all: Vec<String> = c.projects_loaded.iter().chain(&c.projects_not_loaded).cloned().collect();
         all.sort();
         all

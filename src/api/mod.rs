@@ -47,7 +47,7 @@ use crate::search::{Backends, SearchAnswer, SearchError};
 use crate::source::{ReadConfig, Skipped, Tree};
 use crate::structure::{FromIndex, StoredLookup};
 use crate::ts::files::FileView;
-use crate::ts::protocol::{InspectResult, WorkspaceInfo};
+use crate::answer::{Inspection, WorkspaceInfo};
 use crate::ts::TsError;
 
 pub use request::{is_symbol_query, Mode, QueryInput, Request, RequestError, Shape, SymbolRequest};
@@ -142,7 +142,7 @@ pub struct InspectAnswer {
     pub query: String,
     pub workspace: WorkspaceInfo,
     #[serde(flatten)]
-    pub result: InspectResult,
+    pub result: Inspection,
     /// Where the answer came from, as `structure: N/M declarations (from
     /// the index)` or `(computed live)`; `None` without an index.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -519,21 +519,30 @@ impl Engine {
         Ok(Some(InspectAnswer {
             query: query.to_string(),
             workspace: record.info,
-            result: InspectResult { matches: found.metadata, coverage, build_log: Vec::new() },
+            result: Inspection { matches: found.metadata, coverage, build_log: Vec::new() },
             structure: Some(line),
         }))
     }
 
     /// An extended analysis (`ANALYSES`), over the workspace or the
     /// declarations `query` names.
-    pub fn analyze(&self, analysis: &str, query: Option<&str>, config: &AnalyzeConfig) -> Result<serde_json::Value, EngineError> {
+    /// `type_depth`: `None` takes the settings' (`typeDepth`), checked as
+    /// a search checks it.
+    pub fn analyze(&self, analysis: &str, query: Option<&str>, type_depth: Option<i32>) -> Result<serde_json::Value, EngineError> {
         if !ANALYSES.contains(&analysis) {
             return Err(EngineError::UnknownAnalysis(analysis.to_string()));
         }
-        let query = query.map(|q| SymbolRequest::new(&self.root, q, Overrides::default())).transpose()?.map(|r| r.query);
+        let overrides = Overrides { type_depth, ..Default::default() };
+        let (query, settings) = match query {
+            Some(q) => {
+                let r = SymbolRequest::new(&self.root, q, overrides)?;
+                (Some(r.query), r.settings)
+            }
+            None => (None, Settings::load(&self.root, overrides).map_err(RequestError::Setting)?),
+        };
         let tree = self.walk();
         let ws = self.workspace(&tree, &crate::index::sync_silent())?;
-        Ok(ws.analyze(analysis, query.as_ref(), config)?)
+        Ok(ws.analyze(analysis, query.as_ref(), &AnalyzeConfig { type_depth: settings.type_depth })?)
     }
 
     /// Files the walk skipped, and why (walks once).

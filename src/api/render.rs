@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::{Answer, ConciseAnswer, FullAnswer, InspectAnswer};
 use crate::index::{Status, SyncReport};
-use crate::ts::protocol::{CallEntry, Coverage, SymbolMetadata};
+use crate::answer::{CallEntry, Coverage, SymbolMetadata};
 
 /// The whole answer as text: the graph and snapshots, or the concise
 /// records as JSON.
@@ -227,7 +227,7 @@ pub fn status(status: &Status) -> String {
 /// its call trees (indented by depth).
 pub fn relations_text(a: &super::RelationsAnswer) -> String {
     use std::fmt::Write;
-    fn tree(out: &mut String, entries: &[crate::ts::protocol::CallEntry], depth: usize, incoming: bool) {
+    fn tree(out: &mut String, entries: &[CallEntry], depth: usize, incoming: bool) {
         for e in entries {
             let marker = if e.cyclic == Some(true) {
                 " (cycle)"

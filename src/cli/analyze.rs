@@ -3,12 +3,11 @@
 use std::io::Write;
 
 use tsq::api::{render, Engine, EngineError};
-use tsq::inspect::AnalyzeConfig;
 
 use super::ExitStatus;
 
-pub fn run(engine: &Engine, analysis: &str, query: Option<&str>, type_depth: i32) -> anyhow::Result<ExitStatus> {
-    let result = match engine.analyze(analysis, query, &AnalyzeConfig { type_depth }) {
+pub fn run(engine: &Engine, analysis: &str, query: Option<&str>, type_depth: Option<i32>) -> anyhow::Result<ExitStatus> {
+    let result = match engine.analyze(analysis, query, type_depth) {
         Ok(r) => r,
         Err(e @ (EngineError::Request(_) | EngineError::UnknownAnalysis(_))) => return super::refused(&e),
         Err(e) => return Err(e.into()),

@@ -2,7 +2,6 @@
 //! answers out (`tsq::api::render`; `output` for the file-level commands).
 
 mod analyze;
-mod bench;
 mod chunks;
 mod doctor;
 mod index;
@@ -150,9 +149,10 @@ enum Command {
         query: Option<String>,
         #[arg(long)]
         root: Option<PathBuf>,
-        /// Nesting depth for advanced-types (-1: no limit).
-        #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
-        type_depth: i32,
+        /// Nesting depth for advanced-types, -1..10 (-1: no limit; default:
+        /// the settings' `typeDepth`, 1).
+        #[arg(long, allow_negative_numbers = true)]
+        type_depth: Option<i32>,
     },
     /// Ask in natural language ("where do we refresh tokens?"), or look up
     /// `symbol = Name`: the connection graph and smart snapshots of the
@@ -178,6 +178,9 @@ enum Command {
         /// Call tree depth: 1, N, or -1 for all (`callDepth`).
         #[arg(long, allow_negative_numbers = true)]
         call_depth: Option<i32>,
+        /// `typeDepth`, -1..10: checked as MCP checks it, reserved for search.
+        #[arg(long, allow_negative_numbers = true)]
+        type_depth: Option<i32>,
         /// `minimumRelevanceThreshold`.
         #[arg(long)]
         threshold: Option<f64>,
@@ -236,11 +239,30 @@ enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// Benchmarks.
+    /// Benchmarks: runs the `tsq-bench` binary beside this one (built from
+    /// the repository: cargo build --release -p tsq-bench); `tsq bench
+    /// --help` lists them.
+    #[command(disable_help_flag = true)]
     Bench {
-        #[command(subcommand)]
-        what: bench::BenchCommand,
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
     },
+}
+
+/// `tsq bench …`: the benchmarks live in their own binary (`tsq-bench`,
+/// crates/tsq-bench), which the npm packages do not ship.
+fn bench(args: &[String]) -> anyhow::Result<ExitStatus> {
+    let exe = std::env::current_exe()?;
+    let bench = exe.with_file_name(if cfg!(windows) { "tsq-bench.exe" } else { "tsq-bench" });
+    if !bench.is_file() {
+        eprintln!(
+            "tsq: the benchmarks are a separate binary, not found at {}; build it from the tsq repository: cargo build --release -p tsq-bench",
+            bench.display()
+        );
+        return Ok(ExitStatus::Error);
+    }
+    let status = std::process::Command::new(&bench).args(args).status()?;
+    Ok(if status.success() { ExitStatus::Success } else { ExitStatus::Error })
 }
 
 /// The engine on `root` (default: the current directory).
@@ -274,10 +296,10 @@ pub fn run() -> anyhow::Result<ExitStatus> {
             query::run(&engine(root, none())?, input, format)
         }
         Command::Serve { root } => serve::run(root),
-        Command::Search { query, root, paths, languages, format, top_k, budget, call_depth, threshold, embedder, json } => {
+        Command::Search { query, root, paths, languages, format, top_k, budget, call_depth, type_depth, threshold, embedder, json } => {
             let format = if json && format == query::Format::Text { query::Format::Json } else { format };
             let overrides =
-                tsq::config::Overrides { top_k, max_token_budget: budget, call_depth, minimum_relevance_threshold: threshold, embedder, ..Default::default() };
+                tsq::config::Overrides { top_k, max_token_budget: budget, call_depth, type_depth, minimum_relevance_threshold: threshold, embedder, ..Default::default() };
             let input = tsq::api::QueryInput { query, paths, languages, shape: format.shape(), overrides, symbol_only: false };
             query::run(&engine(root, tsq::api::EngineOptions { embedder })?, input, format)
         }
@@ -288,7 +310,7 @@ pub fn run() -> anyhow::Result<ExitStatus> {
         Command::Status { root, json } => index::run_status(&engine(root, none())?, json),
         Command::Clean { root, json } => index::run_clean(&engine(root, none())?, json),
         Command::Analyze { analysis, query, root, type_depth } => analyze::run(&engine(root, none())?, &analysis, query.as_deref(), type_depth),
-        Command::Bench { what } => bench::run(what),
+        Command::Bench { args } => bench(&args),
         Command::Doctor { root, json } => doctor::run(&engine(root, none())?, json),
         Command::Completions { shell } => {
             use clap::CommandFactory;

@@ -14,7 +14,8 @@ use crate::inspect::InspectConfig;
 use crate::lookup::{assemble, Frame, LookupAnswer, LookupResultItem};
 use crate::query::SymbolQuery;
 use crate::structure::{chunk_query, Stored, Structures, STORED_DEPTH};
-use crate::ts::protocol::{LookupMatch, Snapshot, SnapshotParts, SymbolRef};
+use crate::answer::{LookupMatch, Snapshot, SymbolRef};
+use crate::ts::protocol::SnapshotParts;
 
 use super::{Backends, Ranked, SearchError};
 

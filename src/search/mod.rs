@@ -203,6 +203,7 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
 
 /// A natural-language answer: the shared lookup answer plus what ranked it.
 #[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct SearchAnswer {
     #[serde(flatten)]
     pub answer: LookupAnswer,

@@ -21,7 +21,8 @@ use super::{parents_within, StoredLookup, StructureError};
 use crate::index::{relative, Index};
 use crate::query::SymbolQuery;
 use crate::ts::files::FileView;
-use crate::ts::protocol::{DeclarationAnswer, DeclarationLink, SymbolMetadata, SymbolRef};
+use crate::answer::{LookupMatch, SymbolMetadata, SymbolRef, TypeFlow, TypeHierarchy};
+use crate::ts::protocol::{DeclarationAnswer, DeclarationLink};
 
 /// Why the rows cannot answer a query (the caller goes live).
 #[derive(Debug, Clone, PartialEq)]
@@ -139,7 +140,7 @@ impl<'a> Rows<'a> {
         let mut now: HashMap<String, SymbolRef> = HashMap::new();
         for r in index.occ_declarations_keyed(&keys)? {
             if let Ok(a) = serde_json::from_str::<DeclarationAnswer>(&r.answer) {
-                now.entry(r.key).or_insert(a.matched.symbol);
+                now.entry(r.key).or_insert(a.matched.symbol.into());
             }
         }
         if let Some(k) = keys.iter().find(|k| !now.contains_key(*k)) {
@@ -155,7 +156,8 @@ impl<'a> Rows<'a> {
         let mut out = StoredLookup { matches: Vec::new(), snapshots: Vec::new(), metadata: Vec::new() };
         for (_, a) in found {
             let references = refs.next().unwrap_or_default();
-            if out.matches.contains(&a.matched) {
+            let matched = LookupMatch::from(a.matched);
+            if out.matches.contains(&matched) {
                 continue;
             }
             let (outgoing_calls, incoming_callers) = match &a.item {
@@ -163,27 +165,27 @@ impl<'a> Rows<'a> {
                 None => (Vec::new(), Vec::new()),
             };
             let moved = |v: &mut serde_json::Value| relink(v, &a.links, &now);
-            let mut type_hierarchy = a.type_hierarchy.clone().map(|t| relinked(t, &moved));
+            let mut type_hierarchy = a.type_hierarchy.map(|t| relinked(TypeHierarchy::from(t), &moved));
             if let Some(th) = type_hierarchy.as_mut() {
                 th.subtypes = subtypes(index, &a.key)?;
             }
-            let type_flows = a.type_flows.clone().map(|t| relinked(t, &moved));
+            let type_flows = a.type_flows.map(|t| relinked(TypeFlow::from(t), &moved));
             out.metadata.push(SymbolMetadata {
-                symbol: a.matched.symbol.clone(),
-                project: a.matched.project.clone(),
+                symbol: matched.symbol.clone(),
+                project: matched.project.clone(),
                 signature: a.signature,
                 modifiers: a.modifiers,
                 outgoing_calls,
                 incoming_callers,
                 references,
                 type_hierarchy,
-                members: a.members,
+                members: a.members.map(crate::answer::all),
                 type_flows,
             });
             if !out.snapshots.contains(&a.snapshot) {
                 out.snapshots.push(a.snapshot);
             }
-            out.matches.push(a.matched);
+            out.matches.push(matched);
         }
         Ok(Ok(out))
     }
@@ -224,8 +226,9 @@ fn subtypes(index: &Index, key: &str) -> Result<Vec<SymbolRef>, StructureError> 
     for r in index.occ_subtypes(&key)? {
         let Ok(a) = serde_json::from_str::<DeclarationAnswer>(&r.answer) else { continue };
         // LIKE's `_` matches any character: keep exact hits only.
-        if a.supertypes.contains(&key) && !out.contains(&a.matched.symbol) {
-            out.push(a.matched.symbol);
+        let symbol = SymbolRef::from(a.matched.symbol);
+        if a.supertypes.contains(&key) && !out.contains(&symbol) {
+            out.push(symbol);
         }
     }
     out.sort_by(|a, b| locale_cmp(a.file_path.as_deref().unwrap_or(""), b.file_path.as_deref().unwrap_or("")).then(a.line.cmp(&b.line)));

@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use super::{StructureError, WithIndex};
 use crate::index::Index;
 use crate::inspect::{AnalyzeConfig, Workspace};
-use crate::ts::protocol::{Coverage, SymbolMetadata, WorkspaceInfo};
+use crate::answer::{Coverage, SymbolMetadata, WorkspaceInfo};
 use crate::ts::TsError;
 
 const RECORD: &str = "structure-workspace";

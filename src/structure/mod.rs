@@ -29,7 +29,8 @@ use crate::index::{Index, IndexError, Progress};
 use crate::inspect::{AnalyzeConfig, InspectConfig, Workspace};
 use crate::query::SymbolQuery;
 use crate::ts::files::FileView;
-use crate::ts::protocol::{LookupMatch, SnapshotParts, SymbolMetadata};
+use crate::answer::{LookupMatch, SymbolMetadata};
+use crate::ts::protocol::SnapshotParts;
 use crate::ts::TsError;
 
 /// The depth at which structure is stored; deeper call trees are computed
@@ -70,9 +71,12 @@ pub fn chunk_query(c: &CodeChunk) -> Option<SymbolQuery> {
 /// `inspect`) the depth-1 metadata.
 fn compute(ws: &Workspace, q: &SymbolQuery, inspect: bool) -> Result<Stored, TsError> {
     let found = ws.lookup(std::slice::from_ref(q))?;
-    let metadata =
-        if inspect && !found.matches.is_empty() { ws.inspect(q, &InspectConfig { call_depth: STORED_DEPTH, resolvers: None })?.matches } else { Vec::new() };
-    Ok(Stored { matches: found.matches, snapshots: found.snapshots, metadata })
+    let metadata = if inspect && !found.matches.is_empty() {
+        ws.inspect(q, &InspectConfig { call_depth: STORED_DEPTH, resolvers: None })?.matches
+    } else {
+        Vec::new()
+    };
+    Ok(Stored { matches: crate::answer::all(found.matches), snapshots: found.snapshots, metadata })
 }
 
 /// Every workspace file an answer mentions, `own` first.
@@ -108,7 +112,7 @@ fn deps(s: &Stored, own: &str) -> Vec<String> {
 /// calls, which change only where its name's text is
 /// (`index::structure::invalidate`).
 fn names(s: &Stored, own: &str) -> (Vec<String>, Vec<String>) {
-    fn calls(entries: &[crate::ts::protocol::CallEntry], out: &mut Vec<String>) {
+    fn calls(entries: &[crate::answer::CallEntry], out: &mut Vec<String>) {
         for e in entries {
             if !out.contains(&e.name) {
                 out.push(e.name.clone());

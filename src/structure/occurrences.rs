@@ -12,7 +12,8 @@ pub use super::occurrence_sync::{needs_sync, sync, Facts, OccurrenceReport};
 use super::StructureError;
 use crate::index::occurrences::OccurrenceRow;
 use crate::index::Index;
-use crate::ts::protocol::{CallEntry, FileReferences, OccurrenceDeclaration, References, SymbolRef};
+use crate::answer::{CallEntry, FileReferences, References, SymbolRef};
+use crate::ts::protocol::OccurrenceDeclaration;
 /// Edges of one call-hierarchy item: (other item, call-site lines).
 type Edges = Vec<(String, Vec<u32>)>;
 
@@ -41,7 +42,7 @@ impl Graph {
             }
             let facts: Facts = serde_json::from_str(&row.facts).unwrap_or_default();
             for i in facts.items {
-                g.items.insert(i.key, i.symbol);
+                g.items.insert(i.key, i.symbol.into());
             }
             for c in facts.calls {
                 g.calls_from.entry(c.from).or_default().push((c.to, c.sites));

@@ -12,16 +12,16 @@ use std::time::Instant;
 
 use anyhow::Context;
 
-use tsq::bench::eval::{self, EvalQuery, Hit, WindowBm25};
+use crate::eval::{self, EvalQuery, Hit, WindowBm25};
 use tsq::config::Settings;
 use tsq::embed::EmbedderChoice;
 use tsq::index::Progress as _;
 use tsq::index::{ChunkRow, Index, IndexConfig};
 
-use super::parse::percentile;
-use crate::cli::ExitStatus;
+use crate::parse::percentile;
+use crate::ExitStatus;
 
-const EVAL: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/benches/search-eval/queries.jsonl"));
+const EVAL: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../benches/search-eval/queries.jsonl"));
 const SWEEP: &[f64] = &[0.3, 0.5, 0.6, 0.7, 0.8, 0.9];
 const RERANK_SWEEP: &[f64] = &[0.5, 0.8, 1.0];
 
@@ -79,13 +79,13 @@ const ABLATION: &[(&str, tsq::search::rank::Steps)] = &[
 /// A copy of the repository to index: vue and trpc keep `packages/` only
 /// (the ground truth's scope; examples and docs sites are left out).
 fn workspace(repo: &str) -> anyhow::Result<PathBuf> {
-    let src = super::index::corpus_dir(repo).with_context(|| format!("{repo}: not in ../shared/corpus.sh here"))?;
+    let src = crate::index::corpus_dir(repo).with_context(|| format!("{repo}: not in ../shared/corpus.sh here"))?;
     let dir = std::env::temp_dir().join(format!("tsq-bench-search-{repo}"));
     if !dir.join(".tsq-bench-copied").exists() {
         let _ = std::fs::remove_dir_all(&dir);
         let from = if src.join("packages").is_dir() { src.join("packages") } else { src.clone() };
         let to = if src.join("packages").is_dir() { dir.join("packages") } else { dir.clone() };
-        super::index::copy_sources(&from, &to)?;
+        crate::index::copy_sources(&from, &to)?;
         std::fs::write(dir.join(".tsq-bench-copied"), "")?;
     }
     Ok(dir)
@@ -99,7 +99,7 @@ fn files_of(root: &Path) -> Vec<(String, String)> {
 /// at run time (written before any tuning, never tuned on; reported as
 /// its own split).
 pub(super) fn eval_queries() -> anyhow::Result<Vec<EvalQuery>> {
-    let untuned = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/benches/search-eval/untuned-tanstack.jsonl")).unwrap_or_default();
+    let untuned = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../benches/search-eval/untuned-tanstack.jsonl")).unwrap_or_default();
     Ok(EVAL.lines().chain(untuned.lines()).filter(|l| !l.trim().is_empty()).map(serde_json::from_str).collect::<Result<_, _>>()?)
 }
 
@@ -117,7 +117,7 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow:
     let mut pipeline: Vec<[f64; 4]> = Vec::new();
     // How much of each repository's structure the index held for them.
     let mut held: Vec<String> = Vec::new();
-    let reranker = match tsq::bench::local_rerank::LocalReranker::load() {
+    let reranker = match crate::local_rerank::LocalReranker::load() {
         Ok(r) => Some(r),
         Err(e) => {
             eprintln!("bench search: no local reranker ({e})");
@@ -135,7 +135,7 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow:
         for n in &index.notes {
             eprintln!("tsq: {n}");
         }
-        let progress = crate::cli::progress::Stderr::new();
+        let progress = crate::PhaseLines::new();
         eprintln!("bench search: {repo}: indexing {}", dir.display());
         index.sync(&engine, &progress)?;
         let t = Instant::now();
@@ -232,7 +232,7 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow:
         out,
         "tsq bench search — {} queries; embedder {embedder_name}; local reranker {} (measured, not adopted)",
         queries.iter().filter(|q| repos.contains(&q.repo)).count(),
-        if reranker.is_some() { tsq::bench::local_rerank::MODEL } else { "unavailable" }
+        if reranker.is_some() { crate::local_rerank::MODEL } else { "unavailable" }
     )?;
     writeln!(out, "                                      NDCG@10  R@5    MRR@10  file-NDCG@10  tests in top 3")?;
     let print = |out: &mut dyn Write, title: &str, rows: &BTreeMap<String, Score>| -> std::io::Result<()> {
@@ -287,7 +287,7 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow:
     rerank_latency.sort_by(|a, b| a.total_cmp(b));
     if !rerank_latency.is_empty() {
         let p = |q: f64| rerank_latency[((rerank_latency.len() - 1) as f64 * q).round() as usize];
-        writeln!(out, "hybrid retrieval + local rerank of the top {}: p50 {:.0} ms, p95 {:.0} ms", tsq::bench::local_rerank::DEPTH, p(0.5), p(0.95))?;
+        writeln!(out, "hybrid retrieval + local rerank of the top {}: p50 {:.0} ms, p95 {:.0} ms", crate::local_rerank::DEPTH, p(0.5), p(0.95))?;
     }
     Ok(ExitStatus::Success)
 }

@@ -14,7 +14,7 @@ use anyhow::Context;
 use tsq::embed::EmbedderChoice;
 use tsq::index::{Index, IndexConfig};
 
-use crate::cli::ExitStatus;
+use crate::ExitStatus;
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.total_cmp(b));
@@ -81,7 +81,7 @@ pub fn run(corpora: &[String], synthetic: usize, runs: usize, embedder: Embedder
     let engine = tsq::engine::TsqEngine::new(&Default::default())?;
     let silent = tsq::index::sync_silent();
     let mut out = std::io::stdout().lock();
-    writeln!(out, "tsq bench index — {} engine, medians of {runs}", super::parse::backend())?;
+    writeln!(out, "tsq bench index — {} engine, medians of {runs}", crate::parse::backend())?;
 
     // 1. No-change sync beside a bare walk+stat.
     if synthetic > 0 {
@@ -89,7 +89,7 @@ pub fn run(corpora: &[String], synthetic: usize, runs: usize, embedder: Embedder
         synthetic_tree(&dir, synthetic)?;
         let mut index = Index::open_with(&dir, &IndexConfig::default(), None)?;
         eprintln!("bench index: indexing the {synthetic}-file tree (first time only)…");
-        let first = index.sync(&engine, &crate::cli::progress::Stderr::new())?;
+        let first = index.sync(&engine, &crate::PhaseLines::new())?;
         let (mut sync_ms, mut walk_ms) = (Vec::new(), Vec::new());
         for _ in 0..runs {
             let t = Instant::now();
@@ -112,7 +112,7 @@ pub fn run(corpora: &[String], synthetic: usize, runs: usize, embedder: Embedder
         "  {:<10} {:>6} {:>7} {:>8} {:>7} {:>9} {:>9} {:>9} {:>9} {:>8} {:>8}",
         "corpus", "files", "MB", "chunks", "files/s", "MB/s", "parse ms", "embed ms", "write ms", "index MB", "RSS MB"
     )?;
-    let tsq = std::env::current_exe()?;
+    let tsq = crate::tsq_bin()?;
     let mut incremental_root = None;
     for name in corpora {
         let Some(src) = corpus_dir(name) else {

@@ -1,18 +1,86 @@
-//! `tsq bench`: the benchmarks, apart from the product commands. Each
+//! `tsq-bench`: tsq's benchmarks, apart from the product crate (`tsq
+//! bench <what>` runs this binary when it sits beside `tsq`). Each
 //! prints medians beside a baseline measured in the same run and asserts
-//! nothing.
+//! nothing. The commands are here; `eval` (retrieval metrics),
+//! `local_rerank` (the measured-but-not-adopted cross-encoder) and
+//! `sample` (benchmark-only Language Service requests) support them.
 
 mod cold;
+mod eval;
 mod index;
+mod local_rerank;
 mod ls;
 mod parse;
+mod sample;
 mod search;
 
 use std::path::PathBuf;
+use std::process::ExitCode;
 
-use clap::Subcommand;
+use clap::{Parser, Subcommand};
 
-use super::ExitStatus;
+/// Exit codes: 0 ok, 2 error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExitStatus {
+    Success,
+}
+
+#[derive(Parser)]
+#[command(name = "tsq-bench", version, about = "tsq's benchmarks: medians beside baselines measured in the same run")]
+struct Cli {
+    #[command(subcommand)]
+    what: BenchCommand,
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse().what) {
+        Ok(ExitStatus::Success) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("tsq-bench: error: {err}");
+            for cause in err.chain().skip(1) {
+                eprintln!("  caused by: {cause}");
+            }
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The `tsq` binary the benchmarks run: `TSQ_BENCH_BIN` (a "before"
+/// build), else the one beside this binary.
+pub fn tsq_bin() -> anyhow::Result<PathBuf> {
+    if let Some(p) = std::env::var_os("TSQ_BENCH_BIN") {
+        return Ok(PathBuf::from(p));
+    }
+    let exe = std::env::current_exe()?;
+    let tsq = exe.with_file_name(if cfg!(windows) { "tsq.exe" } else { "tsq" });
+    anyhow::ensure!(tsq.is_file(), "no tsq binary beside {} (build it: cargo build --release --bin tsq)", exe.display());
+    Ok(tsq)
+}
+
+/// Index progress on stderr, one line per phase.
+pub struct PhaseLines(std::cell::RefCell<String>);
+
+impl PhaseLines {
+    pub fn new() -> PhaseLines {
+        PhaseLines(std::cell::RefCell::new(String::new()))
+    }
+}
+
+impl Default for PhaseLines {
+    fn default() -> Self {
+        PhaseLines::new()
+    }
+}
+
+impl tsq::index::Progress for PhaseLines {
+    fn update(&self, phase: &str, _done: u64, total: u64) {
+        let mut last = self.0.borrow_mut();
+        if *last != phase {
+            eprintln!("  {phase} ({total})");
+            *last = phase.to_string();
+        }
+    }
+}
 
 #[derive(Subcommand)]
 pub enum BenchCommand {

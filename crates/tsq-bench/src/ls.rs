@@ -14,10 +14,10 @@ use serde_json::json;
 
 use tsq::inspect::{InspectConfig, Workspace, RESOLVERS};
 
-use super::parse::percentile;
-use crate::cli::ExitStatus;
+use crate::parse::percentile;
+use crate::ExitStatus;
 
-const NODE_SCRIPT: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/benches/node-ls.js"));
+const NODE_SCRIPT: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../benches/node-ls.js"));
 
 pub struct BenchLsArgs {
     pub queries: usize,
@@ -68,16 +68,16 @@ fn bench(root: &Path, copied: usize, args: &BenchLsArgs) -> anyhow::Result<ExitS
     let ws = Workspace::open(root).context("loading the workspace")?;
     let load_ms = started.elapsed().as_secs_f64() * 1000.0;
     let started = Instant::now();
-    let files = tsq::bench::sample::build_programs(&ws)?;
+    let files = crate::sample::build_programs(&ws)?;
     let build_ms = started.elapsed().as_secs_f64() * 1000.0;
 
     // Pick the stride that gives about `queries` symbols.
-    let all = tsq::bench::sample::symbol_sample(&ws, 1)?;
+    let all = crate::sample::symbol_sample(&ws, 1)?;
     if all.is_empty() {
         bail!("no functions, methods or classes under {}", root.display());
     }
     let stride = (all.len() / args.queries.max(1)).max(1) as i32;
-    let sample = tsq::bench::sample::symbol_sample(&ws, stride)?;
+    let sample = crate::sample::symbol_sample(&ws, stride)?;
     eprintln!("  {} of {} symbols sampled; {files} files in the programs", sample.len(), all.len());
 
     let mut tsq_lat: Vec<(&str, Vec<f64>)> = Vec::new();
@@ -97,10 +97,10 @@ fn bench(root: &Path, copied: usize, args: &BenchLsArgs) -> anyhow::Result<ExitS
     let text = std::fs::read_to_string(&edit)?;
     std::fs::write(&edit, format!("{text}\n// edited by tsq bench\n"))?;
     let started = Instant::now();
-    tsq::bench::sample::build_programs(&ws)?;
+    crate::sample::build_programs(&ws)?;
     let incremental_ms = started.elapsed().as_secs_f64() * 1000.0;
     std::fs::write(&edit, &text)?;
-    let rss_mb = super::parse::peak_rss_kb().unwrap_or(0) as f64 / 1024.0;
+    let rss_mb = crate::parse::peak_rss_kb().unwrap_or(0) as f64 / 1024.0;
 
     let node = if args.node {
         let req = json!({
@@ -116,7 +116,7 @@ fn bench(root: &Path, copied: usize, args: &BenchLsArgs) -> anyhow::Result<ExitS
 
     let mut out = std::io::stdout().lock();
     writeln!(out, "tsq bench ls — {copied} files, {} symbols sampled; medians are p50", sample.len())?;
-    writeln!(out, "{:<34} {:>22} {:>22}", "", format!("tsq ({})", super::parse::backend()), "node (V8)")?;
+    writeln!(out, "{:<34} {:>22} {:>22}", "", format!("tsq ({})", crate::parse::backend()), "node (V8)")?;
     let node_fmt = |v: Option<f64>| v.map(|v| format!("{v:.1} ms")).unwrap_or_else(|| "-".into());
     writeln!(out, "{:<34} {:>22} {:>22}", "project load (configs, file list)", format!("{load_ms:.1} ms"), "-")?;
     writeln!(out, "{:<34} {:>22} {:>22}", "program build (parse+bind)", format!("{build_ms:.1} ms"), node_fmt(node.as_ref().map(|n| n.build_ms)))?;
@@ -189,26 +189,25 @@ pub fn run_lookup(dir: &Path, queries: usize, runs: usize) -> anyhow::Result<Exi
         bail!("{}: no such directory", dir.display());
     }
     let ws = Workspace::open(dir).context("loading the workspace")?;
-    let all = tsq::bench::sample::symbol_sample(&ws, 1)?;
+    let all = crate::sample::symbol_sample(&ws, 1)?;
     if all.is_empty() {
         bail!("no functions, methods or classes under {}", dir.display());
     }
     let stride = (all.len() / queries.max(1)).max(1) as i32;
-    let sample = tsq::bench::sample::symbol_sample(&ws, stride)?;
+    let sample = crate::sample::symbol_sample(&ws, stride)?;
     let config = tsq::lookup::LookupConfig::default();
     let (mut warm, mut text_tokens, mut concise_tokens) = (Vec::new(), Vec::new(), Vec::new());
     // The first lookup builds the programs; it is not a warm figure.
-    let _ = tsq::lookup::lookup(&ws, &sample[0].query().to_string(), &config)?;
+    let _ = tsq::lookup::lookup_query(&ws, &sample[0].query(), &config)?;
     for s in &sample {
-        let q = s.query().to_string();
         let t = Instant::now();
-        let answer = tsq::lookup::lookup(&ws, &q, &config)?.expect("a symbol query");
+        let answer = tsq::lookup::lookup_query(&ws, &s.query(), &config)?;
         warm.push(t.elapsed().as_secs_f64() * 1000.0);
         text_tokens.push(answer.tokens as f64);
         let concise = serde_json::to_string_pretty(&tsq::lookup::concise(&answer, ws.root()))?;
         concise_tokens.push(tsq::chunk::estimate_tokens(&concise) as f64);
     }
-    let exe = std::env::current_exe()?;
+    let exe = crate::tsq_bin()?;
     let mut cold = Vec::new();
     for s in sample.iter().take(runs.max(1)) {
         let t = Instant::now();

@@ -18,7 +18,7 @@ use ort::session::Session;
 use ort::value::Tensor;
 use tokenizers::{Tokenizer, TruncationParams, TruncationStrategy};
 
-use crate::embed::{EmbedError, Reranker};
+use tsq::embed::{EmbedError, Reranker};
 
 pub const MODEL: &str = "ms-marco-MiniLM-L-12-v2-int8";
 /// Tokens per pair, special tokens included.
@@ -50,7 +50,7 @@ impl LocalReranker {
                 .map_err(|e| EmbedError::LocalUnavailable(format!("{}: {e} (run vendor-models/update.sh --reranker)", dir.join(name).display())))
         };
         let (model, tokenizer_json) = (read("model.onnx")?, read("tokenizer.json")?);
-        let env = crate::embed::local::environment()?;
+        let env = tsq::embed::local::environment()?;
         let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
         let fail = |e: String| EmbedError::Local(format!("loading the reranker: {e}"));
         let builder = Session::builder(env).map_err(|e| fail(e.to_string()))?;

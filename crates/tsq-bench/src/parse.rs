@@ -13,7 +13,7 @@ use serde::Deserialize;
 use tsq::engine::{EngineConfig, TsqEngine};
 use tsq::source;
 
-use crate::cli::ExitStatus;
+use crate::ExitStatus;
 
 pub struct BenchArgs {
     pub runs: usize,
@@ -21,7 +21,7 @@ pub struct BenchArgs {
     pub node: bool,
 }
 
-const NODE_SCRIPT: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/benches/node-parse.js"));
+const NODE_SCRIPT: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../benches/node-parse.js"));
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -16,6 +16,8 @@ pub struct Relevant {
 /// One evaluation query (`benches/search-eval/queries.jsonl`).
 #[derive(Debug, Clone, serde::Deserialize)]
 pub struct EvalQuery {
+    /// Read from the file; the reports name queries by their text.
+    #[allow(dead_code)]
     pub id: String,
     pub repo: String,
     pub split: String,

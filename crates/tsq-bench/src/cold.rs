@@ -15,10 +15,10 @@ use std::time::Instant;
 
 use anyhow::{bail, Context};
 
-use super::parse::percentile;
-use crate::cli::ExitStatus;
+use crate::parse::percentile;
+use crate::ExitStatus;
 
-const NODE_SCRIPT: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/benches/node-cold.js"));
+const NODE_SCRIPT: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../benches/node-cold.js"));
 
 /// One sampled declaration.
 #[derive(Debug, Clone)]
@@ -246,10 +246,7 @@ pub fn run(names: &[String], samples: usize, runs: usize, mcp: bool, index: bool
         bail!("no corpus to measure");
     }
     // TSQ_BENCH_BIN measures another build (a "before" binary) with this harness.
-    let tsq = match std::env::var_os("TSQ_BENCH_BIN") {
-        Some(p) => PathBuf::from(p),
-        None => std::env::current_exe()?,
-    };
+    let tsq = crate::tsq_bin()?;
     let tmp = std::env::temp_dir().join(format!("tsq-bench-cold-{}", std::process::id()));
     std::fs::create_dir_all(tmp.join("lib"))?;
     std::fs::write(tmp.join("lib/typescript.js"), tsq::ts::TYPESCRIPT_JS)?;
@@ -261,7 +258,7 @@ pub fn run(names: &[String], samples: usize, runs: usize, mcp: bool, index: bool
     writeln!(
         out,
         "tsq bench cold — fresh processes, median of {runs} per query, {} engine; Node runs the same typescript.js as a tsserver Session",
-        super::parse::backend()
+        crate::parse::backend()
     )?;
     for (name, dir) in &dirs {
         let root = dir.canonicalize()?;
@@ -416,5 +413,5 @@ fn serve_latency(tsq: &Path, root: &Path, first: &str, warm: &[String]) -> anyho
 /// The first natural-language questions of the search evaluation for
 /// `name` (a corpus name), tuned and untuned sets alike.
 fn eval_questions(name: &str, n: usize) -> anyhow::Result<Vec<String>> {
-    Ok(super::search::eval_queries()?.into_iter().filter(|q| q.repo == name).map(|q| q.query).take(n).collect())
+    Ok(crate::search::eval_queries()?.into_iter().filter(|q| q.repo == name).map(|q| q.query).take(n).collect())
 }
