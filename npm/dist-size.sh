@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The download a new user fetches, measured: builds the `dist` profile
+# (timed; Cargo.toml says what it does), then reports the binary's size and
+# its largest sections, and the platform tarball npm/build.sh makes from
+# it, against the 60 MB target (issue 26). benches/README.md keeps the
+# figures.
+#
+#   npm/dist-size.sh [--no-build]     (--no-build: measure the last build)
+#
+# A fat-LTO build of the ~600-crate binary takes long on 2 cores (see
+# benches/README.md); it uses $CARGO_TARGET_DIR like every other build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+target=${CARGO_TARGET_DIR:-$(pwd)/target}
+if [ "${1:-}" != --no-build ]; then
+  start=$(date +%s)
+  cargo build --profile dist --locked --bin tsq
+  echo "dist-size: cargo build --profile dist took $(( $(date +%s) - start )) s"
+fi
+bin="$target/dist/tsq"
+[ -x "$bin" ] || { echo "dist-size: no $bin; run without --no-build" >&2; exit 1; }
+mb() { awk -v b="$1" 'BEGIN { printf "%.1f MB", b / 1e6 }'; }
+echo "dist-size: binary $(mb "$(stat -c %s "$bin")") ($bin)"
+echo "dist-size: largest sections:"
+size -A "$bin" | awk 'NR > 2 && $2 > 1e6 { printf "  %-22s %8.1f MB\n", $1, $2 / 1e6 }' | sort -k2 -rn
+out=$(mktemp -d)
+TSQ_PROFILE=dist npm/build.sh "$out" >/dev/null
+for t in "$out"/*.tgz; do
+  echo "dist-size: $(basename "$t") $(mb "$(stat -c %s "$t")")"
+done
+platform=$(find "$out" -name "tsq-cli-linux-*.tgz" | head -1)
+if [ -n "$platform" ]; then
+  bytes=$(stat -c %s "$platform")
+  if [ "$bytes" -le 60000000 ]; then verdict="within"; else verdict="over"; fi
+  echo "dist-size: platform tarball $(mb "$bytes"): $verdict the 60 MB target"
+fi
+rm -rf "$out"
