@@ -154,6 +154,49 @@ pub struct Snapshot {
     pub text: String,
 }
 
+/// One file's smart snapshot as parts, assembled into a `Snapshot` by
+/// `tsq::snapshot` so that parts computed apart (stored per declaration)
+/// merge exactly as one computation would.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct SnapshotParts {
+    pub file_path: String,
+    pub targets: Vec<SnapshotPiece>,
+    pub context: Vec<SnapshotPiece>,
+    pub frames: Vec<SnapshotFrame>,
+}
+
+/// A declaration's text from its first line's start to its end; `pos` and
+/// `end` are tsc's positions (they order pieces and test containment).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct SnapshotPiece {
+    pub pos: u32,
+    pub end: u32,
+    pub text: String,
+    /// The `pos` of the class or interface it is a member of.
+    pub frame: Option<u32>,
+}
+
+/// A class or interface around member pieces: its header through `{`, and
+/// its last line.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct SnapshotFrame {
+    pub pos: u32,
+    pub header: String,
+    pub close: String,
+}
+
+/// A live lookup's exact matches, their files' snapshot parts, or hints.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Located {
+    pub matches: Vec<LookupMatch>,
+    pub snapshots: Vec<SnapshotParts>,
+    /// Why nothing matched: case and path near-misses, missing parents.
+    pub hints: Vec<String>,
+}
+
 /// What an answer rests on: the projects behind it and what is missing.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
@@ -365,6 +408,30 @@ impl From<wire::ProjectInfo> for ProjectInfo {
 impl From<wire::InspectResult> for Inspection {
     fn from(w: wire::InspectResult) -> Self {
         Inspection { matches: all(w.matches), coverage: w.coverage.into(), build_log: all(w.build_log) }
+    }
+}
+
+impl From<wire::SnapshotParts> for SnapshotParts {
+    fn from(w: wire::SnapshotParts) -> Self {
+        SnapshotParts { file_path: w.file_path, targets: all(w.targets), context: all(w.context), frames: all(w.frames) }
+    }
+}
+
+impl From<wire::SnapshotPiece> for SnapshotPiece {
+    fn from(w: wire::SnapshotPiece) -> Self {
+        SnapshotPiece { pos: w.pos, end: w.end, text: w.text, frame: w.frame }
+    }
+}
+
+impl From<wire::SnapshotFrame> for SnapshotFrame {
+    fn from(w: wire::SnapshotFrame) -> Self {
+        SnapshotFrame { pos: w.pos, header: w.header, close: w.close }
+    }
+}
+
+impl From<wire::LookupResult> for Located {
+    fn from(w: wire::LookupResult) -> Self {
+        Located { matches: all(w.matches), snapshots: all(w.snapshots), hints: w.hints }
     }
 }
 

@@ -6,12 +6,12 @@ use std::path::{Path, PathBuf};
 
 use std::sync::Arc;
 
-use crate::answer::{Inspection, WorkspaceInfo};
+use crate::answer::{Inspection, Located, WorkspaceInfo};
 use crate::query::SymbolQuery;
 use crate::source::{Skipped, Tree};
 use crate::ts::files::FileView;
 use crate::ts::host::WorkspaceFs;
-use crate::ts::protocol::{FileFailure, FileOccurrences, LookupResult, LookupTarget, ServiceRequest, ServiceResponse};
+use crate::ts::protocol::{FileFailure, FileOccurrences, LookupTarget, ServiceRequest, ServiceResponse};
 use crate::ts::{Service, TsError, TS_LIBS};
 
 /// What `inspect` computes.
@@ -276,7 +276,8 @@ impl Workspace {
     /// Exact declarations for `query`, their files' smart snapshots, or
     /// hints when nothing matches.
     /// Several queries' targets share snapshots when they share a file.
-    pub fn lookup(&self, queries: &[SymbolQuery]) -> Result<LookupResult, TsError> {
+    /// The exact matches of `queries`, as tsq's answer types.
+    pub fn lookup(&self, queries: &[SymbolQuery]) -> Result<Located, TsError> {
         let targets = queries
             .iter()
             .map(|q| LookupTarget { file: q.file.clone(), names: q.names.clone(), candidates: self.candidates(q.file.as_deref(), &q.names) })
@@ -287,7 +288,7 @@ impl Workspace {
             ServiceResponse::LookedUp { mut result } => {
                 log_builds(&mut result.build_log);
                 tracing::debug!(ms = started.elapsed().as_millis() as u64, "lookup (query)");
-                Ok(result)
+                Ok(result.into())
             }
             other => Err(TsError::Protocol(format!("expected `lookedUp`, got {other:?}"))),
         }

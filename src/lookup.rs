@@ -65,7 +65,7 @@ pub struct LookupAnswer {
 /// their metadata, the graph, the snapshots, the budget.
 pub fn lookup_query(ws: &Workspace, query: &SymbolQuery, config: &LookupConfig) -> Result<LookupAnswer, TsError> {
     let found = ws.lookup(std::slice::from_ref(query))?;
-    let (matches, hints) = in_scope_only(crate::answer::all(found.matches), found.hints, config);
+    let (matches, hints) = in_scope_only(found.matches, found.hints, config);
     let metadata = if matches.is_empty() {
         Vec::new()
     } else {
@@ -105,7 +105,7 @@ pub fn answer_from(
     config: &LookupConfig,
     backends: Option<String>,
     matches: Vec<LookupMatch>,
-    parts: &[crate::ts::protocol::SnapshotParts],
+    parts: &[crate::answer::SnapshotParts],
     hints: Vec<String>,
     metadata: Vec<SymbolMetadata>,
 ) -> LookupAnswer {

@@ -7,8 +7,7 @@
 //! of targets is the union of each target's context, less what lies inside
 //! a target.
 
-use crate::answer::Snapshot;
-use crate::ts::protocol::{SnapshotParts, SnapshotPiece};
+use crate::answer::{Snapshot, SnapshotParts, SnapshotPiece};
 
 /// One snapshot per file, in the order files first appear in `parts`.
 pub fn assemble(parts: &[SnapshotParts]) -> Vec<Snapshot> {
@@ -35,7 +34,7 @@ fn file_text<'a>(file: &str, parts: impl Iterator<Item = &'a SnapshotParts>) -> 
             }
         }
         for f in &p.frames {
-            if !frames.iter().any(|x: &&crate::ts::protocol::SnapshotFrame| x.pos == f.pos) {
+            if !frames.iter().any(|x: &&crate::answer::SnapshotFrame| x.pos == f.pos) {
                 frames.push(f);
             }
         }
@@ -85,7 +84,7 @@ fn is_import(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ts::protocol::SnapshotFrame;
+    use crate::answer::SnapshotFrame;
 
     fn piece(pos: u32, end: u32, text: &str, frame: Option<u32>) -> SnapshotPiece {
         SnapshotPiece { pos, end, text: text.into(), frame }

@@ -73,7 +73,7 @@ pub struct OccDeclarationRow {
     pub key: String,
     /// `|key|` per resolved base class or interface, concatenated.
     pub supertypes: String,
-    /// `ts::protocol::DeclarationAnswer` as JSON.
+    /// `structure::rows::DeclarationRow` as JSON.
     pub answer: String,
 }
 

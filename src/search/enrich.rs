@@ -15,7 +15,7 @@ use crate::lookup::{assemble, Frame, LookupAnswer, LookupResultItem};
 use crate::query::SymbolQuery;
 use crate::structure::{chunk_query, Stored, Structures, STORED_DEPTH};
 use crate::answer::{LookupMatch, Snapshot, SymbolRef};
-use crate::ts::protocol::SnapshotParts;
+use crate::answer::SnapshotParts;
 
 use super::{Backends, Ranked, SearchError};
 

@@ -21,8 +21,8 @@ use super::{parents_within, StoredLookup, StructureError};
 use crate::index::{relative, Index};
 use crate::query::SymbolQuery;
 use crate::ts::files::FileView;
-use crate::answer::{LookupMatch, SymbolMetadata, SymbolRef, TypeFlow, TypeHierarchy};
-use crate::ts::protocol::{DeclarationAnswer, DeclarationLink};
+use crate::answer::{SymbolMetadata, SymbolRef};
+use super::rows::{DeclarationLink, DeclarationRow};
 
 /// Why the rows cannot answer a query (the caller goes live).
 #[derive(Debug, Clone, PartialEq)]
@@ -111,11 +111,11 @@ impl<'a> Rows<'a> {
             }
         }
         let want = q.file.as_deref().map(|f| f.trim_start_matches("./").to_string());
-        let found: Vec<(String, DeclarationAnswer)> = index
+        let found: Vec<(String, DeclarationRow)> = index
             .occ_declarations_named(target)?
             .into_iter()
             .filter(|r| want.as_deref().is_none_or(|w| r.relative_path == w))
-            .filter_map(|r| Some((r.relative_path, serde_json::from_str::<DeclarationAnswer>(&r.answer).ok()?)))
+            .filter_map(|r| Some((r.relative_path, serde_json::from_str::<DeclarationRow>(&r.answer).ok()?)))
             .filter(|(_, a)| parents_within(parents, &a.containers))
             .collect();
         if found.is_empty() {
@@ -139,8 +139,8 @@ impl<'a> Rows<'a> {
         }
         let mut now: HashMap<String, SymbolRef> = HashMap::new();
         for r in index.occ_declarations_keyed(&keys)? {
-            if let Ok(a) = serde_json::from_str::<DeclarationAnswer>(&r.answer) {
-                now.entry(r.key).or_insert(a.matched.symbol.into());
+            if let Ok(a) = serde_json::from_str::<DeclarationRow>(&r.answer) {
+                now.entry(r.key).or_insert(a.matched.symbol);
             }
         }
         if let Some(k) = keys.iter().find(|k| !now.contains_key(*k)) {
@@ -156,7 +156,7 @@ impl<'a> Rows<'a> {
         let mut out = StoredLookup { matches: Vec::new(), snapshots: Vec::new(), metadata: Vec::new() };
         for (_, a) in found {
             let references = refs.next().unwrap_or_default();
-            let matched = LookupMatch::from(a.matched);
+            let matched = a.matched;
             if out.matches.contains(&matched) {
                 continue;
             }
@@ -165,11 +165,11 @@ impl<'a> Rows<'a> {
                 None => (Vec::new(), Vec::new()),
             };
             let moved = |v: &mut serde_json::Value| relink(v, &a.links, &now);
-            let mut type_hierarchy = a.type_hierarchy.map(|t| relinked(TypeHierarchy::from(t), &moved));
+            let mut type_hierarchy = a.type_hierarchy.map(|t| relinked(t, &moved));
             if let Some(th) = type_hierarchy.as_mut() {
                 th.subtypes = subtypes(index, &a.key)?;
             }
-            let type_flows = a.type_flows.map(|t| relinked(TypeFlow::from(t), &moved));
+            let type_flows = a.type_flows.map(|t| relinked(t, &moved));
             out.metadata.push(SymbolMetadata {
                 symbol: matched.symbol.clone(),
                 project: matched.project.clone(),
@@ -179,7 +179,7 @@ impl<'a> Rows<'a> {
                 incoming_callers,
                 references,
                 type_hierarchy,
-                members: a.members.map(crate::answer::all),
+                members: a.members,
                 type_flows,
             });
             if !out.snapshots.contains(&a.snapshot) {
@@ -224,9 +224,9 @@ fn subtypes(index: &Index, key: &str) -> Result<Vec<SymbolRef>, StructureError> 
     let key = key.to_string();
     let mut out: Vec<SymbolRef> = Vec::new();
     for r in index.occ_subtypes(&key)? {
-        let Ok(a) = serde_json::from_str::<DeclarationAnswer>(&r.answer) else { continue };
+        let Ok(a) = serde_json::from_str::<DeclarationRow>(&r.answer) else { continue };
         // LIKE's `_` matches any character: keep exact hits only.
-        let symbol = SymbolRef::from(a.matched.symbol);
+        let symbol = a.matched.symbol;
         if a.supertypes.contains(&key) && !out.contains(&symbol) {
             out.push(symbol);
         }

@@ -15,6 +15,7 @@ pub mod answers;
 pub mod coverage;
 pub mod occurrence_sync;
 pub mod occurrences;
+pub mod rows;
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -30,7 +31,7 @@ use crate::inspect::{AnalyzeConfig, InspectConfig, Workspace};
 use crate::query::SymbolQuery;
 use crate::ts::files::FileView;
 use crate::answer::{LookupMatch, SymbolMetadata};
-use crate::ts::protocol::SnapshotParts;
+use crate::answer::SnapshotParts;
 use crate::ts::TsError;
 
 /// The depth at which structure is stored; deeper call trees are computed
@@ -76,7 +77,7 @@ fn compute(ws: &Workspace, q: &SymbolQuery, inspect: bool) -> Result<Stored, TsE
     } else {
         Vec::new()
     };
-    Ok(Stored { matches: crate::answer::all(found.matches), snapshots: found.snapshots, metadata })
+    Ok(Stored { matches: found.matches, snapshots: found.snapshots, metadata })
 }
 
 /// Every workspace file an answer mentions, `own` first.

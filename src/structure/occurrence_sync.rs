@@ -20,7 +20,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use sha2::Digest;
 
 use super::StructureError;
@@ -29,20 +29,10 @@ use crate::index::{relative, Index, Progress};
 use crate::inspect::Workspace;
 use crate::source::Tree;
 use crate::ts::files::FileView;
-use crate::ts::protocol::{BaseEdge, CallEdge, CallItem, OccurrenceDeclaration};
+use super::rows::{DeclarationRow, Facts};
 
 /// Files per request to the service isolate (one progress step).
 const BATCH: usize = 64;
-
-/// A file's facts besides its occurrences (stored as JSON in `occ_files`).
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub struct Facts {
-    pub declarations: Vec<OccurrenceDeclaration>,
-    pub items: Vec<CallItem>,
-    pub calls: Vec<CallEdge>,
-    pub bases: Vec<BaseEdge>,
-}
 
 /// What an occurrence sync did.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -260,9 +250,9 @@ pub fn sync(index: &mut Index, ws: &Workspace, tree: &Tree, view: &FileView, pro
                 ord: a.ord as i64,
                 key: a.key.clone(),
                 supertypes: a.supertypes.iter().map(|s| format!("|{s}|")).collect(),
-                answer: serde_json::to_string(a).unwrap_or_default(),
+                answer: serde_json::to_string(&DeclarationRow::from(a.clone())).unwrap_or_default(),
             }));
-            let facts = Facts { declarations: f.declarations, items: f.items, calls: f.calls, bases: f.bases };
+            let facts = Facts::from_wire(f.declarations, f.items, f.calls, f.bases);
             file_rows.push(OccFileRow {
                 content_hash: current[&f.relative_path].1.clone(),
                 relative_path: f.relative_path,

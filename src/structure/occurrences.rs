@@ -8,12 +8,13 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use serde::Serialize;
 
-pub use super::occurrence_sync::{needs_sync, sync, Facts, OccurrenceReport};
+pub use super::occurrence_sync::{needs_sync, sync, OccurrenceReport};
+pub use super::rows::Facts;
 use super::StructureError;
 use crate::index::occurrences::OccurrenceRow;
 use crate::index::Index;
 use crate::answer::{CallEntry, FileReferences, References, SymbolRef};
-use crate::ts::protocol::OccurrenceDeclaration;
+use super::rows::Declaration;
 /// Edges of one call-hierarchy item: (other item, call-site lines).
 type Edges = Vec<(String, Vec<u32>)>;
 
@@ -23,7 +24,7 @@ type Edges = Vec<(String, Vec<u32>)>;
 /// file, loaded once per answer.
 #[derive(Default)]
 pub struct Graph {
-    pub declarations: Vec<(String, OccurrenceDeclaration)>,
+    pub declarations: Vec<(String, Declaration)>,
     items: HashMap<String, SymbolRef>,
     calls_from: HashMap<String, Edges>,
     bases: HashMap<String, Vec<String>>,
@@ -42,7 +43,7 @@ impl Graph {
             }
             let facts: Facts = serde_json::from_str(&row.facts).unwrap_or_default();
             for i in facts.items {
-                g.items.insert(i.key, i.symbol.into());
+                g.items.insert(i.key, i.symbol);
             }
             for c in facts.calls {
                 g.calls_from.entry(c.from).or_default().push((c.to, c.sites));
@@ -58,7 +59,7 @@ impl Graph {
 
     /// The declarations a `symbol =` query names: `file`, then containers
     /// and name.
-    pub fn find(&self, file: &str, names: &[String]) -> Vec<(String, OccurrenceDeclaration)> {
+    pub fn find(&self, file: &str, names: &[String]) -> Vec<(String, Declaration)> {
         let (name, containers) = names.split_last().map(|(n, c)| (n.as_str(), c)).unwrap_or(("", &[]));
         let file = file.trim_start_matches("./");
         self.declarations
