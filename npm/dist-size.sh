@@ -5,14 +5,24 @@
 # it, against the 60 MB target (issue 26). benches/README.md keeps the
 # figures.
 #
-#   npm/dist-size.sh [--no-build]     (--no-build: measure the last build)
+#   npm/dist-size.sh [--no-build] [--speed DIR QUERY...]
+#
+# --no-build measures the last build. --speed times each QUERY (`tsq
+# search` arguments' first one: a `symbol =` lookup or a question, concise
+# format) in fresh processes on the indexed workspace DIR, with the release
+# binary, then the dist one, 7 runs each, and prints both medians: the
+# query speed the smaller binary must keep.
 #
 # A fat-LTO build of the ~600-crate binary takes long on 2 cores (see
 # benches/README.md); it uses $CARGO_TARGET_DIR like every other build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=${CARGO_TARGET_DIR:-$(pwd)/target}
-if [ "${1:-}" != --no-build ]; then
+build=1
+if [ "${1:-}" = --no-build ]; then build=0; shift; fi
+speed_dir=""
+if [ "${1:-}" = --speed ]; then speed_dir=$2; shift 2; fi
+if [ "$build" = 1 ]; then
   start=$(date +%s)
   cargo build --profile dist --locked --bin tsq
   echo "dist-size: cargo build --profile dist took $(( $(date +%s) - start )) s"
@@ -35,3 +45,19 @@ if [ -n "$platform" ]; then
   echo "dist-size: platform tarball $(mb "$bytes"): $verdict the 60 MB target"
 fi
 rm -rf "$out"
+if [ -n "$speed_dir" ]; then
+  release="$target/release/tsq"
+  [ -x "$release" ] || { echo "dist-size: no $release to compare with" >&2; exit 1; }
+  for q in "$@"; do
+    for b in "$release" "$bin"; do
+      times=()
+      for _ in 1 2 3 4 5 6 7; do
+        s0=$(date +%s%N)
+        "$b" search "$q" --root "$speed_dir" --format concise --json >/dev/null 2>&1 || true
+        times+=($(( ($(date +%s%N) - s0) / 1000000 )))
+      done
+      med=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 4p)
+      echo "dist-size: speed $(basename "$(dirname "$b")") \"$q\": median ${med} ms of 7"
+    done
+  done
+fi

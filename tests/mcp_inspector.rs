@@ -14,8 +14,18 @@ fn inspector(args: &[&str]) -> Value {
     inspector_at(&common::repo().join("fixtures/ts-ls/call-chain"), args)
 }
 
+/// The Inspector's CLI: `TSQ_MCP_INSPECTOR`, else where `.ci/run`
+/// installs it.
+fn inspector_bin() -> Option<std::path::PathBuf> {
+    if let Some(p) = std::env::var_os("TSQ_MCP_INSPECTOR") {
+        return Some(p.into());
+    }
+    let default = std::path::PathBuf::from("/var/tmp/tsq-npm/node_modules/.bin/mcp-inspector");
+    default.is_file().then_some(default)
+}
+
 fn inspector_at(root: &std::path::Path, args: &[&str]) -> Value {
-    let bin = std::env::var("TSQ_MCP_INSPECTOR").unwrap();
+    let bin = inspector_bin().expect("the inspector");
     let out =
         Command::new(bin).arg("--cli").arg(env!("CARGO_BIN_EXE_tsq")).args(["serve", "--root"]).arg(root).args(args).output().expect("the inspector runs");
     assert!(out.status.success(), "inspector failed: {}", String::from_utf8_lossy(&out.stderr));
@@ -26,8 +36,12 @@ fn inspector_at(root: &std::path::Path, args: &[&str]) -> Value {
 
 #[test]
 fn the_mcp_inspector_cli_lists_and_calls_the_tool() {
-    if std::env::var_os("TSQ_MCP_INSPECTOR").is_none() {
-        println!("mcp inspector: TSQ_MCP_INSPECTOR not set (.ci/run installs it); not run");
+    if inspector_bin().is_none() {
+        // A recorded skip, not a pass: .ci/run installs the Inspector and
+        // fails when it cannot.
+        eprintln!(
+            "SKIPPED the_mcp_inspector_cli_lists_and_calls_the_tool: no MCP Inspector (set TSQ_MCP_INSPECTOR, or run .ci/run, which installs @modelcontextprotocol/inspector@0.15.0 into /var/tmp/tsq-npm)"
+        );
         return;
     }
     let list = inspector(&["--method", "tools/list"]);
