@@ -248,7 +248,7 @@ impl Workspace {
     /// The occurrence index's rows of `files` (one checker pass each, with
     /// the owner project's program); `release` drops each program after
     /// its files.
-    pub fn occurrences(&self, files: &[PathBuf], release: bool) -> Result<(Vec<FileOccurrences>, Vec<FileFailure>), TsError> {
+    pub(crate) fn occurrences(&self, files: &[PathBuf], release: bool) -> Result<(Vec<FileOccurrences>, Vec<FileFailure>), TsError> {
         let request = ServiceRequest::Occurrences { files: files.iter().map(|f| slash(f)).collect(), release };
         match self.service.call(request)? {
             ServiceResponse::Occurrences { files, failed, mut build_log } => {

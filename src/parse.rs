@@ -137,7 +137,7 @@ fn loads_modules(body: &str) -> bool {
 
 /// Builds the symbol tree from tsc's answer. An abandoned parse (`error`)
 /// still yields whatever diagnostics tsc produced.
-pub fn build(source: SourceText, response: ParseResponse) -> ParsedFile {
+pub(crate) fn build(source: SourceText, response: ParseResponse) -> ParsedFile {
     let mut diagnostics: Vec<Diagnostic> = response
         .diagnostics
         .iter()

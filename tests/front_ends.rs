@@ -19,6 +19,20 @@ struct Case {
 }
 
 impl Case {
+    /// The same request as `tsq lookup`, for `symbol =` queries with only
+    /// the flags a lookup takes (path, callDepth, maxTokenBudget).
+    fn lookup_args(&self, root: &Path) -> Option<Vec<String>> {
+        let a = self.args.as_object()?;
+        let query = a["query"].as_str()?;
+        let lookup_keys = ["query", "path", "callDepth", "maxTokenBudget"];
+        if !tsq::query::is_symbol_query(query) || a.keys().any(|k| !lookup_keys.contains(&k.as_str())) {
+            return None;
+        }
+        let mut out = self.cli_args(root);
+        out[0] = "lookup".into();
+        Some(out)
+    }
+
     fn cli_args(&self, root: &Path) -> Vec<String> {
         let a = &self.args;
         let mut out = vec!["search".to_string(), a["query"].as_str().unwrap().to_string(), "--root".into(), root.display().to_string()];
@@ -111,7 +125,9 @@ async fn the_cli_and_mcp_give_the_same_answers_and_errors() -> anyhow::Result<()
         json!({ "query": "how are tokens refreshed", "languages": ["python"] }),
         json!({ "query": "symbol = parseCsv", "callDepth": 99 }),
         json!({ "query": "symbol = parseCsv", "callDepth": -2 }),
+        json!({ "query": "how are tokens refreshed", "callDepth": 11 }),
         json!({ "query": "how are tokens refreshed", "typeDepth": 11 }),
+        json!({ "query": "symbol = parseCsv", "typeDepth": -2 }),
         json!({ "query": "symbol = ../outside/csv.ts > parseCsv" }),
         json!({ "query": "how are tokens refreshed", "topK": 0, "format": "concise" }),
     ]
@@ -123,7 +139,7 @@ async fn the_cli_and_mcp_give_the_same_answers_and_errors() -> anyhow::Result<()
     cmd.arg("serve").arg("--root").arg(&root).stderr(std::process::Stdio::null());
     let (stdout, stdin, _child) = common::serve_stdio(cmd)?;
     let client = ().serve((stdout, stdin)).await?;
-    let (mut answers, mut errors) = (0, 0);
+    let (mut answers, mut errors, mut lookups) = (0, 0, 0);
     for case in &cases {
         let a = &case.args;
         let r = client.call_tool(CallToolRequestParams::new("codebase_search").with_arguments(a.as_object().unwrap().clone())).await?;
@@ -135,7 +151,17 @@ async fn the_cli_and_mcp_give_the_same_answers_and_errors() -> anyhow::Result<()
             match cli.status.code() {
                 // Nothing found: the hints are the MCP error and in the CLI's answer.
                 Some(1) => assert!(!mcp.is_empty() && stdout.contains(&mcp), "{a}: MCP {mcp:?}, CLI {stdout:?}"),
-                Some(2) => assert_eq!(stderr.trim_end(), format!("tsq: {mcp}"), "{a}"),
+                Some(2) => {
+                    assert_eq!(stderr.trim_end(), format!("tsq: {mcp}"), "{a}");
+                    // `tsq lookup` takes a symbol query's flags and refuses
+                    // them with the same message.
+                    if let Some(args) = case.lookup_args(&root) {
+                        let o = Command::new(env!("CARGO_BIN_EXE_tsq")).args(&args).output()?;
+                        assert_eq!(o.status.code(), Some(2), "lookup {a}");
+                        assert_eq!(String::from_utf8_lossy(&o.stderr).trim_end(), format!("tsq: {mcp}"), "lookup {a}");
+                        lookups += 1;
+                    }
+                }
                 other => panic!("{a}: MCP error {mcp:?}, CLI exit {other:?}: {stderr}"),
             }
             continue;
@@ -150,7 +176,8 @@ async fn the_cli_and_mcp_give_the_same_answers_and_errors() -> anyhow::Result<()
             None => assert_eq!(lines(&stdout), lines(&mcp), "{a}: full answers differ"),
         }
     }
-    assert_eq!((answers, errors), (6, 14), "every case answered or refused as expected");
+    assert_eq!((answers, errors), (6, 16), "every case answered or refused as expected");
+    assert_eq!(lookups, 7, "the symbol-query errors were also sent through `tsq lookup`");
     client.cancel().await?;
     Ok(())
 }
@@ -181,10 +208,11 @@ fn commands_without_an_mcp_tool_refuse_as_the_lookup_does() {
         let o = Command::new(env!("CARGO_BIN_EXE_tsq")).args(args).arg("--root").arg(&root).output().unwrap();
         (o.status.code(), String::from_utf8_lossy(&o.stderr).into_owned())
     };
-    let cases: [(&str, &[&str]); 5] = [
+    let cases: [(&str, &[&str]); 6] = [
         ("symbol = ../outside/a.ts > normalize", &[]),
         ("symbol = /etc/a.ts > normalize", &[]),
         ("symbol = helper.ts > normalize", &["--call-depth", "99"]),
+        ("symbol = helper.ts > normalize", &["--call-depth", "-2"]),
         ("symbol = a >> b", &[]),
         ("   ", &[]),
     ];
@@ -207,6 +235,9 @@ fn commands_without_an_mcp_tool_refuse_as_the_lookup_does() {
     assert!(search.contains("typeDepth: 11 is outside -1..10"), "{search}");
     assert_eq!(run(&["analyze", "advanced-types", "--type-depth", "11"]), (Some(2), search.clone()));
     assert_eq!(run(&["analyze", "advanced-types", "symbol = normalize", "--type-depth", "11"]), (Some(2), search));
+    let (code, below) = run(&["analyze", "advanced-types", "--type-depth", "-2"]);
+    assert_eq!(code, Some(2), "{below}");
+    assert!(below.contains("typeDepth: -2 is outside -1..10"), "{below}");
     let (code, err) = run(&["analyze", "no-such-analysis"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.starts_with("tsq: unknown analysis `no-such-analysis`; known: ") && err.contains("callbacks"), "{err}");
