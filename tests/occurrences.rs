@@ -33,7 +33,7 @@ fn engine(root: &Path) -> Engine {
 /// Every declaration's `symbol =` query, once per distinct query.
 fn declaration_queries(root: &Path) -> Vec<String> {
     let index = Index::open_with(root, &IndexConfig { embedder: EmbedderChoice::None, ..Default::default() }, None).unwrap();
-    let graph = Graph::load(&index).unwrap();
+    let graph = Graph::load(&index, true).unwrap();
     let mut out = BTreeSet::new();
     for (file, d) in &graph.declarations {
         // Names `symbol =` cannot spell (computed, quoted) are left out.

@@ -428,7 +428,7 @@ impl Engine {
         // The occurrence index, when the workspace has one, is brought up
         // to date first (the builder rule: a body-only edit re-indexes one
         // file), so that enrichment reads fresh rows.
-        if !index.occ_files(false)?.is_empty() {
+        if index.has_occurrences()? {
             drop(guard);
             self.sync_occurrences_of(tree, progress)?;
             return self.full_search(req, text, tree, progress, notes, sync_ms);

@@ -73,7 +73,7 @@ impl Engine {
         let sync = self.sync_occurrences(progress)?;
         let guard = lock(&self.index);
         let index = guard.as_ref().expect("opened by the sync");
-        let graph = Graph::load(index).map_err(structure_error)?;
+        let graph = Graph::load(index, true).map_err(structure_error)?;
         let matches = occurrences::relations(index, &graph, &file, &parsed.names, settings.call_depth).map_err(structure_error)?;
         Ok(RelationsAnswer { query: parsed.to_string(), call_depth: settings.call_depth, matches, sync, unindexed: graph.unindexed })
     }
@@ -92,14 +92,17 @@ impl Engine {
     ) -> Result<Option<LookupAnswer>, EngineError> {
         {
             let guard = self.open_index()?;
-            if guard.as_ref().expect("opened above").occ_files(false)?.is_empty() {
+            if !guard.as_ref().expect("opened above").has_occurrences()? {
                 return Ok(None);
             }
         }
         let sync = self.sync_occurrences_of(tree, progress)?;
         let guard = lock(&self.index);
         let index = guard.as_ref().expect("opened by the sync");
-        let found = match answers::lookup(index, &self.view, &tree.sources, query, config.call_depth).map_err(structure_error)? {
+        let started = std::time::Instant::now();
+        let found = answers::lookup(index, &self.view, &tree.sources, query, config.call_depth).map_err(structure_error)?;
+        tracing::debug!(ms = started.elapsed().as_millis() as u64, "answer from the occurrence rows");
+        let found = match found {
             Ok(found) => found,
             Err(why) => {
                 tracing::debug!(query = %query, "occurrence index cannot answer: {why:?}");

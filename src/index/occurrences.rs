@@ -10,6 +10,7 @@
 //! rows mean is `src/structure/occurrences.rs`'s business; this module
 //! stores, reads and deletes.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use arrow_array::{ArrayRef, BooleanArray, Int64Array, RecordBatch, StringArray};
@@ -306,6 +307,31 @@ impl super::Index {
     /// call edges and base members).
     pub fn occ_files(&self, facts: bool) -> Result<Vec<OccFileRow>, IndexError> {
         self.runtime.block_on(self.store.occ_files(facts))
+    }
+
+    /// Whether the workspace has an occurrence index (a count, no scan).
+    pub fn has_occurrences(&self) -> Result<bool, IndexError> {
+        Ok(self.runtime.block_on(Store::count(&self.store.occ_files, None))? > 0)
+    }
+
+    /// The content hash of every walked source whose mtime and size are
+    /// the ones the last chunk sync stored, keyed by relative path: what
+    /// the file holds without reading it (the chunk sync's own rule).
+    pub fn stamped_hashes(&self, sources: &[std::path::PathBuf]) -> Result<HashMap<String, String>, IndexError> {
+        let rows = self.runtime.block_on(self.store.file_stamps())?;
+        let stamps: HashMap<String, (i64, i64, String)> =
+            rows.into_iter().filter(|r| r.skip_reason.is_none() && !r.content_hash.is_empty()).map(|r| (r.relative_path, (r.mtime, r.size, r.content_hash))).collect();
+        let root = self.root();
+        let mut out = HashMap::with_capacity(stamps.len());
+        for s in sources {
+            let rel = super::relative(s, root);
+            let Some((mtime, size, hash)) = stamps.get(&rel) else { continue };
+            let Ok(meta) = std::fs::metadata(s) else { continue };
+            if super::sync::mtime_ns(&meta) == *mtime && meta.len() as i64 == *size {
+                out.insert(rel, hash.clone());
+            }
+        }
+        Ok(out)
     }
 
     /// Replaces these files' occurrence rows, under the writer lock.

@@ -95,15 +95,21 @@ impl Store {
                 Err(IndexError::Corrupt(format!("{name}: no readable version")))
             }
         };
-        let (chunks, a) = open(CHUNKS, schema::chunks_schema(dimension)).await?;
-        let (vectors, b) = open(VECTORS, schema::vectors_schema(dimension)).await?;
-        let (files, c) = open(FILES, schema::files_schema()).await?;
-        let (structure, d) = open(super::structure::STRUCTURE, super::structure::structure_schema()).await?;
-        let (imports, e) = open(super::structure::IMPORTS, super::structure::imports_schema()).await?;
-        let (names, f) = open(super::structure::NAMES, super::structure::names_schema()).await?;
-        let (occurrences, g) = open(super::occurrences::OCCURRENCES, super::occurrences::occurrences_schema()).await?;
-        let (occ_files, h) = open(super::occurrences::OCC_FILES, super::occurrences::occ_files_schema()).await?;
-        let (occ_declarations, i) = open(super::occurrences::OCC_DECLARATIONS, super::occurrences::occ_declarations_schema()).await?;
+        // Opened together: each open reads its manifest and counts rows,
+        // and a cold lookup waits for all nine.
+        let started = std::time::Instant::now();
+        let ((chunks, a), (vectors, b), (files, c), (structure, d), (imports, e), (names, f), (occurrences, g), (occ_files, h), (occ_declarations, i)) = futures::try_join!(
+            open(CHUNKS, schema::chunks_schema(dimension)),
+            open(VECTORS, schema::vectors_schema(dimension)),
+            open(FILES, schema::files_schema()),
+            open(super::structure::STRUCTURE, super::structure::structure_schema()),
+            open(super::structure::IMPORTS, super::structure::imports_schema()),
+            open(super::structure::NAMES, super::structure::names_schema()),
+            open(super::occurrences::OCCURRENCES, super::occurrences::occurrences_schema()),
+            open(super::occurrences::OCC_FILES, super::occurrences::occ_files_schema()),
+            open(super::occurrences::OCC_DECLARATIONS, super::occurrences::occ_declarations_schema()),
+        )?;
+        tracing::debug!(ms = started.elapsed().as_millis() as u64, "index tables opened");
         recovered |= a || b || c || d || e || f || g || h || i;
         Ok((
             Store { dir: dir.to_path_buf(), dimension, db, chunks, vectors, files, structure, imports, names, occurrences, occ_files, occ_declarations },
@@ -171,6 +177,17 @@ impl Store {
     pub async fn files(&self) -> Result<Vec<FileRow>, IndexError> {
         let mut out = Vec::new();
         for b in Store::scan(&self.files, None, None).await? {
+            let c = Columns(&b);
+            out.extend((0..b.num_rows()).map(|i| schema::file_row(&c, i)));
+        }
+        Ok(out)
+    }
+
+    /// Every file row's stamp: relative path, mtime, size, content hash,
+    /// skip reason (the other columns are left out of the read).
+    pub async fn file_stamps(&self) -> Result<Vec<FileRow>, IndexError> {
+        let mut out = Vec::new();
+        for b in Store::scan(&self.files, None, Some(&["relativePath", "mtime", "size", "contentHash", "skipReason"])).await? {
             let c = Columns(&b);
             out.extend((0..b.num_rows()).map(|i| schema::file_row(&c, i)));
         }

@@ -103,7 +103,7 @@ struct Dirty {
     text: std::sync::Arc<str>,
 }
 
-fn mtime_ns(m: &std::fs::Metadata) -> i64 {
+pub(super) fn mtime_ns(m: &std::fs::Metadata) -> i64 {
     m.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map(|d| d.as_nanos() as i64).unwrap_or(0)
 }
 

@@ -81,7 +81,7 @@ impl<'a> Rows<'a> {
 
     fn graph(&self) -> Result<&Graph, StructureError> {
         if self.graph.get().is_none() {
-            let _ = self.graph.set(Graph::load(self.index)?);
+            let _ = self.graph.set(Graph::load(self.index, false)?);
         }
         Ok(self.graph.get().expect("set above"))
     }
@@ -96,13 +96,21 @@ impl<'a> Rows<'a> {
         if files.is_empty() {
             return Ok(Err(Unanswered::NotIndexed));
         }
+        // A file whose mtime and size are the chunk sync's, with rows of
+        // that content, is fresh without being read.
+        let stamped = index.stamped_hashes(sources)?;
         for p in sources {
-            let Ok(entry) = view.get(p) else { continue };
-            if entry.text.is_err() || !crate::inspect::may_declare(entry.text_or_empty(), target) {
-                continue;
-            }
             let rel = relative(p, root);
             if rel.ends_with(".d.ts") || rel.ends_with(".d.mts") || rel.ends_with(".d.cts") {
+                continue;
+            }
+            if let (Some(h), Some((row, true))) = (stamped.get(&rel), files.get(&rel)) {
+                if h == row {
+                    continue;
+                }
+            }
+            let Ok(entry) = view.get(p) else { continue };
+            if entry.text.is_err() || !crate::inspect::may_declare(entry.text_or_empty(), target) {
                 continue;
             }
             match files.get(&rel) {

@@ -108,23 +108,39 @@ fn importers_of(imports: &Imports, target: &str) -> Vec<(String, bool)> {
 /// indexed yet. Cheap (the file rows and the view's hashes): an answer
 /// that needs no re-indexing loads no TypeScript project.
 pub fn needs_sync(index: &Index, tree: &Tree, view: &FileView) -> Result<bool, StructureError> {
+    let started = std::time::Instant::now();
+    let stale = stale(index, tree, view)?;
+    tracing::debug!(ms = started.elapsed().as_millis() as u64, stale, "occurrence freshness check");
+    Ok(stale)
+}
+
+fn stale(index: &Index, tree: &Tree, view: &FileView) -> Result<bool, StructureError> {
     let root = index.root().to_path_buf();
     let stored: HashMap<String, String> = index.occ_files(false)?.into_iter().map(|r| (r.relative_path, r.content_hash)).collect();
     if stored.is_empty() || std::fs::read_to_string(index.dir().join(LAYOUT_MARKER)).ok() != Some(layout_hash(tree, &root, view)) {
         return Ok(true);
     }
+    // The chunk sync just checked every file's mtime and size: where
+    // they hold, its stored hash is the file's, and nothing is read.
+    let stamped = index.stamped_hashes(&tree.sources)?;
     let mut seen = 0;
     for s in &tree.sources {
         let rel = relative(s, &root);
         if is_declaration_file(&rel) {
             continue;
         }
-        let Ok(e) = view.get(s) else { continue };
-        if e.text.is_err() {
-            continue;
-        }
+        let hash = match stamped.get(&rel) {
+            Some(h) => h.clone(),
+            None => {
+                let Ok(e) = view.get(s) else { continue };
+                if e.text.is_err() {
+                    continue;
+                }
+                e.hash.clone()
+            }
+        };
         seen += 1;
-        if stored.get(&rel) != Some(&e.hash) {
+        if stored.get(&rel) != Some(&hash) {
             return Ok(true);
         }
     }

@@ -34,14 +34,32 @@ pub struct Graph {
 }
 
 impl Graph {
-    pub fn load(index: &Index) -> Result<Graph, StructureError> {
+    /// Every file's call-hierarchy items, call edges and base members;
+    /// `with_declarations`: their declarations too (`find`, for
+    /// `relations`), which a lookup does not need.
+    pub fn load(index: &Index, with_declarations: bool) -> Result<Graph, StructureError> {
+        /// The facts without the declarations (skipped unparsed).
+        #[derive(serde::Deserialize, Default)]
+        struct EdgeFacts {
+            items: Vec<super::rows::CallItem>,
+            calls: Vec<super::rows::CallEdge>,
+            bases: Vec<super::rows::BaseEdge>,
+        }
+        let started = std::time::Instant::now();
         let mut g = Graph::default();
-        for row in index.occ_files(true)? {
+        let rows = index.occ_files(true)?;
+        let read_ms = started.elapsed().as_millis() as u64;
+        for row in rows {
             if row.error.is_some() {
                 g.unindexed.push(row.relative_path.clone());
                 continue;
             }
-            let facts: Facts = serde_json::from_str(&row.facts).unwrap_or_default();
+            let (facts, declarations) = if with_declarations {
+                let f: Facts = serde_json::from_str(&row.facts).unwrap_or_default();
+                (EdgeFacts { items: f.items, calls: f.calls, bases: f.bases }, f.declarations)
+            } else {
+                (serde_json::from_str::<EdgeFacts>(&row.facts).unwrap_or_default(), Vec::new())
+            };
             for i in facts.items {
                 g.items.insert(i.key, i.symbol);
             }
@@ -52,8 +70,9 @@ impl Graph {
                 g.derived.entry(b.base.clone()).or_default().push(b.member.clone());
                 g.bases.entry(b.member).or_default().push(b.base);
             }
-            g.declarations.extend(facts.declarations.into_iter().map(|d| (row.relative_path.clone(), d)));
+            g.declarations.extend(declarations.into_iter().map(|d| (row.relative_path.clone(), d)));
         }
+        tracing::debug!(read_ms, ms = started.elapsed().as_millis() as u64, items = g.items.len(), "occurrence graph (every file's facts)");
         Ok(g)
     }
 
