@@ -182,8 +182,11 @@ pub fn window_spans(len: usize, width: usize) -> Vec<std::ops::Range<usize>> {
 pub struct LazyLocal(OnceLock<Result<LocalEmbedder, String>>);
 
 impl LazyLocal {
+    /// Checks that ONNX Runtime is installed; loading it (about 15 ms, a
+    /// 35 MB library) waits for the first embedding, which a `symbol =`
+    /// lookup never asks for.
     pub fn new() -> Result<LazyLocal, EmbedError> {
-        environment()?;
+        find_runtime()?;
         Ok(LazyLocal(OnceLock::new()))
     }
 

@@ -143,7 +143,9 @@ impl Index {
     /// Opens (or creates) the index of `root`. A read-only workspace gets a
     /// private index under the temp directory, with a note.
     pub fn open(root: &Path, config: &IndexConfig) -> Result<Index, IndexError> {
+        let started = std::time::Instant::now();
         let (embedder, embed_note) = embed::choose(config.embedder, &config.http)?;
+        tracing::debug!(ms = started.elapsed().as_millis() as u64, "embedder chosen");
         let mut index = Index::open_with(root, config, embedder)?;
         index.notes.extend(embed_note);
         Ok(index)
@@ -191,7 +193,9 @@ impl Index {
         // first open of a new index holds the writer lock.
         let creating = store::TABLES.iter().any(|t| !dir.join(format!("{t}.lance")).exists());
         let guard = if creating { Some(lock::acquire(&dir).map_err(|e| io(&dir, e))?) } else { None };
+        let started = std::time::Instant::now();
         let (mut store, mut recovered) = runtime.block_on(Store::open(&dir, dimension))?;
+        tracing::debug!(ms = started.elapsed().as_millis() as u64, "index store opened");
         drop(guard);
         if runtime.block_on(store.table_dimension())? != dimension {
             notes.push(format!("the index holds vectors of another size than {dimension}: rebuilding"));
