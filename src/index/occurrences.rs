@@ -271,6 +271,16 @@ impl Store {
         Ok(out)
     }
 
+    /// Every file row's path, content hash and error only (what freshness
+    /// checks read; the other columns stay default).
+    pub async fn occ_file_hashes(&self) -> Result<Vec<OccFileRow>, IndexError> {
+        let mut out = Vec::new();
+        for b in Store::scan(&self.occ_files, None, Some(&["relativePath", "contentHash", "error"])).await? {
+            out.extend(occ_file_rows(&b));
+        }
+        Ok(out)
+    }
+
     /// The occurrences of these symbols; `calls_only`: call sites only.
     pub async fn occurrences_of(&self, symbols: &[String], calls_only: bool) -> Result<Vec<OccurrenceRow>, IndexError> {
         let mut out = Vec::new();
@@ -307,6 +317,11 @@ impl super::Index {
     /// call edges and base members).
     pub fn occ_files(&self, facts: bool) -> Result<Vec<OccFileRow>, IndexError> {
         self.runtime.block_on(self.store.occ_files(facts))
+    }
+
+    /// Every file row's path, content hash and error, nothing else.
+    pub fn occ_file_hashes(&self) -> Result<Vec<OccFileRow>, IndexError> {
+        self.runtime.block_on(self.store.occ_file_hashes())
     }
 
     /// Whether the workspace has an occurrence index (a count, no scan).

@@ -73,7 +73,7 @@ impl<'a> Rows<'a> {
 
     fn files(&self) -> Result<&HashMap<String, (String, bool)>, StructureError> {
         if self.files.get().is_none() {
-            let files = self.index.occ_files(false)?.into_iter().map(|r| (r.relative_path, (r.content_hash, r.error.is_none()))).collect();
+            let files = self.index.occ_file_hashes()?.into_iter().map(|r| (r.relative_path, (r.content_hash, r.error.is_none()))).collect();
             let _ = self.files.set(files);
         }
         Ok(self.files.get().expect("set above"))
@@ -96,11 +96,17 @@ impl<'a> Rows<'a> {
         if files.is_empty() {
             return Ok(Err(Unanswered::NotIndexed));
         }
-        // A file whose mtime and size are the chunk sync's, with rows of
-        // that content, is fresh without being read.
-        let stamped = index.stamped_hashes(sources)?;
+        let want = q.file.as_deref().map(|f| f.trim_start_matches("./").to_string());
+        // With a file given, only its declarations can match: only its rows
+        // must be fresh. Otherwise every file that may declare the name; a
+        // file whose mtime and size are the chunk sync's, with rows of that
+        // content, is fresh without being read.
+        let stamped = if want.is_some() { HashMap::new() } else { index.stamped_hashes(sources)? };
         for p in sources {
             let rel = relative(p, root);
+            if want.as_deref().is_some_and(|w| w != rel) {
+                continue;
+            }
             if rel.ends_with(".d.ts") || rel.ends_with(".d.mts") || rel.ends_with(".d.cts") {
                 continue;
             }
@@ -118,7 +124,6 @@ impl<'a> Rows<'a> {
                 _ => return Ok(Err(Unanswered::Stale(rel))),
             }
         }
-        let want = q.file.as_deref().map(|f| f.trim_start_matches("./").to_string());
         let found: Vec<(String, DeclarationRow)> = index
             .occ_declarations_named(target)?
             .into_iter()

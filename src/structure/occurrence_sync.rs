@@ -116,7 +116,7 @@ pub fn needs_sync(index: &Index, tree: &Tree, view: &FileView) -> Result<bool, S
 
 fn stale(index: &Index, tree: &Tree, view: &FileView) -> Result<bool, StructureError> {
     let root = index.root().to_path_buf();
-    let stored: HashMap<String, String> = index.occ_files(false)?.into_iter().map(|r| (r.relative_path, r.content_hash)).collect();
+    let stored: HashMap<String, String> = index.occ_file_hashes()?.into_iter().map(|r| (r.relative_path, r.content_hash)).collect();
     if stored.is_empty() || std::fs::read_to_string(index.dir().join(LAYOUT_MARKER)).ok() != Some(layout_hash(tree, &root, view)) {
         return Ok(true);
     }
