@@ -10,7 +10,8 @@
 # --no-build measures the last build. --speed times each QUERY (`tsq
 # search` arguments' first one: a `symbol =` lookup or a question, concise
 # format) in fresh processes on the indexed workspace DIR, with the release
-# binary, then the dist one, 7 runs each, and prints both medians: the
+# binary ($TSQ_RELEASE_BIN, default the target dir's), then the dist one,
+# 7 runs each, and prints both medians: the
 # query speed the smaller binary must keep.
 #
 # A fat-LTO build of the ~600-crate binary takes long on 2 cores (see
@@ -46,10 +47,12 @@ if [ -n "$platform" ]; then
 fi
 rm -rf "$out"
 if [ -n "$speed_dir" ]; then
-  release="$target/release/tsq"
+  release=${TSQ_RELEASE_BIN:-$target/release/tsq}
   [ -x "$release" ] || { echo "dist-size: no $release to compare with" >&2; exit 1; }
   for q in "$@"; do
-    for b in "$release" "$bin"; do
+    for name in release dist; do
+      b=$bin
+      [ "$name" = release ] && b=$release
       times=()
       for _ in 1 2 3 4 5 6 7; do
         s0=$(date +%s%N)
@@ -57,7 +60,7 @@ if [ -n "$speed_dir" ]; then
         times+=($(( ($(date +%s%N) - s0) / 1000000 )))
       done
       med=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 4p)
-      echo "dist-size: speed $(basename "$(dirname "$b")") \"$q\": median ${med} ms of 7"
+      echo "dist-size: speed $name \"$q\": median ${med} ms of 7"
     done
   done
 fi
