@@ -116,6 +116,11 @@ fn a_copied_binary_runs_without_the_source_tree() {
     let o = Command::new(&bin).current_dir(&t.0).args(["chunks", "x.mts"]).output().unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(String::from_utf8(o.stdout).unwrap().contains("url"));
+    // The benchmarks are a separate binary (`tsq-bench`), not beside this
+    // copy: `tsq bench` says so and how to build it, exit 2.
+    let o = Command::new(&bin).current_dir(&t.0).args(["bench", "parse", "."]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("cargo build --release -p tsq-bench"), "{}", stderr(&o));
 }
 
 #[test]
