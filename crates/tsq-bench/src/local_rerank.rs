@@ -33,7 +33,7 @@ const RUN_BATCH: usize = 10;
 pub fn model_dir() -> PathBuf {
     match std::env::var_os("TSQ_RERANKER_DIR").filter(|d| !d.is_empty()) {
         Some(d) => PathBuf::from(d),
-        None => PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/vendor-models/reranker")),
+        None => PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../vendor-models/reranker")),
     }
 }
 
