@@ -25,7 +25,7 @@ pub mod text;
 /// engine. Its wire types (`protocol`) stay inside the crate: answers, JSON
 /// output and stored rows use `answer`.
 pub mod ts {
-    pub use tsq_engine::{files, host, hex, Engine, EnginePool, PoolConfig, Service, TsError, TS_LIBS, TYPESCRIPT_JS, TYPESCRIPT_VERSION};
     pub(crate) use tsq_engine::protocol;
+    pub use tsq_engine::{files, hex, host, Engine, EnginePool, PoolConfig, Service, TsError, TS_LIBS, TYPESCRIPT_JS, TYPESCRIPT_VERSION};
 }
 pub mod validate;

@@ -5,12 +5,12 @@
 
 use serde::Serialize;
 
+use crate::answer::{LookupMatch, Snapshot, SymbolMetadata};
 use crate::chunk::estimate_tokens;
 use crate::graph;
 use crate::inspect::{InspectConfig, Workspace};
 pub use crate::query::in_scope;
 use crate::query::SymbolQuery;
-use crate::answer::{LookupMatch, Snapshot, SymbolMetadata};
 use crate::ts::TsError;
 
 /// Lookup settings, built once at the edge.
@@ -66,11 +66,7 @@ pub struct LookupAnswer {
 pub fn lookup_query(ws: &Workspace, query: &SymbolQuery, config: &LookupConfig) -> Result<LookupAnswer, TsError> {
     let found = ws.lookup(std::slice::from_ref(query))?;
     let (matches, hints) = in_scope_only(found.matches, found.hints, config);
-    let metadata = if matches.is_empty() {
-        Vec::new()
-    } else {
-        ws.inspect(query, &InspectConfig { call_depth: config.call_depth, resolvers: None })?.matches
-    };
+    let metadata = if matches.is_empty() { Vec::new() } else { ws.inspect(query, &InspectConfig { call_depth: config.call_depth, resolvers: None })?.matches };
     Ok(answer_from(query, config, None, matches, &found.snapshots, hints, metadata))
 }
 

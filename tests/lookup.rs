@@ -7,12 +7,12 @@
 mod common;
 
 use serde_json::{Map, Value};
+use tsq::answer::SymbolMetadata;
 use tsq::chunk::estimate_tokens;
 use tsq::graph;
 use tsq::inspect::Workspace;
 use tsq::lookup::{lookup_query, LookupConfig};
 use tsq::query::SymbolQuery;
-use tsq::answer::SymbolMetadata;
 
 use common::golden;
 

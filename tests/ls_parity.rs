@@ -17,9 +17,9 @@ use std::path::Path;
 use std::process::Command;
 
 use serde::Deserialize;
+use tsq::answer::{CallEntry, SymbolMetadata};
 use tsq::inspect::{InspectConfig, Workspace};
 use tsq::query::SymbolQuery;
-use tsq::answer::{CallEntry, SymbolMetadata};
 
 #[derive(Deserialize, Debug)]
 struct OracleEntry {

@@ -5,12 +5,12 @@
 mod common;
 
 use common::TempDir;
+use tsq::answer::{LookupMatch, Snapshot, SymbolRef};
 use tsq::config::Settings;
 use tsq::embed::{Document, EmbedError, Embedder, EmbedderId};
 use tsq::index::{Index, IndexConfig};
 use tsq::lookup::{assemble, Frame, LookupResultItem};
 use tsq::search::select::{self, Candidate};
-use tsq::answer::{LookupMatch, Snapshot, SymbolRef};
 
 /// Bag-of-words vectors over a fixed vocabulary: a query and a chunk are
 /// similar when they share words. Deterministic, no model.

@@ -36,6 +36,7 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use serde::Serialize;
 
+use crate::answer::{Inspection, WorkspaceInfo};
 use crate::config::{ConfigError, Overrides, Settings};
 use crate::embed::{EmbedderChoice, Reranker};
 use crate::engine::{EngineConfig, FileParse, TsqEngine};
@@ -47,7 +48,6 @@ use crate::search::{Backends, SearchAnswer, SearchError};
 use crate::source::{ReadConfig, Skipped, Tree};
 use crate::structure::{FromIndex, StoredLookup};
 use crate::ts::files::FileView;
-use crate::answer::{Inspection, WorkspaceInfo};
 use crate::ts::TsError;
 
 pub use request::{is_symbol_query, Mode, QueryInput, Request, RequestError, Shape, SymbolRequest};

@@ -9,8 +9,8 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 use super::{Answer, ConciseAnswer, FullAnswer, InspectAnswer};
-use crate::index::{Status, SyncReport};
 use crate::answer::{CallEntry, Coverage, SymbolMetadata};
+use crate::index::{Status, SyncReport};
 
 /// The whole answer as text: the graph and snapshots, or the concise
 /// records as JSON.

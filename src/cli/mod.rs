@@ -298,8 +298,15 @@ pub fn run() -> anyhow::Result<ExitStatus> {
         Command::Serve { root } => serve::run(root),
         Command::Search { query, root, paths, languages, format, top_k, budget, call_depth, type_depth, threshold, embedder, json } => {
             let format = if json && format == query::Format::Text { query::Format::Json } else { format };
-            let overrides =
-                tsq::config::Overrides { top_k, max_token_budget: budget, call_depth, type_depth, minimum_relevance_threshold: threshold, embedder, ..Default::default() };
+            let overrides = tsq::config::Overrides {
+                top_k,
+                max_token_budget: budget,
+                call_depth,
+                type_depth,
+                minimum_relevance_threshold: threshold,
+                embedder,
+                ..Default::default()
+            };
             let input = tsq::api::QueryInput { query, paths, languages, shape: format.shape(), overrides, symbol_only: false };
             query::run(&engine(root, tsq::api::EngineOptions { embedder })?, input, format)
         }

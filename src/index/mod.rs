@@ -22,11 +22,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::embed::{self, EmbedError, Embedder, EmbedderChoice, EmbedderId, HttpConfig};
 
-pub use schema::{language_of, ChunkRow, FileRow, SCHEMA_VERSION};
-pub use search_reads::{Filter, Hit};
 pub use disk::clean;
 pub(crate) use disk::write_atomic;
 use disk::{clear_tables, dir_size, prepare_dir, read_meta, write_meta};
+pub use schema::{language_of, ChunkRow, FileRow, SCHEMA_VERSION};
+pub use search_reads::{Filter, Hit};
 pub use store::MAX_VERSIONS;
 pub use sync::{Progress, Silent, SyncInput, SyncReport};
 

@@ -334,8 +334,11 @@ impl super::Index {
     /// the file holds without reading it (the chunk sync's own rule).
     pub fn stamped_hashes(&self, sources: &[std::path::PathBuf]) -> Result<HashMap<String, String>, IndexError> {
         let rows = self.runtime.block_on(self.store.file_stamps())?;
-        let stamps: HashMap<String, (i64, i64, String)> =
-            rows.into_iter().filter(|r| r.skip_reason.is_none() && !r.content_hash.is_empty()).map(|r| (r.relative_path, (r.mtime, r.size, r.content_hash))).collect();
+        let stamps: HashMap<String, (i64, i64, String)> = rows
+            .into_iter()
+            .filter(|r| r.skip_reason.is_none() && !r.content_hash.is_empty())
+            .map(|r| (r.relative_path, (r.mtime, r.size, r.content_hash)))
+            .collect();
         let root = self.root();
         let mut out = HashMap::with_capacity(stamps.len());
         for s in sources {

@@ -9,13 +9,13 @@
 
 use std::collections::HashMap;
 
+use crate::answer::SnapshotParts;
+use crate::answer::{LookupMatch, Snapshot, SymbolRef};
 use crate::config::Settings;
 use crate::inspect::InspectConfig;
 use crate::lookup::{assemble, Frame, LookupAnswer, LookupResultItem};
 use crate::query::SymbolQuery;
 use crate::structure::{chunk_query, Stored, Structures, STORED_DEPTH};
-use crate::answer::{LookupMatch, Snapshot, SymbolRef};
-use crate::answer::SnapshotParts;
 
 use super::{Backends, Ranked, SearchError};
 

@@ -17,12 +17,12 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::occurrences::{locale_cmp, references_of, Calls, Direction, Graph};
+use super::rows::{DeclarationLink, DeclarationRow};
 use super::{parents_within, StoredLookup, StructureError};
+use crate::answer::{SymbolMetadata, SymbolRef};
 use crate::index::{relative, Index};
 use crate::query::SymbolQuery;
 use crate::ts::files::FileView;
-use crate::answer::{SymbolMetadata, SymbolRef};
-use super::rows::{DeclarationLink, DeclarationRow};
 
 /// Why the rows cannot answer a query (the caller goes live).
 #[derive(Debug, Clone, PartialEq)]

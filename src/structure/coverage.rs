@@ -18,9 +18,9 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 use super::{StructureError, WithIndex};
+use crate::answer::{Coverage, SymbolMetadata, WorkspaceInfo};
 use crate::index::Index;
 use crate::inspect::{AnalyzeConfig, Workspace};
-use crate::answer::{Coverage, SymbolMetadata, WorkspaceInfo};
 use crate::ts::TsError;
 
 const RECORD: &str = "structure-workspace";

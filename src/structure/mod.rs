@@ -24,14 +24,14 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use crate::answer::SnapshotParts;
+use crate::answer::{LookupMatch, SymbolMetadata};
 use crate::chunk::CodeChunk;
 use crate::index::structure::{ImportsRow, NameRow, StructureRow};
 use crate::index::{Index, IndexError, Progress};
 use crate::inspect::{AnalyzeConfig, InspectConfig, Workspace};
 use crate::query::SymbolQuery;
 use crate::ts::files::FileView;
-use crate::answer::{LookupMatch, SymbolMetadata};
-use crate::answer::SnapshotParts;
 use crate::ts::TsError;
 
 /// The depth at which structure is stored; deeper call trees are computed
@@ -72,11 +72,8 @@ pub fn chunk_query(c: &CodeChunk) -> Option<SymbolQuery> {
 /// `inspect`) the depth-1 metadata.
 fn compute(ws: &Workspace, q: &SymbolQuery, inspect: bool) -> Result<Stored, TsError> {
     let found = ws.lookup(std::slice::from_ref(q))?;
-    let metadata = if inspect && !found.matches.is_empty() {
-        ws.inspect(q, &InspectConfig { call_depth: STORED_DEPTH, resolvers: None })?.matches
-    } else {
-        Vec::new()
-    };
+    let metadata =
+        if inspect && !found.matches.is_empty() { ws.inspect(q, &InspectConfig { call_depth: STORED_DEPTH, resolvers: None })?.matches } else { Vec::new() };
     Ok(Stored { matches: found.matches, snapshots: found.snapshots, metadata })
 }
 

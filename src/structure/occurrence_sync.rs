@@ -23,13 +23,13 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use sha2::Digest;
 
+use super::rows::{DeclarationRow, Facts};
 use super::StructureError;
 use crate::index::occurrences::{OccDeclarationRow, OccFileRow, OccurrenceRow};
 use crate::index::{relative, Index, Progress};
 use crate::inspect::Workspace;
 use crate::source::Tree;
 use crate::ts::files::FileView;
-use super::rows::{DeclarationRow, Facts};
 
 /// Files per request to the service isolate (one progress step).
 const BATCH: usize = 64;

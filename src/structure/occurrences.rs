@@ -9,12 +9,12 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use serde::Serialize;
 
 pub use super::occurrence_sync::{needs_sync, sync, OccurrenceReport};
+use super::rows::Declaration;
 pub use super::rows::Facts;
 use super::StructureError;
+use crate::answer::{CallEntry, FileReferences, References, SymbolRef};
 use crate::index::occurrences::OccurrenceRow;
 use crate::index::Index;
-use crate::answer::{CallEntry, FileReferences, References, SymbolRef};
-use super::rows::Declaration;
 /// Edges of one call-hierarchy item: (other item, call-site lines).
 type Edges = Vec<(String, Vec<u32>)>;
 

@@ -164,7 +164,12 @@ impl From<wire::DeclarationAnswer> for DeclarationRow {
 
 impl Facts {
     /// A file's facts from the pass's message.
-    pub(crate) fn from_wire(declarations: Vec<wire::OccurrenceDeclaration>, items: Vec<wire::CallItem>, calls: Vec<wire::CallEdge>, bases: Vec<wire::BaseEdge>) -> Facts {
+    pub(crate) fn from_wire(
+        declarations: Vec<wire::OccurrenceDeclaration>,
+        items: Vec<wire::CallItem>,
+        calls: Vec<wire::CallEdge>,
+        bases: Vec<wire::BaseEdge>,
+    ) -> Facts {
         Facts { declarations: all(declarations), items: all(items), calls: all(calls), bases: all(bases) }
     }
 }
