@@ -36,6 +36,9 @@ pub struct Settings {
     /// turns off the demotion of tests, examples, mocks and the like;
     /// `callGraph = true` turns on the call-graph step (off by default).
     pub ranking: crate::search::rank::Steps,
+    /// `[share] from`: the shared index that `tsq serve` pulls on start
+    /// (`s3://bucket/prefix` or `file:///dir`; see `share`).
+    pub share_from: Option<String>,
 }
 
 impl Default for Settings {
@@ -52,8 +55,16 @@ impl Default for Settings {
             call_depth: 1,
             type_depth: 1,
             ranking: crate::search::rank::Steps::DEFAULT,
+            share_from: None,
         }
     }
+}
+
+/// `[share]` in tsq.toml.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShareOverrides {
+    pub from: Option<String>,
 }
 
 /// Values that may be set anywhere; `None` defers to the next source.
@@ -72,6 +83,7 @@ pub struct Overrides {
     pub type_depth: Option<i32>,
     pub file_roles: Option<bool>,
     pub call_graph: Option<bool>,
+    pub share: Option<ShareOverrides>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -117,6 +129,7 @@ impl Overrides {
             type_depth: var("TSQ_TYPE_DEPTH")?,
             file_roles: var("TSQ_FILE_ROLES")?,
             call_graph: var("TSQ_CALL_GRAPH")?,
+            share: var::<String>("TSQ_SHARE_FROM")?.map(|from| ShareOverrides { from: Some(from) }),
         })
     }
 
@@ -135,6 +148,10 @@ impl Overrides {
             type_depth: self.type_depth.or(next.type_depth),
             file_roles: self.file_roles.or(next.file_roles),
             call_graph: self.call_graph.or(next.call_graph),
+            share: match (self.share, next.share) {
+                (Some(ShareOverrides { from: Some(f) }), _) => Some(ShareOverrides { from: Some(f) }),
+                (_, next) => next,
+            },
         }
     }
 }
@@ -160,6 +177,7 @@ impl Settings {
                 graph: merged.call_graph.unwrap_or(d.ranking.graph),
                 ..d.ranking
             },
+            share_from: merged.share.and_then(|s| s.from).filter(|f| !f.trim().is_empty()).or(d.share_from),
         };
         s.validate()?;
         Ok(s)
@@ -218,7 +236,7 @@ pub fn provenance(root: &Path) -> Result<Vec<Provenance>, ConfigError> {
         None => toml::Table::new(),
     };
     let embedder = format!("{:?}", s.embedder).to_lowercase();
-    let rows: [(&'static str, &str, String); 12] = [
+    let rows: [(&'static str, &str, String); 13] = [
         ("embedder", "TSQ_EMBEDDER", embedder),
         ("rerankWeight", "TSQ_RERANK_WEIGHT", s.rerank_weight.to_string()),
         ("vectorWeight", "TSQ_VECTOR_WEIGHT", s.vector_weight.to_string()),
@@ -231,13 +249,14 @@ pub fn provenance(root: &Path) -> Result<Vec<Provenance>, ConfigError> {
         ("typeDepth", "TSQ_TYPE_DEPTH", s.type_depth.to_string()),
         ("fileRoles", "TSQ_FILE_ROLES", s.ranking.roles.to_string()),
         ("callGraph", "TSQ_CALL_GRAPH", s.ranking.graph.to_string()),
+        ("share.from", "TSQ_SHARE_FROM", s.share_from.clone().unwrap_or_default()),
     ];
     Ok(rows
         .into_iter()
         .map(|(key, env, value)| {
             let source = if std::env::var(env).is_ok_and(|v| !v.trim().is_empty()) {
                 format!("env {env}")
-            } else if keys.contains_key(key) {
+            } else if keys.contains_key(key) || key.split_once('.').is_some_and(|(t, k)| keys.get(t).and_then(|t| t.get(k)).is_some()) {
                 file.as_ref().map(|p| p.display().to_string()).unwrap_or_default()
             } else {
                 "default".to_string()
@@ -264,6 +283,12 @@ mod tests {
         std::fs::write(dir.join("tsq.toml"), "vectorWeight = 1.5\n").unwrap();
         let e = Settings::load(&dir, Overrides::default()).unwrap_err().to_string();
         assert!(e.starts_with("vectorWeight"), "{e}");
+        std::fs::write(dir.join("tsq.toml"), "topK = 7\n[share]\nfrom = \"s3://team-bucket/tsq\"\n").unwrap();
+        let s = Settings::load(&dir, Overrides::default()).unwrap();
+        assert_eq!((s.top_k, s.share_from.as_deref()), (7, Some("s3://team-bucket/tsq")));
+        std::fs::write(dir.join("tsq.toml"), "[share]\nurl = \"s3://x\"\n").unwrap();
+        let e = Settings::load(&dir, Overrides::default()).unwrap_err().to_string();
+        assert!(e.contains("url"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

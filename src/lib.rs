@@ -17,6 +17,7 @@ pub mod parse;
 pub mod query;
 pub mod runtime;
 pub mod search;
+pub mod share;
 pub mod snapshot;
 pub mod structure;
 pub use tsq_engine::source;

@@ -249,7 +249,25 @@ impl TsqServer {
     /// The warm engine, opened on first use.
     async fn engine(&self, ctx: &RequestContext<RoleServer>) -> Result<Arc<Engine>, String> {
         let root = self.root(ctx).await;
-        self.engine.get_or_try_init(|| async move { Engine::open(&root, EngineOptions::default()).map(Arc::new).map_err(|e| e.to_string()) }).await.cloned()
+        self.engine
+            .get_or_try_init(|| async move {
+                let engine = Arc::new(Engine::open(&root, EngineOptions::default()).map_err(|e| e.to_string())?);
+                // `[share] from`: the team's published index first, then the
+                // local sync on top. A failure leaves the local index in use.
+                let pulling = Arc::clone(&engine);
+                match tokio::task::spawn_blocking(move || pulling.pull_configured(&crate::index::sync_silent())).await {
+                    Ok(Ok(Some(p))) => match &p.pulled {
+                        Some(got) => tracing::info!("pulled the index of {} from {} ({} files, {} bytes); {} files re-indexed locally", got.commit, got.url, got.downloaded, got.bytes_pulled, p.reindexed),
+                        None => tracing::info!("{}", p.fallback.unwrap_or_default()),
+                    },
+                    Ok(Ok(None)) => {}
+                    Ok(Err(e)) => tracing::warn!("[share] from: {e}; answering from the local index"),
+                    Err(e) => tracing::warn!("[share] from: {e}; answering from the local index"),
+                }
+                Ok(engine)
+            })
+            .await
+            .cloned()
     }
 
     /// Starts the background worker unless it is running. When no query

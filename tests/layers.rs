@@ -11,6 +11,7 @@ const FORBIDDEN: &[(&str, &[&str])] = &[
     ("src/index", &["api", "search", "lookup", "structure", "cli", "mcp"]),
     ("src/structure", &["api", "search", "lookup", "cli", "mcp"]),
     ("src/search", &["api", "cli", "mcp"]),
+    ("src/share", &["api", "search", "lookup", "structure", "inspect", "cli", "mcp"]),
     ("src/files.rs", &["api", "search", "lookup", "index", "structure", "cli", "mcp"]),
     ("src/query.rs", &["api", "search", "lookup", "index", "structure", "cli", "mcp"]),
 ];

@@ -27,9 +27,11 @@ mod maintain;
 mod occurrences;
 pub mod render;
 pub mod request;
+mod share;
 
 pub use maintain::{IndexReport, StructureMode};
 pub use occurrences::RelationsAnswer;
+pub use share::PullAnswer;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
@@ -77,6 +79,8 @@ pub enum EngineError {
     Ts(#[from] TsError),
     #[error("unknown analysis `{0}`; known: {known}", known = ANALYSES.join(", "))]
     UnknownAnalysis(String),
+    #[error(transparent)]
+    Share(#[from] crate::share::ShareError),
 }
 
 /// An answer to a query.
@@ -575,7 +579,15 @@ fn structure_error(e: crate::structure::StructureError) -> EngineError {
 /// structure the index holds, and where this answer's came from.
 fn structure_line(index: &Index, how: &str) -> Result<String, EngineError> {
     let [n, m] = index.structure_counts()?;
-    Ok(format!("structure: {}/{} declarations ({how})", group(n), group(m)))
+    Ok(with_origin(index, format!("structure: {}/{} declarations ({how})", group(n), group(m))))
+}
+
+/// A structure line, with where the index came from when it was pulled.
+fn with_origin(index: &Index, line: String) -> String {
+    match index.origin() {
+        Some(o) => format!("{line}; {}", o.line()),
+        None => line,
+    }
 }
 
 fn group(n: usize) -> String {

@@ -117,6 +117,7 @@ impl Engine {
             0 => "structure: from the occurrence index".to_string(),
             n => format!("structure: from the occurrence index ({n} files re-indexed first)"),
         };
+        let line = super::with_origin(index, line);
         Ok(Some(crate::lookup::answer_from(query, config, Some(line), matches, &found.snapshots, hints, found.metadata)))
     }
 }

@@ -63,3 +63,83 @@ pub fn run_clean(engine: &Engine, json: bool) -> anyhow::Result<ExitStatus> {
     }
     Ok(ExitStatus::Success)
 }
+
+/// `tsq index --from <url>`: pull the team's index, then sync locally.
+pub fn run_pull(engine: &Engine, url: &str, json: bool) -> anyhow::Result<ExitStatus> {
+    let progress = progress::Stderr::new();
+    let result = engine.pull(url, &progress);
+    progress.finish();
+    for n in engine.take_notes() {
+        eprintln!("tsq: {n}");
+    }
+    let answer = match result {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("tsq: {e}");
+            eprintln!("tsq: the local index was left as it was; `tsq index` builds it locally");
+            return Ok(ExitStatus::Error);
+        }
+    };
+    if let Some(why) = &answer.fallback {
+        eprintln!("tsq: {why}");
+    }
+    let mut out = std::io::stdout().lock();
+    if json {
+        out.write_all(render::pretty(&answer).as_bytes())?;
+    } else {
+        if let Some(p) = &answer.pulled {
+            let from = if p.commit == p.head { "HEAD".to_string() } else { format!("the nearest published ancestor {}", &p.commit) };
+            writeln!(
+                out,
+                "pulled the index of {from} from {}: {} files, {} downloaded ({:.1} MB), {} already local{}, in {:.1} s",
+                p.url,
+                p.files,
+                p.downloaded,
+                p.bytes_pulled as f64 / 1e6,
+                p.reused,
+                if p.signed { ", signature verified" } else { "" },
+                p.ms as f64 / 1000.0
+            )?;
+        }
+        out.write_all(render::sync_report(&answer.index.sync).as_bytes())?;
+        writeln!(out, "{} files re-indexed locally", answer.reindexed)?;
+    }
+    Ok(ExitStatus::Success)
+}
+
+/// `tsq publish --to <url>`: for CI, on a clean checkout.
+pub fn run_publish(engine: &Engine, url: &str, json: bool) -> anyhow::Result<ExitStatus> {
+    let progress = progress::Stderr::new();
+    let result = engine.publish(url, &progress);
+    progress.finish();
+    for n in engine.take_notes() {
+        eprintln!("tsq: {n}");
+    }
+    let report = match result {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("tsq: {e}");
+            return Ok(ExitStatus::Error);
+        }
+    };
+    let mut out = std::io::stdout().lock();
+    if json {
+        out.write_all(render::pretty(&report).as_bytes())?;
+    } else {
+        let how = if report.already_published { "already published by another job (kept, verified)" } else { "published" };
+        writeln!(
+            out,
+            "{how}: the index of {} at {} ({}): {} files, {:.1} MB, {} new objects ({:.1} MB uploaded){}, in {:.1} s",
+            report.commit,
+            report.url,
+            report.key,
+            report.files,
+            report.bytes as f64 / 1e6,
+            report.uploaded,
+            report.uploaded_bytes as f64 / 1e6,
+            if report.signed { ", signed" } else { "" },
+            report.ms as f64 / 1000.0
+        )?;
+    }
+    Ok(ExitStatus::Success)
+}

@@ -208,6 +208,28 @@ enum Command {
         /// default.
         #[arg(long, hide = true)]
         occurrences: bool,
+        /// Start from the team's shared index (`s3://bucket/prefix` or
+        /// `file:///dir`): the published index of HEAD or of its nearest
+        /// published ancestor, verified, then synced locally (only files
+        /// that differ are re-indexed). Credentials: the standard AWS
+        /// environment and config chain.
+        #[arg(long, value_name = "URL")]
+        from: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// For CI: bring the index of this clean checkout up to date and
+    /// publish it under HEAD's commit (`s3://bucket/prefix` or
+    /// `file:///dir`; AWS credentials from the standard environment and
+    /// config chain; signed with TSQ_SHARE_KEY when set).
+    Publish {
+        /// Where to publish: s3://bucket/prefix or file:///absolute/dir.
+        #[arg(long, value_name = "URL")]
+        to: String,
+        #[arg(long)]
+        root: Option<PathBuf>,
+        #[arg(long, value_enum)]
+        embedder: Option<tsq::embed::EmbedderChoice>,
         #[arg(long)]
         json: bool,
     },
@@ -310,9 +332,17 @@ pub fn run() -> anyhow::Result<ExitStatus> {
             let input = tsq::api::QueryInput { query, paths, languages, shape: format.shape(), overrides, symbol_only: false };
             query::run(&engine(root, tsq::api::EngineOptions { embedder })?, input, format)
         }
-        Command::Index { root, embedder, no_structure, occurrences: _, json } => {
+        Command::Index { root, embedder, no_structure, occurrences: _, from: Some(url), json } => {
+            if no_structure {
+                eprintln!("tsq: --from pulls the whole index, structure included; drop --no-structure");
+                return Ok(ExitStatus::Error);
+            }
+            index::run_pull(&engine(root, tsq::api::EngineOptions { embedder })?, &url, json)
+        }
+        Command::Index { root, embedder, no_structure, occurrences: _, from: None, json } => {
             index::run_index(&engine(root, tsq::api::EngineOptions { embedder })?, !no_structure, json)
         }
+        Command::Publish { to, root, embedder, json } => index::run_publish(&engine(root, tsq::api::EngineOptions { embedder })?, &to, json),
         Command::Relations { query, root, call_depth, json } => relations::run(&engine(root, none())?, &query, call_depth, json),
         Command::Status { root, json } => index::run_status(&engine(root, none())?, json),
         Command::Clean { root, json } => index::run_clean(&engine(root, none())?, json),

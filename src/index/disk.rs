@@ -39,6 +39,7 @@ pub(super) fn clear_tables(dir: &Path) -> Result<(), IndexError> {
     }
     let _ = std::fs::remove_file(dir.join(sync::JOURNAL));
     let _ = std::fs::remove_file(dir.join("meta.json"));
+    let _ = std::fs::remove_file(dir.join(ORIGIN));
     Ok(())
 }
 
@@ -76,4 +77,137 @@ fn walk_size(dir: &Path) -> std::io::Result<u64> {
         total += if m.is_dir() { walk_size(&e.path()).unwrap_or(0) } else { m.len() };
     }
     Ok(total)
+}
+
+/// What stays local in the index directory: the writer lock, the user's
+/// `config.toml`, the write journal, a pull's staging and marker, where
+/// the index came from. Everything else is the index a publish uploads
+/// and a pull replaces.
+const LOCAL_ONLY: &[&str] = &["lock", ".gitignore", "config.toml", sync::JOURNAL, ORIGIN, INCOMING, PULLING, ".write-probe"];
+/// A pull's downloads, verified, before they are moved into place.
+pub const INCOMING: &str = "incoming";
+/// Present while a pull swaps files: an index that opens with it is
+/// incomplete and is rebuilt.
+const PULLING: &str = "pulling";
+/// Where a pulled index came from (`Origin`).
+const ORIGIN: &str = "origin.json";
+
+/// The index's files, relative to `dir` and sorted: what `tsq publish`
+/// uploads. The caller holds the writer lock.
+pub fn snapshot_files(dir: &Path) -> Result<Vec<String>, IndexError> {
+    fn walk(base: &Path, dir: &Path, out: &mut Vec<String>) -> std::io::Result<()> {
+        for e in std::fs::read_dir(dir)? {
+            let e = e?;
+            let path = e.path();
+            let rel = path.strip_prefix(base).unwrap_or(&path).to_string_lossy().replace('\\', "/");
+            if (dir == base && LOCAL_ONLY.contains(&rel.as_str())) || rel.ends_with(".tmp") {
+                continue;
+            }
+            if e.file_type()?.is_dir() {
+                walk(base, &path, out)?;
+            } else {
+                out.push(rel);
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out).map_err(|e| io(dir, e))?;
+    out.sort();
+    Ok(out)
+}
+
+/// Replaces the index in `dir` by a pulled one: `all` is every file of
+/// the pulled index, `downloaded` those waiting in `dir/incoming` (the
+/// others are already in `dir` with the right content). Files of the old
+/// index that the pulled one lacks are removed. The caller holds the
+/// writer lock; a crash midway leaves the `pulling` marker, and the next
+/// open rebuilds instead of reading a half-swapped index.
+pub fn install_pulled(dir: &Path, all: &std::collections::HashSet<String>, downloaded: &std::collections::HashSet<String>) -> Result<(), IndexError> {
+    let marker = dir.join(PULLING);
+    std::fs::write(&marker, b"").map_err(|e| io(&marker, e))?;
+    for rel in snapshot_files(dir)? {
+        if !all.contains(&rel) || downloaded.contains(&rel) {
+            let p = dir.join(&rel);
+            std::fs::remove_file(&p).map_err(|e| io(&p, e))?;
+        }
+    }
+    let incoming = dir.join(INCOMING);
+    for rel in downloaded {
+        let (from, to) = (incoming.join(rel), dir.join(rel));
+        if let Some(parent) = to.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
+        }
+        std::fs::rename(&from, &to).map_err(|e| io(&from, e))?;
+    }
+    let _ = std::fs::remove_dir_all(&incoming);
+    remove_empty_dirs(dir);
+    std::fs::remove_file(&marker).map_err(|e| io(&marker, e))
+}
+
+fn remove_empty_dirs(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for e in entries.flatten() {
+        if e.file_type().is_ok_and(|t| t.is_dir()) {
+            remove_empty_dirs(&e.path());
+            let _ = std::fs::remove_dir(e.path());
+        }
+    }
+}
+
+/// An index whose last pull did not finish: everything but the local-only
+/// files goes, so that it is rebuilt. True when there was one.
+pub(super) fn discard_interrupted_pull(dir: &Path) -> Result<bool, IndexError> {
+    if !dir.join(PULLING).exists() {
+        return Ok(false);
+    }
+    for rel in snapshot_files(dir)? {
+        let p = dir.join(&rel);
+        std::fs::remove_file(&p).map_err(|e| io(&p, e))?;
+    }
+    remove_empty_dirs(dir);
+    let _ = std::fs::remove_file(dir.join(ORIGIN));
+    let _ = std::fs::remove_dir_all(dir.join(INCOMING));
+    std::fs::remove_file(dir.join(PULLING)).map_err(|e| io(dir, e))?;
+    Ok(true)
+}
+
+/// Where a pulled index came from, as answers say it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Origin {
+    pub url: String,
+    pub commit: String,
+    /// Files re-indexed locally after the pull (their content differed).
+    pub reindexed: usize,
+}
+
+impl Origin {
+    /// `index: from s3://…@1a2b3c4, 14 files re-indexed locally`.
+    pub fn line(&self) -> String {
+        let short: String = self.commit.chars().take(12).collect();
+        format!("index: from {}@{short}, {} files re-indexed locally", self.url, self.reindexed)
+    }
+}
+
+pub fn read_origin(dir: &Path) -> Option<Origin> {
+    serde_json::from_slice(&std::fs::read(dir.join(ORIGIN)).ok()?).ok()
+}
+
+pub fn write_origin(dir: &Path, origin: Option<&Origin>) -> Result<(), IndexError> {
+    match origin {
+        Some(o) => write_atomic(&dir.join(ORIGIN), &serde_json::to_vec_pretty(o).unwrap_or_default()),
+        None => {
+            let _ = std::fs::remove_file(dir.join(ORIGIN));
+            Ok(())
+        }
+    }
+}
+
+/// Runs `f` on the index directory of `root` (created if absent) under
+/// the writer lock: what a publish reads and a pull swaps.
+pub fn with_writer_lock<T>(root: &Path, f: impl FnOnce(&Path) -> T) -> Result<T, IndexError> {
+    let dir = prepare_dir(&super::index_dir(root)).map_err(|e| io(root, e))?;
+    let _lock = lock::acquire(&dir).map_err(|e| io(&dir, e))?;
+    Ok(f(&dir))
 }

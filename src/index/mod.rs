@@ -22,9 +22,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::embed::{self, EmbedError, Embedder, EmbedderChoice, EmbedderId, HttpConfig};
 
-pub use disk::clean;
+pub use disk::{clean, install_pulled, read_origin, snapshot_files, with_writer_lock, write_origin, Origin, INCOMING};
 pub(crate) use disk::write_atomic;
-use disk::{clear_tables, dir_size, prepare_dir, read_meta, write_meta};
+use disk::{clear_tables, dir_size, discard_interrupted_pull, prepare_dir, read_meta, write_meta};
 pub use schema::{language_of, ChunkRow, FileRow, SCHEMA_VERSION};
 pub use search_reads::{Filter, Hit};
 pub use store::MAX_VERSIONS;
@@ -172,6 +172,9 @@ impl Index {
                 .build()
                 .map_err(|e| IndexError::Io { path: "tokio".into(), message: e.to_string() })?,
         );
+        if discard_interrupted_pull(&dir)? {
+            notes.push("the last `tsq index --from` was interrupted: the index is rebuilt locally".into());
+        }
         let old_meta = read_meta(&dir);
         let wanted = embedder.as_ref().map(|e| e.id());
         let mut rebuild = None;
@@ -233,6 +236,22 @@ impl Index {
     /// The active embedder (`None`: BM25 only).
     pub fn embedder(&self) -> Option<&dyn Embedder> {
         self.embedder.as_deref()
+    }
+
+    /// The model whose vectors the index holds (`None`: BM25 only).
+    pub fn embedder_id(&self) -> Option<EmbedderId> {
+        self.meta.embedder.clone()
+    }
+
+    /// Where the index was pulled from, when it was (`tsq index --from`).
+    pub fn origin(&self) -> Option<Origin> {
+        read_origin(&self.dir)
+    }
+
+    /// Compacts every table and prunes old versions, so that a publish
+    /// uploads only the live index.
+    pub fn compact(&mut self) -> Result<(), IndexError> {
+        self.with_lock(|ix| ix.runtime.block_on(ix.store.housekeeping(true)).map(|_| ()))
     }
 
     /// `local`, `voyage-code-3`…, or `none`.

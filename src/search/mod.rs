@@ -63,11 +63,15 @@ pub struct Backends {
     pub vectors: [usize; 2],
     /// Declarations with stored structure, and all declarations.
     pub structure: [usize; 2],
+    /// Where the index came from when it was pulled (`tsq index --from`):
+    /// `index: from s3://…@<commit>, N files re-indexed locally`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub origin: Option<String>,
 }
 
 impl Backends {
     pub fn summary(&self) -> String {
-        format!(
+        let line = format!(
             "embedder: {}, reranker: {}, vectors: {}/{} chunks, structure: {}/{} declarations",
             self.embedder,
             self.reranker,
@@ -75,7 +79,11 @@ impl Backends {
             crate::lookup::group(self.vectors[1]),
             crate::lookup::group(self.structure[0]),
             crate::lookup::group(self.structure[1])
-        )
+        );
+        match &self.origin {
+            Some(origin) => format!("{line}, {origin}"),
+            None => line,
+        }
     }
 }
 
@@ -195,7 +203,7 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
     }
     Ok(Retrieval {
         ranked,
-        backends: Backends { embedder: index.embedder_name(), reranker: reranker_name, vectors: [with, all], structure: index.structure_counts()? },
+        backends: Backends { embedder: index.embedder_name(), reranker: reranker_name, vectors: [with, all], structure: index.structure_counts()?, origin: index.origin().map(|o| o.line()) },
         notes,
         timings: Timings { sync: 0, retrieval: retrieval_ms, rerank: rerank_ms, enrichment: 0 },
     })

@@ -1,0 +1,115 @@
+//! The shared team index through the engine: `Engine::publish` (`tsq
+//! publish --to`, for CI) and `Engine::pull` (`tsq index --from`, and
+//! `tsq serve` with `[share] from`). The remote side is `crate::share`;
+//! the swap of the local index directory is `index::install_pulled`.
+
+use serde::Serialize;
+
+use super::{lock, Engine, EngineError, IndexReport, StructureMode};
+use crate::index::{Origin, Progress, SCHEMA_VERSION};
+use crate::share::{self, Key, ShareConfig};
+
+/// `tsq index --from`'s answer: what was pulled (if anything was
+/// published for HEAD or an ancestor), then the local sync on top.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PullAnswer {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pulled: Option<share::Pulled>,
+    /// Why nothing was pulled (the index was then built locally).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fallback: Option<String>,
+    /// Files re-indexed locally: the content differs from the pulled
+    /// index's (edits, or commits since the published ancestor).
+    pub reindexed: usize,
+    pub index: IndexReport,
+}
+
+fn embedder_key(id: Option<crate::embed::EmbedderId>) -> String {
+    id.map(|e| format!("{}-{}d", e.model, e.dimension)).unwrap_or_else(|| "none".into())
+}
+
+impl Engine {
+    /// The key a pulled index must have: this tsq's schema and TypeScript,
+    /// and the embedder the settings choose.
+    fn share_key(&self) -> Result<Key, EngineError> {
+        let settings = self.settings()?;
+        let (embedder, _) = crate::embed::choose(settings.embedder, &Default::default()).map_err(crate::index::IndexError::from)?;
+        Ok(Key { schema_version: SCHEMA_VERSION, typescript: crate::ts::TYPESCRIPT_VERSION.to_string(), embedder: embedder_key(embedder.map(|e| e.id())) })
+    }
+
+    /// `tsq publish --to <url>`: brings the index of this clean checkout up
+    /// to date (`index`: chunks, vectors, occurrences), compacts it, and
+    /// uploads it under HEAD's commit and the index's key.
+    pub fn publish(&self, url: &str, progress: &dyn Progress) -> Result<share::PublishReport, EngineError> {
+        let commit = share::head(&self.root)?;
+        let dirty = share::dirty(&self.root)?;
+        if let Some(first) = dirty.first() {
+            return Err(share::ShareError::Dirty { count: dirty.len(), first: first.clone() }.into());
+        }
+        let (_, failed) = self.index(StructureMode::Occurrences, progress)?;
+        if let Some(e) = failed {
+            // An incomplete index is not published: readers would trust it.
+            return Err(e);
+        }
+        let key = {
+            let mut guard = self.open_index()?;
+            let index = guard.as_mut().expect("opened above");
+            index.compact()?;
+            Key { schema_version: SCHEMA_VERSION, typescript: crate::ts::TYPESCRIPT_VERSION.to_string(), embedder: embedder_key(index.embedder_id()) }
+        };
+        let config = ShareConfig::from_env();
+        Ok(crate::index::with_writer_lock(&self.root, |dir| {
+            let files = crate::index::snapshot_files(dir)?;
+            Ok::<_, EngineError>(share::publish(url, &commit, &key, dir, &files, &config, progress)?)
+        })??)
+    }
+
+    /// `tsq index --from <url>`: pulls the published index of HEAD, or of
+    /// its nearest published ancestor, verified, into `.tsq/` (only the
+    /// files the local index lacks), then syncs as `tsq index` does: only
+    /// files whose content differs are re-indexed. When nothing is
+    /// published for these commits, the index is built locally and
+    /// `fallback` says why. A refused index (tampered, wrongly signed,
+    /// another version) is an error and leaves the local index as it was.
+    pub fn pull(&self, url: &str, progress: &dyn Progress) -> Result<PullAnswer, EngineError> {
+        let config = ShareConfig::from_env();
+        let candidates = share::ancestors(&self.root, config.max_ancestors)?;
+        let key = self.share_key()?;
+        // The open index (if any) is closed: its files are about to change.
+        lock(&self.index).take();
+        let pulled = crate::index::with_writer_lock(&self.root, |dir| {
+            let staging = dir.join(crate::index::INCOMING);
+            let Some(pulled) = share::fetch(url, &candidates, &key, dir, &staging, &config, progress)? else { return Ok::<_, EngineError>(None) };
+            let manifest = pulled.manifest.as_ref().expect("fetch sets it");
+            let (all, downloaded) = share::paths(manifest, &staging);
+            crate::index::install_pulled(dir, &all, &downloaded)?;
+            crate::index::write_origin(dir, None)?;
+            Ok(Some(pulled))
+        })??;
+        let fallback = pulled.is_none().then(|| {
+            format!("no index is published at {url} for HEAD or its {} nearest ancestors under {}; built locally", candidates.len().saturating_sub(1), key.scope())
+        });
+        let (index, failed) = self.index(StructureMode::Occurrences, progress)?;
+        let reindexed = index.sync.parsed.max(index.occurrences.as_ref().map_or(0, |o| o.indexed));
+        if let Some(p) = &pulled {
+            let origin = Origin { url: p.url.clone(), commit: p.commit.clone(), reindexed };
+            crate::index::with_writer_lock(&self.root, |dir| crate::index::write_origin(dir, Some(&origin)))??;
+        }
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        Ok(PullAnswer { pulled, fallback, reindexed, index })
+    }
+}
+
+impl Engine {
+    /// `[share] from` (tsq.toml or `TSQ_SHARE_FROM`): pulls that index, as
+    /// `tsq serve` does on start; `None` when no share is configured.
+    pub fn pull_configured(&self, progress: &dyn Progress) -> Result<Option<PullAnswer>, EngineError> {
+        match self.settings()?.share_from {
+            Some(url) => self.pull(&url, progress).map(Some),
+            None => Ok(None),
+        }
+    }
+}

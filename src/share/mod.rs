@@ -1,0 +1,301 @@
+//! The shared team index: CI publishes the index of a clean checkout once
+//! per commit (`tsq publish --to <url>`), and every clone or sandbox pulls
+//! the nearest published ancestor's (`tsq index --from <url>`, or
+//! `[share] from` in tsq.toml for `tsq serve`), then syncs locally as
+//! usual: only files whose content differs are re-indexed.
+//!
+//! The remote layout (under `s3://bucket/prefix` or `file:///dir`):
+//! - `objects/<sha256>`: the index's files, stored by content. Lance data
+//!   files are immutable, so a commit's index shares most objects with
+//!   its parent's, a publish uploads only objects not there yet, and a
+//!   pull downloads only files the local index lacks;
+//! - `indexes/<scope>/<commit>.json`: the manifest (`manifest::Manifest`),
+//!   written last and only if absent, so a reader never sees a partial
+//!   index and two publishers never replace each other's. The scope is
+//!   the `Key` (schema, TypeScript, embedder).
+//!
+//! A pull verifies the manifest (key, commit, paths, HMAC signature when
+//! `TSQ_SHARE_KEY` is set) and every downloaded byte (sha256) before the
+//! index directory is touched; the swap itself is `index::install_pulled`.
+
+mod git;
+pub mod manifest;
+pub mod remote;
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use futures::{StreamExt, TryStreamExt};
+use serde::Serialize;
+use sha2::Digest;
+
+pub use git::{ancestors, dirty, head};
+pub use manifest::{Key, Manifest};
+pub use remote::Remote;
+
+use crate::index::Progress;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ShareError {
+    #[error("{url}: {message}")]
+    Url { url: String, message: String },
+    #[error("{url}: {message}")]
+    Remote { url: String, message: String },
+    #[error("refused the published index {url}: {message}")]
+    Refused { url: String, message: String },
+    #[error("{0}")]
+    Git(String),
+    #[error("the checkout differs from HEAD in {count} paths (first: {first}): publish from a clean checkout, so that the index is the commit's")]
+    Dirty { count: usize, first: String },
+    #[error("{path}: {message}")]
+    Io { path: String, message: String },
+}
+
+fn io(path: &Path, e: std::io::Error) -> ShareError {
+    ShareError::Io { path: path.display().to_string(), message: e.to_string() }
+}
+
+/// How far back a pull looks for a published ancestor.
+pub const MAX_ANCESTORS: usize = 100;
+/// Objects moved at once.
+const PARALLEL: usize = 8;
+
+/// Sharing settings, built once at the edge.
+#[derive(Clone)]
+pub struct ShareConfig {
+    /// `TSQ_SHARE_KEY`: publishes are signed with it, and pulls refuse
+    /// indexes it did not sign. Never printed.
+    pub signing_key: Option<Vec<u8>>,
+    pub max_ancestors: usize,
+}
+
+impl ShareConfig {
+    pub fn from_env() -> ShareConfig {
+        let signing_key = std::env::var("TSQ_SHARE_KEY").ok().filter(|k| !k.is_empty()).map(String::into_bytes);
+        ShareConfig { signing_key, max_ancestors: MAX_ANCESTORS }
+    }
+}
+
+impl std::fmt::Debug for ShareConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ShareConfig").field("signing_key", &self.signing_key.as_ref().map(|_| "<set>")).field("max_ancestors", &self.max_ancestors).finish()
+    }
+}
+
+fn manifest_path(key: &Key, commit: &str) -> String {
+    format!("indexes/{}/{commit}.json", key.scope())
+}
+
+fn object_path(sha: &str) -> String {
+    format!("objects/{sha}")
+}
+
+fn sha256(bytes: &[u8]) -> String {
+    crate::ts::hex(&sha2::Sha256::digest(bytes))
+}
+
+/// The AWS SDK brings rustls' aws-lc-rs provider beside the ring one that
+/// reqwest uses; with two and no process default, rustls cannot choose
+/// and panics. tsq uses ring, installed once before any TLS client.
+pub fn install_crypto_provider() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime, ShareError> {
+    install_crypto_provider();
+    tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().map_err(|e| ShareError::Io { path: "tokio".into(), message: e.to_string() })
+}
+
+/// `tsq publish`'s report.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PublishReport {
+    pub url: String,
+    pub commit: String,
+    pub key: Key,
+    pub files: usize,
+    pub bytes: u64,
+    /// Objects uploaded (the rest were there already).
+    pub uploaded: usize,
+    pub uploaded_bytes: u64,
+    /// Another publisher had published this commit first; its manifest is
+    /// kept (and was verified).
+    pub already_published: bool,
+    pub signed: bool,
+    pub ms: u64,
+}
+
+/// Uploads the index files `files` (relative to `dir`, the index
+/// directory, which the caller keeps from changing) as `commit`'s.
+pub fn publish(url: &str, commit: &str, key: &Key, dir: &Path, files: &[String], config: &ShareConfig, progress: &dyn Progress) -> Result<PublishReport, ShareError> {
+    let started = std::time::Instant::now();
+    runtime()?.block_on(async {
+        let remote = Remote::open(url).await?;
+        let done = std::sync::atomic::AtomicU64::new(0);
+        let total = files.len() as u64;
+        let entries: Vec<(manifest::Entry, Option<u64>)> = futures::stream::iter(files.iter().map(|rel| {
+            let remote = &remote;
+            let done = &done;
+            async move {
+                let path = dir.join(rel);
+                let bytes = std::fs::read(&path).map_err(|e| io(&path, e))?;
+                let sha = sha256(&bytes);
+                let size = bytes.len() as u64;
+                let object = object_path(&sha);
+                let uploaded = if remote.exists(&object).await? {
+                    None
+                } else {
+                    match remote.put_if_absent(&object, bytes).await? {
+                        remote::Created::Written => Some(size),
+                        remote::Created::Existed => None,
+                    }
+                };
+                progress.update("publishing the index", done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1, total);
+                Ok::<_, ShareError>((manifest::Entry { path: rel.clone(), size, sha256: sha }, uploaded))
+            }
+        }))
+        .buffer_unordered(PARALLEL)
+        .try_collect()
+        .await?;
+        let mut report = PublishReport {
+            url: remote.url().to_string(),
+            commit: commit.to_string(),
+            key: key.clone(),
+            files: entries.len(),
+            bytes: entries.iter().map(|(e, _)| e.size).sum(),
+            uploaded: entries.iter().filter(|(_, u)| u.is_some()).count(),
+            uploaded_bytes: entries.iter().filter_map(|(_, u)| *u).sum(),
+            already_published: false,
+            signed: config.signing_key.is_some(),
+            ms: 0,
+        };
+        let mut files: Vec<manifest::Entry> = entries.into_iter().map(|(e, _)| e).collect();
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        let mut m = Manifest {
+            format: manifest::FORMAT,
+            commit: commit.to_string(),
+            key: key.clone(),
+            tsq_version: env!("CARGO_PKG_VERSION").to_string(),
+            created_ms: crate::index::now_ms(),
+            files,
+            signature: None,
+        };
+        if let Some(k) = &config.signing_key {
+            m.sign(k);
+        }
+        // The manifest last, and only if absent: readers see the whole
+        // index or none of it, and a second publisher keeps the first's.
+        let at = manifest_path(key, commit);
+        if remote.put_if_absent(&at, m.to_json()).await? == remote::Created::Existed {
+            let theirs = remote.get(&at).await?.unwrap_or_default();
+            Manifest::verify(&theirs, &format!("{}/{at}", remote.url()), commit, key, config.signing_key.as_deref())?;
+            report.already_published = true;
+        }
+        report.ms = started.elapsed().as_millis() as u64;
+        Ok(report)
+    })
+}
+
+/// What a pull found and brought.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Pulled {
+    pub url: String,
+    /// The commit whose index was pulled: HEAD's, or the nearest
+    /// published ancestor's.
+    pub commit: String,
+    pub head: String,
+    pub files: usize,
+    /// Files downloaded, and their bytes; the rest were already local.
+    pub downloaded: usize,
+    pub bytes_pulled: u64,
+    pub reused: usize,
+    pub signed: bool,
+    pub ms: u64,
+    #[serde(skip)]
+    pub manifest: Option<Manifest>,
+}
+
+/// Finds the published index of the nearest of `candidates` (HEAD first),
+/// verifies it and downloads what `dir` lacks into `staging`; `None` when
+/// none of them is published under `key`. Nothing in `dir` is changed: the
+/// caller installs what was verified (`index::install_pulled`).
+pub fn fetch(url: &str, candidates: &[String], key: &Key, dir: &Path, staging: &Path, config: &ShareConfig, progress: &dyn Progress) -> Result<Option<Pulled>, ShareError> {
+    let started = std::time::Instant::now();
+    let head = candidates.first().cloned().unwrap_or_default();
+    runtime()?.block_on(async {
+        let remote = Remote::open(url).await?;
+        let mut found = None;
+        for commit in candidates.iter().take(config.max_ancestors) {
+            let at = manifest_path(key, commit);
+            if let Some(bytes) = remote.get(&at).await? {
+                found = Some((commit.clone(), Manifest::verify(&bytes, &format!("{}/{at}", remote.url()), commit, key, config.signing_key.as_deref())?));
+                break;
+            }
+        }
+        let Some((commit, m)) = found else { return Ok(None) };
+        let _ = std::fs::remove_dir_all(staging);
+        std::fs::create_dir_all(staging).map_err(|e| io(staging, e))?;
+        let done = std::sync::atomic::AtomicU64::new(0);
+        let total = m.files.len() as u64;
+        let results: Vec<Option<u64>> = futures::stream::iter(m.files.iter().map(|e| {
+            let remote = &remote;
+            let done = &done;
+            async move {
+                let fetched = fetch_one(remote, e, dir, staging).await;
+                progress.update("pulling the index", done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1, total);
+                fetched
+            }
+        }))
+        .buffer_unordered(PARALLEL)
+        .try_collect()
+        .await
+        .inspect_err(|_| {
+            let _ = std::fs::remove_dir_all(staging);
+        })?;
+        Ok(Some(Pulled {
+            url: remote.url().to_string(),
+            commit,
+            head,
+            files: m.files.len(),
+            downloaded: results.iter().filter(|r| r.is_some()).count(),
+            bytes_pulled: results.iter().filter_map(|r| *r).sum(),
+            reused: results.iter().filter(|r| r.is_none()).count(),
+            signed: m.signature.is_some(),
+            ms: started.elapsed().as_millis() as u64,
+            manifest: Some(m),
+        }))
+    })
+}
+
+/// One file: kept when the local copy already has its hash (`None`), else
+/// downloaded, checked and written under `staging` (its size).
+async fn fetch_one(remote: &Remote, e: &manifest::Entry, dir: &Path, staging: &Path) -> Result<Option<u64>, ShareError> {
+    let local = dir.join(&e.path);
+    if std::fs::metadata(&local).is_ok_and(|m| m.is_file() && m.len() == e.size) && std::fs::read(&local).is_ok_and(|b| sha256(&b) == e.sha256) {
+        return Ok(None);
+    }
+    let object = object_path(&e.sha256);
+    let where_ = format!("{}/{object}", remote.url());
+    let bytes = remote.get(&object).await?.ok_or_else(|| ShareError::Refused { url: where_.clone(), message: format!("missing: the manifest lists it for {}", e.path) })?;
+    let got = sha256(&bytes);
+    if got != e.sha256 || bytes.len() as u64 != e.size {
+        return Err(ShareError::Refused {
+            url: where_,
+            message: format!("its content does not match the manifest (sha256 {got}, {} bytes; expected {}, {} bytes): tampered or damaged", bytes.len(), e.sha256, e.size),
+        });
+    }
+    let out: PathBuf = staging.join(&e.path);
+    if let Some(parent) = out.parent() {
+        std::fs::create_dir_all(parent).map_err(|err| io(parent, err))?;
+    }
+    std::fs::write(&out, &bytes).map_err(|err| io(&out, err))?;
+    Ok(Some(e.size))
+}
+
+/// The paths a manifest lists, and those of them that were downloaded.
+pub fn paths(m: &Manifest, staging: &Path) -> (HashSet<String>, HashSet<String>) {
+    let all: HashSet<String> = m.files.iter().map(|e| e.path.clone()).collect();
+    let downloaded = all.iter().filter(|p| staging.join(p).is_file()).cloned().collect();
+    (all, downloaded)
+}

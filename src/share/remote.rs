@@ -1,0 +1,97 @@
+//! A shared index's remote: `s3://bucket/prefix` (S3 and S3-compatible
+//! stores, through a custom endpoint) or `file:///path`, opened with
+//! LanceDB's own object-store layer (`lance_io`, over `object_store`):
+//! credentials, endpoint and region come from the standard AWS
+//! environment and config chain (`AWS_ACCESS_KEY_ID`, `AWS_PROFILE`,
+//! `AWS_ENDPOINT_URL`, `AWS_REGION`, …), never from tsq's flags or files.
+//! Writes that must not replace anything use the store's conditional
+//! create (`If-None-Match: *` on S3), as Lance's own commits do.
+
+use std::sync::Arc;
+
+use lance_io::object_store::{ObjectStore, ObjectStoreParams, ObjectStoreRegistry};
+use object_store::path::Path;
+use object_store::PutPayload;
+
+use super::ShareError;
+
+/// An opened remote, with the URL it was opened from (for messages).
+pub struct Remote {
+    url: String,
+    store: Arc<ObjectStore>,
+    base: Path,
+}
+
+/// What a conditional create did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Created {
+    /// The object is new.
+    Written,
+    /// Another writer had created it first; nothing was replaced.
+    Existed,
+}
+
+impl Remote {
+    /// Opens `url`; only `s3://` and absolute `file://` URLs are taken.
+    pub async fn open(url: &str) -> Result<Remote, ShareError> {
+        let url = url.trim_end_matches('/').to_string();
+        let bad = |why: &str| ShareError::Url { url: url.clone(), message: why.to_string() };
+        if let Some(rest) = url.strip_prefix("s3://") {
+            if rest.split('/').next().unwrap_or("").is_empty() {
+                return Err(bad("no bucket: write s3://bucket/prefix"));
+            }
+        } else if let Some(rest) = url.strip_prefix("file://") {
+            if !rest.starts_with('/') {
+                return Err(bad("a file:// URL needs an absolute path: file:///path/to/dir"));
+            }
+        } else {
+            return Err(bad("unsupported scheme: use s3://bucket/prefix (S3 or an S3-compatible store, AWS_ENDPOINT_URL for a custom endpoint) or file:///absolute/path"));
+        }
+        let registry = Arc::new(ObjectStoreRegistry::default());
+        let (store, base) = ObjectStore::from_uri_and_params(registry, &url, &ObjectStoreParams::default())
+            .await
+            .map_err(|e| ShareError::Remote { url: url.clone(), message: e.to_string() })?;
+        Ok(Remote { url, store, base })
+    }
+
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    fn path(&self, rel: &str) -> Path {
+        rel.split('/').filter(|p| !p.is_empty()).fold(self.base.clone(), |p, part| p.child(part))
+    }
+
+    fn error(&self, rel: &str, e: impl std::fmt::Display) -> ShareError {
+        ShareError::Remote { url: format!("{}/{rel}", self.url), message: e.to_string() }
+    }
+
+    pub async fn exists(&self, rel: &str) -> Result<bool, ShareError> {
+        self.store.exists(&self.path(rel)).await.map_err(|e| self.error(rel, e))
+    }
+
+    /// The object's bytes; `None` when it does not exist.
+    pub async fn get(&self, rel: &str) -> Result<Option<Vec<u8>>, ShareError> {
+        if !self.exists(rel).await? {
+            return Ok(None);
+        }
+        let bytes = self.store.read_one_all(&self.path(rel)).await.map_err(|e| self.error(rel, e))?;
+        Ok(Some(bytes.to_vec()))
+    }
+
+    /// Creates the object unless it exists (a conditional write: two
+    /// writers never replace each other's object).
+    pub async fn put_if_absent(&self, rel: &str, bytes: Vec<u8>) -> Result<Created, ShareError> {
+        match self.store.put_if_absent(&self.path(rel), PutPayload::from(bytes)).await {
+            Ok(()) => Ok(Created::Written),
+            Err(object_store::Error::AlreadyExists { .. }) | Err(object_store::Error::Precondition { .. }) => Ok(Created::Existed),
+            Err(e) => Err(self.error(rel, e)),
+        }
+    }
+
+    /// Writes the object, replacing it (tests' tampering; `publish` never
+    /// replaces).
+    pub async fn put(&self, rel: &str, bytes: &[u8]) -> Result<(), ShareError> {
+        self.store.put(&self.path(rel), bytes).await.map(|_| ()).map_err(|e| self.error(rel, e))
+    }
+}
