@@ -200,6 +200,9 @@ pub fn sync_report(report: &SyncReport) -> String {
 pub fn status(status: &Status) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "index: {}", status.location);
+    if let Some(origin) = &status.origin {
+        let _ = writeln!(out, "{}", origin.line().replacen("index: ", "pulled ", 1));
+    }
     let _ = writeln!(
         out,
         "files: {}  chunks: {}  vectors: {}/{} chunks ({}, {} dimensions)",

@@ -59,10 +59,10 @@ impl Engine {
             Key { schema_version: SCHEMA_VERSION, typescript: crate::ts::TYPESCRIPT_VERSION.to_string(), embedder: embedder_key(index.embedder_id()) }
         };
         let config = ShareConfig::from_env();
-        Ok(crate::index::with_writer_lock(&self.root, |dir| {
+        crate::index::with_writer_lock(&self.root, |dir| {
             let files = crate::index::snapshot_files(dir)?;
             Ok::<_, EngineError>(share::publish(url, &commit, &key, dir, &files, &config, progress)?)
-        })??)
+        })?
     }
 
     /// `tsq index --from <url>`: pulls the published index of HEAD, or of
@@ -78,6 +78,7 @@ impl Engine {
         let key = self.share_key()?;
         // The open index (if any) is closed: its files are about to change.
         lock(&self.index).take();
+        let existed = crate::index::index_dir(&self.root).exists();
         let pulled = crate::index::with_writer_lock(&self.root, |dir| {
             let staging = dir.join(crate::index::INCOMING);
             let Some(pulled) = share::fetch(url, &candidates, &key, dir, &staging, &config, progress)? else { return Ok::<_, EngineError>(None) };
@@ -86,7 +87,17 @@ impl Engine {
             crate::index::install_pulled(dir, &all, &downloaded)?;
             crate::index::write_origin(dir, None)?;
             Ok(Some(pulled))
-        })??;
+        })?;
+        let pulled = match pulled {
+            Ok(p) => p,
+            Err(e) => {
+                if !existed {
+                    // A refused pull leaves no index where there was none.
+                    let _ = crate::index::clean(&self.root);
+                }
+                return Err(e);
+            }
+        };
         let fallback = pulled.is_none().then(|| {
             format!("no index is published at {url} for HEAD or its {} nearest ancestors under {}; built locally", candidates.len().saturating_sub(1), key.scope())
         });

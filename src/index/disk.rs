@@ -92,6 +92,12 @@ const PULLING: &str = "pulling";
 /// Where a pulled index came from (`Origin`).
 const ORIGIN: &str = "origin.json";
 
+/// Whether `rel` (relative to the index directory) names a local-only
+/// file, which no pulled index may bring.
+pub fn is_local_only(rel: &str) -> bool {
+    LOCAL_ONLY.contains(&rel.split('/').next().unwrap_or(rel)) || rel.ends_with(".tmp")
+}
+
 /// The index's files, relative to `dir` and sorted: what `tsq publish`
 /// uploads. The caller holds the writer lock.
 pub fn snapshot_files(dir: &Path) -> Result<Vec<String>, IndexError> {
@@ -100,7 +106,7 @@ pub fn snapshot_files(dir: &Path) -> Result<Vec<String>, IndexError> {
             let e = e?;
             let path = e.path();
             let rel = path.strip_prefix(base).unwrap_or(&path).to_string_lossy().replace('\\', "/");
-            if (dir == base && LOCAL_ONLY.contains(&rel.as_str())) || rel.ends_with(".tmp") {
+            if (dir == base && is_local_only(&rel)) || rel.ends_with(".tmp") {
                 continue;
             }
             if e.file_type()?.is_dir() {
@@ -141,6 +147,8 @@ pub fn install_pulled(dir: &Path, all: &std::collections::HashSet<String>, downl
         std::fs::rename(&from, &to).map_err(|e| io(&from, e))?;
     }
     let _ = std::fs::remove_dir_all(&incoming);
+    // The old index's write journal would delete the pulled rows it names.
+    let _ = std::fs::remove_file(dir.join(sync::JOURNAL));
     remove_empty_dirs(dir);
     std::fs::remove_file(&marker).map_err(|e| io(&marker, e))
 }
@@ -158,6 +166,12 @@ fn remove_empty_dirs(dir: &Path) {
 /// An index whose last pull did not finish: everything but the local-only
 /// files goes, so that it is rebuilt. True when there was one.
 pub(super) fn discard_interrupted_pull(dir: &Path) -> Result<bool, IndexError> {
+    if !dir.join(PULLING).exists() {
+        return Ok(false);
+    }
+    // A pull that is swapping now holds the lock: wait for it, then look
+    // again (a finished pull removed the marker).
+    let _lock = lock::acquire(dir).map_err(|e| io(dir, e))?;
     if !dir.join(PULLING).exists() {
         return Ok(false);
     }

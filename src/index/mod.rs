@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::embed::{self, EmbedError, Embedder, EmbedderChoice, EmbedderId, HttpConfig};
 
-pub use disk::{clean, install_pulled, read_origin, snapshot_files, with_writer_lock, write_origin, Origin, INCOMING};
+pub use disk::{clean, install_pulled, is_local_only, read_origin, snapshot_files, with_writer_lock, write_origin, Origin, INCOMING};
 pub(crate) use disk::write_atomic;
 use disk::{clear_tables, dir_size, discard_interrupted_pull, prepare_dir, read_meta, write_meta};
 pub use schema::{language_of, ChunkRow, FileRow, SCHEMA_VERSION};
@@ -110,6 +110,9 @@ pub struct Status {
     /// their next change).
     pub occurrence_failures: Vec<SkippedFile>,
     pub location: String,
+    /// Where the index was pulled from (`tsq index --from`), if it was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub origin: Option<Origin>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -517,6 +520,7 @@ impl Index {
                     .filter_map(|r| r.error.map(|reason| SkippedFile { path: r.relative_path, reason }))
                     .collect(),
                 location: self.dir.display().to_string(),
+                origin: self.origin(),
             })
         })
     }

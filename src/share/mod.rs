@@ -234,6 +234,15 @@ pub fn fetch(url: &str, candidates: &[String], key: &Key, dir: &Path, staging: &
             }
         }
         let Some((commit, m)) = found else { return Ok(None) };
+        let mut seen = HashSet::new();
+        for e in &m.files {
+            if crate::index::is_local_only(&e.path) || !seen.insert(e.path.as_str()) {
+                return Err(ShareError::Refused {
+                    url: format!("{}/{}", remote.url(), manifest_path(key, &commit)),
+                    message: format!("bad entry `{}`: a local-only or repeated path", e.path),
+                });
+            }
+        }
         let _ = std::fs::remove_dir_all(staging);
         std::fs::create_dir_all(staging).map_err(|e| io(staging, e))?;
         let done = std::sync::atomic::AtomicU64::new(0);

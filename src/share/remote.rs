@@ -34,8 +34,7 @@ pub enum Created {
 impl Remote {
     /// Opens `url`; only `s3://` and absolute `file://` URLs are taken.
     pub async fn open(url: &str) -> Result<Remote, ShareError> {
-        let url = url.trim_end_matches('/').to_string();
-        let bad = |why: &str| ShareError::Url { url: url.clone(), message: why.to_string() };
+        let bad = |why: &str| ShareError::Url { url: url.to_string(), message: why.to_string() };
         if let Some(rest) = url.strip_prefix("s3://") {
             if rest.split('/').next().unwrap_or("").is_empty() {
                 return Err(bad("no bucket: write s3://bucket/prefix"));
@@ -47,6 +46,7 @@ impl Remote {
         } else {
             return Err(bad("unsupported scheme: use s3://bucket/prefix (S3 or an S3-compatible store, AWS_ENDPOINT_URL for a custom endpoint) or file:///absolute/path"));
         }
+        let url = url.trim_end_matches('/').to_string();
         let registry = Arc::new(ObjectStoreRegistry::default());
         let (store, base) = ObjectStore::from_uri_and_params(registry, &url, &ObjectStoreParams::default())
             .await

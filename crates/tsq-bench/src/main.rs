@@ -13,6 +13,7 @@ mod ls;
 mod parse;
 mod sample;
 mod search;
+mod shards;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -159,6 +160,19 @@ pub enum BenchCommand {
         #[arg(long, value_enum, default_value = "none")]
         embedder: tsq::embed::EmbedderChoice,
     },
+    /// A shared index published in shards with Lance's distributed write:
+    /// N jobs write data fragments of every table of an indexed workspace
+    /// to one dataset per table, one commit step commits them all; beside
+    /// one writer writing every row.
+    Shards {
+        /// A workspace with an index (`tsq index`).
+        dir: PathBuf,
+        /// s3://bucket/prefix (AWS environment) or file:///dir.
+        #[arg(long)]
+        to: String,
+        #[arg(long, default_value_t = 4)]
+        jobs: usize,
+    },
     /// Language Service figures (program build, warm query p50/p95 per
     /// resolver, incremental update, peak RSS) beside Node running the same
     /// Language Service calls. Works on a temp copy of the directory.
@@ -180,5 +194,6 @@ pub fn run(what: BenchCommand) -> anyhow::Result<ExitStatus> {
         BenchCommand::Index { corpora, synthetic, runs, embedder } => index::run(&corpora, synthetic, runs, embedder),
         BenchCommand::Cold { corpora, samples, runs, no_mcp, index } => cold::run(&corpora, samples, runs, !no_mcp, index),
         BenchCommand::Ls { dir, queries, no_node } => ls::run(&dir, ls::BenchLsArgs { queries, node: !no_node }),
+        BenchCommand::Shards { dir, to, jobs } => shards::run(&dir, &to, jobs),
     }
 }
