@@ -257,7 +257,14 @@ impl TsqServer {
                 let pulling = Arc::clone(&engine);
                 match tokio::task::spawn_blocking(move || pulling.pull_configured(&crate::index::sync_silent())).await {
                     Ok(Ok(Some(p))) => match &p.pulled {
-                        Some(got) => tracing::info!("pulled the index of {} from {} ({} files, {} bytes); {} files re-indexed locally", got.commit, got.url, got.downloaded, got.bytes_pulled, p.reindexed),
+                        Some(got) => tracing::info!(
+                            "pulled the index of {} from {} ({} files, {} bytes); {} files re-indexed locally",
+                            got.commit,
+                            got.url,
+                            got.downloaded,
+                            got.bytes_pulled,
+                            p.reindexed
+                        ),
                         None => tracing::info!("{}", p.fallback.unwrap_or_default()),
                     },
                     Ok(Ok(None)) => {}

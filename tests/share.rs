@@ -147,7 +147,13 @@ fn run(mut c: Command) -> Output {
 }
 
 fn ok_json(out: Output) -> Value {
-    assert!(out.status.success(), "exit {:?}\nstdout: {}\nstderr: {}", out.status.code(), String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "exit {:?}\nstdout: {}\nstderr: {}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
 }
 
@@ -289,7 +295,9 @@ fn tampered_wrong_version_and_wrongly_signed_indexes_are_refused() {
     no_index(&reader.0);
 
     // A manifest claiming another TypeScript: refused.
-    let manifest = moto.python(&format!("print([o['Key'] for o in s3.list_objects_v2(Bucket=BUCKET, Prefix='signed/indexes/')['Contents'] if o['Key'].endswith('/{head}.json')][0])"));
+    let manifest = moto.python(&format!(
+        "print([o['Key'] for o in s3.list_objects_v2(Bucket=BUCKET, Prefix='signed/indexes/')['Contents'] if o['Key'].endswith('/{head}.json')][0])"
+    ));
     let manifest = manifest.trim();
     moto.python(&format!(
         "m = json.loads(s3.get_object(Bucket=BUCKET, Key='{manifest}')['Body'].read()); m['key']['typescript'] = '5.0.0'; m.pop('signature'); s3.put_object(Bucket=BUCKET, Key='{manifest}', Body=json.dumps(m).encode())"
@@ -315,7 +323,13 @@ fn concurrent_publishers_of_one_commit_or_two_both_end_consistent() {
     for r in [&a, &b] {
         ok_json(run(tsq(None, None, &["index", "--json", "--root", r.0.to_str().unwrap()])));
     }
-    let spawn = |root: &Path| tsq(Some(&moto), None, &["publish", "--to", &url, "--json", "--root", root.to_str().unwrap()]).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let spawn = |root: &Path| {
+        tsq(Some(&moto), None, &["publish", "--to", &url, "--json", "--root", root.to_str().unwrap()])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
     let (pa, pb) = (spawn(&a.0), spawn(&b.0));
     let (ra, rb) = (ok_json(pa.wait_with_output().unwrap()), ok_json(pb.wait_with_output().unwrap()));
     let firsts = [&ra, &rb].iter().filter(|r| r["alreadyPublished"] == false).count();

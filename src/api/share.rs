@@ -99,7 +99,11 @@ impl Engine {
             }
         };
         let fallback = pulled.is_none().then(|| {
-            format!("no index is published at {url} for HEAD or its {} nearest ancestors under {}; built locally", candidates.len().saturating_sub(1), key.scope())
+            format!(
+                "no index is published at {url} for HEAD or its {} nearest ancestors under {}; built locally",
+                candidates.len().saturating_sub(1),
+                key.scope()
+            )
         });
         let (index, failed) = self.index(StructureMode::Occurrences, progress)?;
         let reindexed = index.sync.parsed.max(index.occurrences.as_ref().map_or(0, |o| o.indexed));

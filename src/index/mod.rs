@@ -22,8 +22,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::embed::{self, EmbedError, Embedder, EmbedderChoice, EmbedderId, HttpConfig};
 
-pub use disk::{clean, install_pulled, is_local_only, read_origin, snapshot_files, with_writer_lock, write_origin, Origin, INCOMING};
 pub(crate) use disk::write_atomic;
+pub use disk::{clean, install_pulled, is_local_only, read_origin, snapshot_files, with_writer_lock, write_origin, Origin, INCOMING};
 use disk::{clear_tables, dir_size, discard_interrupted_pull, prepare_dir, read_meta, write_meta};
 pub use schema::{language_of, ChunkRow, FileRow, SCHEMA_VERSION};
 pub use search_reads::{Filter, Hit};

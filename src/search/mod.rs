@@ -203,7 +203,13 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
     }
     Ok(Retrieval {
         ranked,
-        backends: Backends { embedder: index.embedder_name(), reranker: reranker_name, vectors: [with, all], structure: index.structure_counts()?, origin: index.origin().map(|o| o.line()) },
+        backends: Backends {
+            embedder: index.embedder_name(),
+            reranker: reranker_name,
+            vectors: [with, all],
+            structure: index.structure_counts()?,
+            origin: index.origin().map(|o| o.line()),
+        },
         notes,
         timings: Timings { sync: 0, retrieval: retrieval_ms, rerank: rerank_ms, enrichment: 0 },
     })

@@ -22,7 +22,8 @@ fn git(root: &Path, args: &[&str]) -> Result<String, ShareError> {
 
 /// `git rev-parse HEAD`.
 pub fn head(root: &Path) -> Result<String, ShareError> {
-    let out = git(root, &["rev-parse", "--verify", "HEAD"]).map_err(|e| ShareError::Git(format!("{} is not a git checkout with a commit ({e})", root.display())))?;
+    let out =
+        git(root, &["rev-parse", "--verify", "HEAD"]).map_err(|e| ShareError::Git(format!("{} is not a git checkout with a commit ({e})", root.display())))?;
     Ok(out.trim().to_string())
 }
 

@@ -103,7 +103,11 @@ pub fn install_crypto_provider() {
 
 fn runtime() -> Result<tokio::runtime::Runtime, ShareError> {
     install_crypto_provider();
-    tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().map_err(|e| ShareError::Io { path: "tokio".into(), message: e.to_string() })
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| ShareError::Io { path: "tokio".into(), message: e.to_string() })
 }
 
 /// `tsq publish`'s report.
@@ -127,7 +131,15 @@ pub struct PublishReport {
 
 /// Uploads the index files `files` (relative to `dir`, the index
 /// directory, which the caller keeps from changing) as `commit`'s.
-pub fn publish(url: &str, commit: &str, key: &Key, dir: &Path, files: &[String], config: &ShareConfig, progress: &dyn Progress) -> Result<PublishReport, ShareError> {
+pub fn publish(
+    url: &str,
+    commit: &str,
+    key: &Key,
+    dir: &Path,
+    files: &[String],
+    config: &ShareConfig,
+    progress: &dyn Progress,
+) -> Result<PublishReport, ShareError> {
     let started = std::time::Instant::now();
     runtime()?.block_on(async {
         let remote = Remote::open(url).await?;
@@ -220,7 +232,15 @@ pub struct Pulled {
 /// verifies it and downloads what `dir` lacks into `staging`; `None` when
 /// none of them is published under `key`. Nothing in `dir` is changed: the
 /// caller installs what was verified (`index::install_pulled`).
-pub fn fetch(url: &str, candidates: &[String], key: &Key, dir: &Path, staging: &Path, config: &ShareConfig, progress: &dyn Progress) -> Result<Option<Pulled>, ShareError> {
+pub fn fetch(
+    url: &str,
+    candidates: &[String],
+    key: &Key,
+    dir: &Path,
+    staging: &Path,
+    config: &ShareConfig,
+    progress: &dyn Progress,
+) -> Result<Option<Pulled>, ShareError> {
     let started = std::time::Instant::now();
     let head = candidates.first().cloned().unwrap_or_default();
     runtime()?.block_on(async {
@@ -286,12 +306,20 @@ async fn fetch_one(remote: &Remote, e: &manifest::Entry, dir: &Path, staging: &P
     }
     let object = object_path(&e.sha256);
     let where_ = format!("{}/{object}", remote.url());
-    let bytes = remote.get(&object).await?.ok_or_else(|| ShareError::Refused { url: where_.clone(), message: format!("missing: the manifest lists it for {}", e.path) })?;
+    let bytes = remote
+        .get(&object)
+        .await?
+        .ok_or_else(|| ShareError::Refused { url: where_.clone(), message: format!("missing: the manifest lists it for {}", e.path) })?;
     let got = sha256(&bytes);
     if got != e.sha256 || bytes.len() as u64 != e.size {
         return Err(ShareError::Refused {
             url: where_,
-            message: format!("its content does not match the manifest (sha256 {got}, {} bytes; expected {}, {} bytes): tampered or damaged", bytes.len(), e.sha256, e.size),
+            message: format!(
+                "its content does not match the manifest (sha256 {got}, {} bytes; expected {}, {} bytes): tampered or damaged",
+                bytes.len(),
+                e.sha256,
+                e.size
+            ),
         });
     }
     let out: PathBuf = staging.join(&e.path);

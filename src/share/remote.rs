@@ -44,7 +44,9 @@ impl Remote {
                 return Err(bad("a file:// URL needs an absolute path: file:///path/to/dir"));
             }
         } else {
-            return Err(bad("unsupported scheme: use s3://bucket/prefix (S3 or an S3-compatible store, AWS_ENDPOINT_URL for a custom endpoint) or file:///absolute/path"));
+            return Err(bad(
+                "unsupported scheme: use s3://bucket/prefix (S3 or an S3-compatible store, AWS_ENDPOINT_URL for a custom endpoint) or file:///absolute/path",
+            ));
         }
         let url = url.trim_end_matches('/').to_string();
         let registry = Arc::new(ObjectStoreRegistry::default());
