@@ -61,7 +61,7 @@ impl Remote {
     }
 
     fn path(&self, rel: &str) -> Path {
-        rel.split('/').filter(|p| !p.is_empty()).fold(self.base.clone(), |p, part| p.child(part))
+        rel.split('/').filter(|p| !p.is_empty()).fold(self.base.clone(), |p, part| p.join(part))
     }
 
     fn error(&self, rel: &str, e: impl std::fmt::Display) -> ShareError {
