@@ -55,7 +55,7 @@ impl Engine {
         let key = {
             let mut guard = self.open_index()?;
             let index = guard.as_mut().expect("opened above");
-            index.compact()?;
+            index.prune_versions()?;
             Key { schema_version: SCHEMA_VERSION, typescript: crate::ts::TYPESCRIPT_VERSION.to_string(), embedder: embedder_key(index.embedder_id()) }
         };
         let config = ShareConfig::from_env();
@@ -105,6 +105,11 @@ impl Engine {
                 key.scope()
             )
         });
+        if pulled.is_some() {
+            let tree = self.walk();
+            let mut guard = self.open_index()?;
+            guard.as_mut().expect("opened above").adopt_stamps(crate::index::SyncInput { tree: &tree, view: &self.view })?;
+        }
         let (index, failed) = self.index(StructureMode::Occurrences, progress)?;
         let reindexed = index.sync.parsed.max(index.occurrences.as_ref().map_or(0, |o| o.indexed));
         if let Some(p) = &pulled {

@@ -251,10 +251,17 @@ impl Index {
         read_origin(&self.dir)
     }
 
-    /// Compacts every table and prunes old versions, so that a publish
-    /// uploads only the live index.
-    pub fn compact(&mut self) -> Result<(), IndexError> {
-        self.with_lock(|ix| ix.runtime.block_on(ix.store.housekeeping(true)).map(|_| ()))
+    /// Prunes every table's old versions, so that a publish uploads only
+    /// the live index. No compaction: it would rewrite every data file, and
+    /// readers of the previous commit's index would download it all again.
+    pub fn prune_versions(&mut self) -> Result<(), IndexError> {
+        self.with_lock(|ix| ix.runtime.block_on(ix.store.prune()))
+    }
+
+    /// After a pull (`sync::adopt_stamps`): files whose content the pulled
+    /// rows hold take their local stamps without a chunk rewrite.
+    pub fn adopt_stamps(&mut self, input: SyncInput<'_>) -> Result<usize, IndexError> {
+        self.with_lock(|ix| ix.runtime.block_on(sync::adopt_stamps(&ix.store, &ix.root, input)))
     }
 
     /// `local`, `voyage-code-3`…, or `none`.

@@ -282,6 +282,14 @@ impl Store {
         }
         for t in self.tables() {
             t.optimize(OptimizeAction::All).await.map_err(lance)?;
+        }
+        self.prune().await?;
+        Ok(true)
+    }
+
+    /// Drops every table's old versions and the files only they used.
+    pub async fn prune(&self) -> Result<(), IndexError> {
+        for t in self.tables() {
             t.optimize(OptimizeAction::Prune {
                 older_than: Some(lancedb::table::Duration::zero()),
                 delete_unverified: Some(true),
@@ -290,7 +298,7 @@ impl Store {
             .await
             .map_err(lance)?;
         }
-        Ok(true)
+        Ok(())
     }
 }
 

@@ -513,3 +513,29 @@ fn identifier_lines(parsed: &crate::parse::ParsedFile) -> String {
     lines.extend(bodies.iter().map(|b| words(&text[b.clone()])));
     lines.join("\n")
 }
+
+/// After a pull: the walked files whose content is their row's take the
+/// local stamps (mtime, size) in `files` alone, so the sync that follows
+/// counts them unchanged instead of rewriting their chunks (which keep the
+/// publisher's `lastModified`): the pulled data files stay the published
+/// ones, and the next pull downloads only what a new commit changed.
+/// Returns how many files took local stamps.
+pub(super) async fn adopt_stamps(store: &Store, root: &Path, input: SyncInput<'_>) -> Result<usize, IndexError> {
+    let known: HashMap<String, FileRow> = store.files().await?.into_iter().map(|f| (f.relative_path.clone(), f)).collect();
+    let mut rows = Vec::new();
+    for path in &input.tree.sources {
+        let Some(old) = known.get(&relative(path, root)) else { continue };
+        let Ok(meta) = std::fs::metadata(path) else { continue };
+        let (mtime, size) = (mtime_ns(&meta), meta.len() as i64);
+        if (old.mtime == mtime && old.size == size) || old.content_hash.is_empty() || old.skip_reason.is_some() {
+            continue;
+        }
+        if input.view.get_with(path, &meta).is_ok_and(|e| e.hash == old.content_hash) {
+            rows.push(FileRow { mtime, size, ..old.clone() });
+        }
+    }
+    for group in rows.chunks(500) {
+        Store::upsert(&store.files, "relativePath", schema::files_batch(group)?).await?;
+    }
+    Ok(rows.len())
+}
