@@ -178,6 +178,25 @@
       this.built = false;
     }
 
+    /** A fresh checker over the same files. The next `program()` is a new
+     *  program built from this one: TypeScript reuses every parsed and
+     *  bound source file (its structure reuse, as after an edit) and checks
+     *  from scratch, and the old checker's types become garbage. The
+     *  occurrence pass checks a large project in slices this way, which
+     *  bounds its heap. A changed options object is what tells the
+     *  Language Service its program is out of date; `tsqCheckerEpoch` is
+     *  no compiler option (TypeScript ignores it, and the document
+     *  registry keys files by source-affecting options only). */
+    freshChecker() {
+      if (!this.built) return;
+      this.checkerEpoch = (this.checkerEpoch || 0) + 1;
+      this.options = { ...this.options, tsqCheckerEpoch: this.checkerEpoch };
+      // The project version must move too, or the service never looks.
+      this.listVersion = (this.listVersion || 0) + 1;
+      this.unresolvedFor = undefined;
+      this.unresolved = undefined;
+    }
+
     /** Files a query may touch: this project's own source files. */
     userFiles() {
       return this.program().getSourceFiles().filter((sf) => isUserFile(sf.fileName));
@@ -415,6 +434,10 @@
     occurrences(req) {
       if (!workspace) throw new Error("occurrences before load");
       return { kind: "occurrences", ...globalThis.tsqOccurrences.indexFiles(workspace, req) };
+    },
+    owners(req) {
+      if (!workspace) throw new Error("owners before load");
+      return { kind: "owners", projects: req.files.map((f) => workspace.projects.indexOf(workspace.projectOf(f))) };
     },
     warm(req) {
       if (!workspace) throw new Error("warm before load");

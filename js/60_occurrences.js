@@ -260,6 +260,7 @@
         declarations.push(decl);
         declared.set(node, decl);
         baseMembers(checker, node, id, bases);
+        contextualMembers(checker, nameNode, id, bases);
       }
       if (ts.isParameterPropertyDeclaration(node, node.parent)) {
         const property = checker.getSymbolsOfParameterPropertyDeclaration(node, ts.idText(node.name))[1];
@@ -478,6 +479,23 @@
     for (const clause of owner.heritageClauses || []) for (const t of clause.types) visitType(t);
   }
 
+  /** The properties of an object literal's contextual type that its
+   *  method or property declares (find-references relates them both ways,
+   *  through `getPropertySymbolsFromContextualType`): `bases` rows, so
+   *  the callers of `hooks.onError()` are callers of each literal's
+   *  `onError`. A shorthand `{ x }` names a value, not a member. */
+  function contextualMembers(checker, nameNode, id, out) {
+    if (!nameNode || !id) return;
+    const element = ts.getContainingObjectLiteralElement(nameNode);
+    if (!element || ts.isShorthandPropertyAssignment(element) || ts.getNameOfDeclaration(element) !== nameNode) return;
+    const contextual = checker.getContextualType(element.parent);
+    if (!contextual) return;
+    for (const p of ts.getPropertySymbolsFromContextualType(element, checker, contextual, true)) {
+      const tid = symbolId(resolveAlias(checker, p));
+      if (tid && tid !== id && !out.some((b) => b.member === id && b.base === tid)) out.push({ member: id, base: tid });
+    }
+  }
+
   /** The workspace files `sf` imports, and those it re-exports from
    *  (`export * from`, `export { x } from`): an API change of the latter
    *  is an API change of `sf` for its importers, as in TypeScript's
@@ -542,11 +560,25 @@
       }
     }
     const files = [];
+    // A full pass bounds each checker's growth: once the heap has grown
+    // `sliceMb` past the slice's start, the project goes on with a fresh
+    // checker (the old one's types are collected). Type-heavy files (vue's
+    // component tests) get short slices, light ones long ones.
+    const ops = Deno.core.ops;
+    let sliceStart = req.release ? ops.op_tsq_heap_mb() : 0;
     for (const [p, list] of byProject) {
-      const program = p.program();
+      let program = p.program();
       const pi = ws.projects.indexOf(p);
       const owns = (f) => ws.projectOf(f) === p;
       for (const f of list) {
+        if (req.release && req.sliceMb > 0 && ops.op_tsq_heap_mb() > sliceStart + req.sliceMb) {
+          p.freshChecker();
+          ws.callMemo = undefined;
+          program = null;
+          ops.op_tsq_collect_garbage();
+          program = p.program();
+          sliceStart = ops.op_tsq_heap_mb();
+        }
         const sf = program.getSourceFile(f);
         if (!sf) {
           failed.push({ relativePath: L.rel(f), message: `project ${L.rel(p.name)} does not hold this file` });
@@ -560,6 +592,13 @@
           const at = String((e && e.stack) || "").split("\n").find((l) => l.includes(" at ")) || "";
           failed.push({ relativePath: L.rel(f), message: overflow ? `JS stack overflow: ${e.message}` : `${(e && e.message) || e}${at ? ` (${at.trim()})` : ""}` });
         }
+      }
+      // A full pass checks each project in slices (one request each): the
+      // next slice starts with a fresh checker, so one checker never
+      // holds the types of a whole large project.
+      if (req.release) {
+        p.freshChecker();
+        ws.callMemo = undefined;
       }
     }
     return { files, failed, buildLog: ws.buildLog.splice(0) };

@@ -80,7 +80,11 @@ export type ServiceRequest =
   | { method: "inspect"; file: string | null; names: string[]; callDepth: number; resolvers: string[] | null; candidates: string[] | null; importers: string[] | null }
   | { method: "lookup"; targets: { file: string | null; names: string[]; candidates: string[] | null }[] }
   | { method: "analyze"; analysis: string; file: string | null; names: string[] | null; typeDepth: number }
-  | { method: "occurrences"; files: string[]; release: boolean }
+  /** `release`: a full pass, in owner order; each request is a slice
+   *  (programs of other projects dropped, a fresh checker after it). */
+  | { method: "occurrences"; files: string[]; release: boolean; sliceMb: number }
+  /** Each file's owner project index (-1: none), without building programs. */
+  | { method: "owners"; files: string[] }
   /** Builds and binds the programs of the files' owner projects, so that
    *  the next occurrence pass over them is incremental (`tsq serve`). */
   | { method: "warm"; files: string[] };
@@ -91,6 +95,7 @@ export type ServiceResponse =
   | { kind: "lookedUp"; result: LookupResult }
   | { kind: "analyzed"; result: unknown /* per analysis, see Analyses below */ }
   | { kind: "occurrences"; files: FileOccurrences[]; failed: { relativePath: string; message: string }[]; buildLog: BuildEntry[] }
+  | { kind: "owners"; projects: number[] }
   /** `warmed`: how many programs this request built (already built ones
    *  are not counted). */
   | { kind: "warmed"; built: number; buildLog: BuildEntry[] }

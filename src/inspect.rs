@@ -248,14 +248,24 @@ impl Workspace {
     /// The occurrence index's rows of `files` (one checker pass each, with
     /// the owner project's program); `release` drops each program after
     /// its files.
-    pub(crate) fn occurrences(&self, files: &[PathBuf], release: bool) -> Result<(Vec<FileOccurrences>, Vec<FileFailure>), TsError> {
-        let request = ServiceRequest::Occurrences { files: files.iter().map(|f| slash(f)).collect(), release };
+    pub(crate) fn occurrences(&self, files: &[PathBuf], release: bool, slice_mb: u32) -> Result<(Vec<FileOccurrences>, Vec<FileFailure>), TsError> {
+        let request = ServiceRequest::Occurrences { files: files.iter().map(|f| slash(f)).collect(), release, slice_mb };
         match self.service.call(request)? {
             ServiceResponse::Occurrences { files, failed, mut build_log } => {
                 log_builds(&mut build_log);
                 Ok((files, failed))
             }
             other => Err(TsError::Protocol(format!("expected `occurrences`, got {other:?}"))),
+        }
+    }
+
+    /// Each file's owner project (its index in load order; `None` when no
+    /// config includes it), without building a program.
+    pub(crate) fn owners(&self, files: &[PathBuf]) -> Result<Vec<Option<usize>>, TsError> {
+        let request = ServiceRequest::Owners { files: files.iter().map(|f| slash(f)).collect() };
+        match self.service.call(request)? {
+            ServiceResponse::Owners { projects } => Ok(projects.into_iter().map(|p| usize::try_from(p).ok()).collect()),
+            other => Err(TsError::Protocol(format!("expected `owners`, got {other:?}"))),
         }
     }
 

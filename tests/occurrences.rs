@@ -416,7 +416,7 @@ fn an_edit_during_a_pass_is_never_stored_as_fresh() {
 #[test]
 fn rows_stay_exact_under_random_edits() {
     let repo = common::repo();
-    let workspaces = common::random_edits::workspaces(&repo);
+    let workspaces = common::random_edit_workspaces(&repo);
     let (mut failures, mut edits, mut checked) = (Vec::new(), 0, 0);
     for (name, dir, seed) in workspaces {
         let ws = TempDir::copy_of(&dir, &format!("occ-random-{}", seed % 1000));

@@ -210,7 +210,7 @@ fn a_workspace_without_structure_answers_live_and_says_how_much_it_holds() {
 #[test]
 fn stored_answers_stay_exact_under_random_edits() {
     let repo = common::repo();
-    let workspaces = common::random_edits::workspaces(&repo);
+    let workspaces = common::random_edit_workspaces(&repo);
     for (fixture, dir, seed) in workspaces {
         let ws = TempDir::copy_of(&dir, &format!("structure-edits-{}", seed % 1000));
         let e = engine(&ws.0);

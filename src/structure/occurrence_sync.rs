@@ -33,6 +33,11 @@ use crate::ts::files::FileView;
 
 /// Files per request to the service isolate (one progress step).
 const BATCH: usize = 64;
+/// A full pass's checker budget: MiB one checker may grow the engine heap
+/// before its project goes on with a fresh one; 0 starts a fresh checker
+/// only between requests (benches/README.md, "Peak RSS": on vue, 200 MiB
+/// saved a fifth of the peak and doubled the pass).
+const SLICE_MB: u32 = 0;
 
 /// What an occurrence sync did.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -215,17 +220,27 @@ pub fn sync(index: &mut Index, ws: &Workspace, tree: &Tree, view: &FileView, pro
 
     // Files per request (`TSQ_OCCURRENCE_BATCH`, a knob for the kill -9 test).
     let batch_size = std::env::var("TSQ_OCCURRENCE_BATCH").ok().and_then(|v| v.parse().ok()).unwrap_or(BATCH).max(1);
+    // How far one checker may grow the engine heap (`TSQ_OCCURRENCE_SLICE_MB`, a memory/time knob).
+    let slice_mb = std::env::var("TSQ_OCCURRENCE_SLICE_MB").ok().and_then(|v| v.parse().ok()).unwrap_or(SLICE_MB);
     let mut done: HashSet<String> = HashSet::new();
     let mut cascaded: HashSet<String> = HashSet::new();
     let total = |q: &BTreeSet<String>, d: &HashSet<String>| (q.len() + d.len()) as u64;
+    // A full pass goes project by project (each program is built once and
+    // released after its files; a batch is a slice with its own checker).
+    let mut owners: Option<HashMap<String, usize>> = None;
     while !queue.is_empty() {
-        let batch: Vec<String> = queue.iter().take(batch_size).cloned().collect();
+        if report.full && owners.is_none() {
+            let files: Vec<String> = queue.iter().cloned().collect();
+            let paths: Vec<PathBuf> = files.iter().map(|p| current[p].0.clone()).collect();
+            owners = Some(files.into_iter().zip(ws.owners(&paths)?).map(|(f, o)| (f, o.unwrap_or(usize::MAX))).collect());
+        }
+        let batch = next_batch(&queue, owners.as_ref(), batch_size);
         for b in &batch {
             queue.remove(b);
         }
         progress.update("indexing occurrences", done.len() as u64, total(&queue, &done) + batch.len() as u64);
         let paths: Vec<PathBuf> = batch.iter().map(|p| current[p].0.clone()).collect();
-        let (files, failed) = ws.occurrences(&paths, report.full)?;
+        let (files, failed) = ws.occurrences(&paths, report.full, slice_mb)?;
         // The race guard: nothing in the workspace changed meanwhile.
         let moved = current.values().any(|(path, hash)| view.get(path).map(|e| &e.hash != hash).unwrap_or(true));
         if moved {
@@ -300,7 +315,7 @@ pub fn sync(index: &mut Index, ws: &Workspace, tree: &Tree, view: &FileView, pro
     }
     if report.full {
         // Release the last project's program too.
-        ws.occurrences(&[], true)?;
+        ws.occurrences(&[], true, 0)?;
     }
     report.indexed = done.len().saturating_sub(report.failed.len());
     report.cascaded = cascaded.len();
@@ -319,6 +334,17 @@ pub fn sync(index: &mut Index, ws: &Workspace, tree: &Tree, view: &FileView, pro
 /// re-exports from it changed its API too (TypeScript's builder follows
 /// `export *` the same way), so its importers follow.
 #[allow(clippy::too_many_arguments)]
+/// The next `size` files of `queue`: by owner project when `owners` is
+/// known (a full pass), else in path order.
+fn next_batch(queue: &BTreeSet<String>, owners: Option<&HashMap<String, usize>>, size: usize) -> Vec<String> {
+    let Some(owners) = owners else {
+        return queue.iter().take(size).cloned().collect();
+    };
+    let mut all: Vec<&String> = queue.iter().collect();
+    all.sort_by_key(|p| (owners.get(*p).copied().unwrap_or(usize::MAX), *p));
+    all.into_iter().take(size).cloned().collect()
+}
+
 fn cascade(
     changed: &str,
     imports: &Imports,

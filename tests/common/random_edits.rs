@@ -158,18 +158,3 @@ pub fn edit(root: &Path, rng: &mut Rng, kind: usize, step: usize) -> String {
         }
     }
 }
-
-/// The workspaces both random-edit tests (structure, occurrences) edit,
-/// each with its seed: two multi-file fixtures and, when
-/// `../shared/corpus.sh` is there, rxjs's `internal/util`.
-pub fn workspaces(repo: &std::path::Path) -> Vec<(String, std::path::PathBuf, u64)> {
-    let mut workspaces: Vec<(String, std::path::PathBuf, u64)> = vec![
-        ("multi-project".into(), repo.join("fixtures/ts-ls/multi-project"), 0x9e37_79b9_7f4a_7c15u64),
-        ("cross-module".into(), repo.join("fixtures/ts-ls/cross-module"), 0xdead_beef_cafe_f00d),
-    ];
-    match super::corpora(&["rxjs"]).and_then(|c| c.into_iter().next()) {
-        Some((_, dir)) => workspaces.push(("rxjs internal/util".into(), dir.join("internal/util"), 0x0123_4567_89ab_cdef)),
-        None => eprintln!("skipped the rxjs slice: ../shared/corpus.sh is not there"),
-    }
-    workspaces
-}

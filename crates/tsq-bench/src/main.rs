@@ -7,6 +7,7 @@
 
 mod cold;
 mod eval;
+mod fidelity;
 mod index;
 mod local_rerank;
 mod ls;
@@ -164,6 +165,25 @@ pub enum BenchCommand {
     /// N jobs write data fragments of every table of an indexed workspace
     /// to one dataset per table, one commit step commits them all; beside
     /// one writer writing every row.
+    /// The occurrence index against the live Language Service on a real
+    /// workspace: N sampled declarations, then M random edits (each
+    /// followed by the sync), compared exactly. Works on a temp copy.
+    Fidelity {
+        /// A workspace with an index (`tsq index --embedder none`).
+        dir: PathBuf,
+        #[arg(long, default_value_t = 200)]
+        sample: usize,
+        #[arg(long, default_value_t = 50)]
+        edits: usize,
+        /// Random other declarations checked after each edit (beside all
+        /// of the edited file's).
+        #[arg(long, default_value_t = 4)]
+        per_edit: usize,
+        #[arg(long, default_value_t = 23)]
+        seed: u64,
+        #[arg(long, default_value_t = 1)]
+        call_depth: i32,
+    },
     Shards {
         /// A workspace with an index (`tsq index`).
         dir: PathBuf,
@@ -195,5 +215,6 @@ pub fn run(what: BenchCommand) -> anyhow::Result<ExitStatus> {
         BenchCommand::Cold { corpora, samples, runs, no_mcp, index } => cold::run(&corpora, samples, runs, !no_mcp, index),
         BenchCommand::Ls { dir, queries, no_node } => ls::run(&dir, ls::BenchLsArgs { queries, node: !no_node }),
         BenchCommand::Shards { dir, to, jobs } => shards::run(&dir, &to, jobs),
+        BenchCommand::Fidelity { dir, sample, edits, per_edit, seed, call_depth } => fidelity::run(&dir, sample, edits, per_edit, seed, call_depth),
     }
 }

@@ -10,7 +10,7 @@ use std::rc::Rc;
 use std::sync::Once;
 use std::time::{Duration, Instant};
 
-use deno_core::{op2, JsRuntime, OpState, RuntimeOptions};
+use deno_core::{op2, v8, JsRuntime, OpState, RuntimeOptions};
 use deno_error::JsErrorBox;
 
 use super::host::WorkspaceFs;
@@ -117,6 +117,21 @@ fn op_tsq_fs_realpath(state: &mut OpState, #[string] path: String) -> Result<Str
     Ok(host(state)?.realpath(&path))
 }
 
+/// The engine heap in MiB (QuickJS: bytes malloc'd), for the occurrence
+/// pass's slices.
+#[op2(fast)]
+fn op_tsq_heap_mb(isolate: &mut v8::Isolate) -> f64 {
+    isolate.get_heap_statistics().total_heap_size() as f64 / (1 << 20) as f64
+}
+
+/// Collects garbage now (QuickJS collects cycles only when its heap grows
+/// half again past the size at its last collection). Never a fast call:
+/// V8 forbids collecting inside one.
+#[op2(nofast)]
+fn op_tsq_collect_garbage(isolate: &mut v8::Isolate) {
+    isolate.low_memory_notification();
+}
+
 deno_core::extension!(
     tsq_ext,
     ops = [
@@ -131,6 +146,8 @@ deno_core::extension!(
         op_tsq_fs_version,
         op_tsq_fs_generation,
         op_tsq_fs_realpath,
+        op_tsq_heap_mb,
+        op_tsq_collect_garbage,
     ],
     options = { fs: Option<WorkspaceFs> },
     state = |state, options| {
@@ -198,7 +215,28 @@ impl Engine {
         if let Some(fs) = self.state.borrow_mut().borrow_mut::<HostFs>().0.as_mut() {
             fs.next_epoch();
         }
-        self.round_trip("tsqService", request)
+        // A full occurrence pass drops programs and checkers between its
+        // requests: collect them now. QuickJS otherwise collects only when
+        // its heap grows half again past the size at its last collection,
+        // so a pass would peak at 1.5 times what it holds.
+        let collect = matches!(request, ServiceRequest::Occurrences { release: true, .. });
+        let response = self.round_trip("tsqService", request);
+        if collect {
+            self.collect_garbage();
+        }
+        response
+    }
+
+    /// Runs the engine's garbage collector now.
+    fn collect_garbage(&mut self) {
+        let started = Instant::now();
+        let isolate = self.runtime.v8_isolate();
+        isolate.low_memory_notification();
+        if tracing::enabled!(tracing::Level::DEBUG) {
+            let stats = isolate.get_heap_statistics();
+            let ms = started.elapsed().as_millis() as u64;
+            tracing::debug!(heap_mb = stats.total_heap_size() / (1 << 20), ms, "engine heap after a collection");
+        }
     }
 
     /// Puts `request` in its slot, calls the JS entry point `entry`, and

@@ -101,14 +101,26 @@ pub enum ServiceRequest {
     #[serde(rename_all = "camelCase")]
     Analyze { analysis: String, file: Option<String>, names: Option<Vec<String>>, type_depth: i32 },
     /// Indexes the occurrences of these files (absolute), each with its
-    /// owner project's program (`js/60_occurrences.js`); `release` drops
-    /// each project's program once its files are done.
+    /// owner project's program (`js/60_occurrences.js`). `release` marks
+    /// a full pass, sent in owner order: the programs of projects this
+    /// request does not need are dropped first, and each project it used
+    /// starts the next request with a fresh checker (a slice), so one
+    /// checker never holds a whole large project's types.
     #[serde(rename_all = "camelCase")]
     Occurrences {
         files: Vec<String>,
         #[serde(default)]
         release: bool,
+        /// In a full pass, a project goes on with a fresh checker once the
+        /// engine heap has grown this many MiB in the slice (0: only
+        /// between requests).
+        #[serde(default)]
+        slice_mb: u32,
     },
+    /// Each file's owner project (its index in load order), from the
+    /// config graph alone (no program is built): the order of a full
+    /// occurrence pass.
+    Owners { files: Vec<String> },
     /// Builds and binds the programs of these files' owner projects
     /// (absolute paths), so that the next occurrence pass over them is
     /// incremental (`tsq serve` when idle).
@@ -139,6 +151,10 @@ pub enum ServiceResponse {
         failed: Vec<FileFailure>,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         build_log: Vec<BuildEntry>,
+    },
+    /// `owners`: per file, its owner project's index, or -1.
+    Owners {
+        projects: Vec<i64>,
     },
     /// `warm`: how many programs this request built.
     #[serde(rename_all = "camelCase")]
