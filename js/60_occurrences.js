@@ -260,7 +260,6 @@
         declarations.push(decl);
         declared.set(node, decl);
         baseMembers(checker, node, id, bases);
-        contextualMembers(checker, nameNode, id, bases);
       }
       if (ts.isParameterPropertyDeclaration(node, node.parent)) {
         const property = checker.getSymbolsOfParameterPropertyDeclaration(node, ts.idText(node.name))[1];
@@ -477,23 +476,6 @@
       }
     };
     for (const clause of owner.heritageClauses || []) for (const t of clause.types) visitType(t);
-  }
-
-  /** The properties of an object literal's contextual type that its
-   *  method or property declares (find-references relates them both ways,
-   *  through `getPropertySymbolsFromContextualType`): `bases` rows, so
-   *  the callers of `hooks.onError()` are callers of each literal's
-   *  `onError`. A shorthand `{ x }` names a value, not a member. */
-  function contextualMembers(checker, nameNode, id, out) {
-    if (!nameNode || !id) return;
-    const element = ts.getContainingObjectLiteralElement(nameNode);
-    if (!element || ts.isShorthandPropertyAssignment(element) || ts.getNameOfDeclaration(element) !== nameNode) return;
-    const contextual = checker.getContextualType(element.parent);
-    if (!contextual) return;
-    for (const p of ts.getPropertySymbolsFromContextualType(element, checker, contextual, true)) {
-      const tid = symbolId(resolveAlias(checker, p));
-      if (tid && tid !== id && !out.some((b) => b.member === id && b.base === tid)) out.push({ member: id, base: tid });
-    }
   }
 
   /** The workspace files `sf` imports, and those it re-exports from
