@@ -330,10 +330,6 @@ pub fn sync(index: &mut Index, ws: &Workspace, tree: &Tree, view: &FileView, pro
     Ok(report)
 }
 
-/// Queues the importers of a file whose API changed; an importer that
-/// re-exports from it changed its API too (TypeScript's builder follows
-/// `export *` the same way), so its importers follow.
-#[allow(clippy::too_many_arguments)]
 /// The next `size` files of `queue`: by owner project when `owners` is
 /// known (a full pass), else in path order.
 fn next_batch(queue: &BTreeSet<String>, owners: Option<&HashMap<String, usize>>, size: usize) -> Vec<String> {
@@ -345,6 +341,10 @@ fn next_batch(queue: &BTreeSet<String>, owners: Option<&HashMap<String, usize>>,
     all.into_iter().take(size).cloned().collect()
 }
 
+/// Queues the importers of a file whose API changed; an importer that
+/// re-exports from it changed its API too (TypeScript's builder follows
+/// `export *` the same way), so its importers follow.
+#[allow(clippy::too_many_arguments)]
 fn cascade(
     changed: &str,
     imports: &Imports,
