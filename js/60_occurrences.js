@@ -221,6 +221,53 @@
     return L.itemRef(node.getSourceFile(), item);
   }
 
+  /** Every identifier's occurrence rows in `sf`, resolved with
+   *  `checker` (through aliases to its declarations). */
+  function identifierRows(checker, sf) {
+    const occurrences = [];
+    const walk = (node) => {
+      if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) {
+        addOccurrence(node);
+        return;
+      }
+      // `T['name']` and `o['name']` name a property.
+      if (ts.isStringLiteral(node) && (ts.isLiteralTypeNode(node.parent) || ts.isElementAccessExpression(node.parent) && node.parent.argumentExpression === node)) {
+        addOccurrence(node);
+        return;
+      }
+      if (node.kind === SK.JSDoc || ts.isJSDocCommentContainingNode && ts.isJSDocCommentContainingNode(node)) return;
+      // JSDoc names (`{@link x}`, `@param x`, `@type {T}`): find-references reports them.
+      for (const doc of node.jsDoc || []) walkDoc(doc);
+      ts.forEachChild(node, walk);
+    };
+    const walkDoc = (node) => {
+      if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) {
+        addOccurrence(node);
+        return;
+      }
+      ts.forEachChild(node, walkDoc);
+    };
+    const addOccurrence = (node) => {
+      let symbol = checker.getSymbolAtLocation(node);
+      if (!symbol) return;
+      const own = symbol;
+      symbol = resolveAlias(checker, symbol);
+      const ids = relatedAt(checker, node, symbol);
+      if (!ids.length) return;
+      const r = role(node, own);
+      const at = L.line(sf, node.getStart(sf));
+      const row = { line: at, column: node.getStart(sf) - sf.getLineStarts()[at - 1], symbol: ids[0], role: r, enclosing: enclosing(sf, node), meaning: ts.getMeaningFromLocation(node) };
+      // A call site as the call hierarchy counts one (TypeScript's
+      // convertEntryToCallSite), with the item it is grouped under.
+      if (isCallSite(node)) row.caller = itemKey(checker, ts.findAncestor(node, isValidCallHierarchyDeclaration) || sf);
+      occurrences.push(row);
+      // The same place also refers to each other related symbol.
+      for (const id of ids.slice(1)) occurrences.push({ ...row, symbol: id, role: row.role === "definition" ? "reference" : row.role });
+    };
+    ts.forEachChild(sf, walk);
+    return occurrences;
+  }
+
   // ---- one file ----------------------------------------------------------------------
 
   /** Every row of one file, computed with `program`'s checker (the
@@ -230,7 +277,6 @@
     const file = L.rel(sf.fileName);
     const ids = fileIds(sf);
     const declarations = [];
-    const occurrences = [];
     const items = [];
     const calls = [];
     const bases = [];
@@ -286,47 +332,7 @@
     };
     visit(sf);
 
-    // Identifiers.
-    const walk = (node) => {
-      if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) {
-        addOccurrence(node);
-        return;
-      }
-      // `T['name']` and `o['name']` name a property.
-      if (ts.isStringLiteral(node) && (ts.isLiteralTypeNode(node.parent) || ts.isElementAccessExpression(node.parent) && node.parent.argumentExpression === node)) {
-        addOccurrence(node);
-        return;
-      }
-      if (node.kind === SK.JSDoc || ts.isJSDocCommentContainingNode && ts.isJSDocCommentContainingNode(node)) return;
-      // JSDoc names (`{@link x}`, `@param x`, `@type {T}`): find-references reports them.
-      for (const doc of node.jsDoc || []) walkDoc(doc);
-      ts.forEachChild(node, walk);
-    };
-    const walkDoc = (node) => {
-      if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) {
-        addOccurrence(node);
-        return;
-      }
-      ts.forEachChild(node, walkDoc);
-    };
-    const addOccurrence = (node) => {
-      let symbol = checker.getSymbolAtLocation(node);
-      if (!symbol) return;
-      const own = symbol;
-      symbol = resolveAlias(checker, symbol);
-      const ids = relatedAt(checker, node, symbol);
-      if (!ids.length) return;
-      const r = role(node, own);
-      const at = L.line(sf, node.getStart(sf));
-      const row = { line: at, column: node.getStart(sf) - sf.getLineStarts()[at - 1], symbol: ids[0], role: r, enclosing: enclosing(sf, node), meaning: ts.getMeaningFromLocation(node) };
-      // A call site as the call hierarchy counts one (TypeScript's
-      // convertEntryToCallSite), with the item it is grouped under.
-      if (isCallSite(node)) row.caller = itemKey(checker, ts.findAncestor(node, isValidCallHierarchyDeclaration) || sf);
-      occurrences.push(row);
-      // The same place also refers to each other related symbol.
-      for (const id of ids.slice(1)) occurrences.push({ ...row, symbol: id, role: row.role === "definition" ? "reference" : row.role });
-    };
-    ts.forEachChild(sf, walk);
+    const occurrences = identifierRows(checker, sf);
 
     // A script, `declare global` or `declare module "x"` changes what
     // every file sees, not only its importers' view.
@@ -520,6 +526,39 @@
     return text;
   }
 
+  /** The other configured projects whose configs include `f` (a root
+   *  catch-all tsconfig beside the file's own). */
+  function otherHolders(ws, p, f) {
+    return ws.projects.filter((q) => q !== p && q.configPath && q.fileSet.has(f));
+  }
+
+  /** Live answers merge every project that holds a file, and a file can
+   *  resolve differently in each (trpc's examples resolve `@trpc/client`
+   *  only through the root config's `paths`). Where another holder
+   *  resolves `f`'s imports to other workspace files than its owner
+   *  does, `f`'s identifiers are resolved in that holder too and their
+   *  rows added, and its imports join the entry's (the builder rule then
+   *  re-indexes `f` when those files' API changes). Declarations, items,
+   *  calls and answers stay the owner's, as live answers compute them. */
+  function mergeHolders(ws, p, entry, f, sf, used) {
+    const own = moduleEdges(p.program(), sf);
+    for (const q of otherHolders(ws, p, f)) {
+      const program = q.program();
+      const qsf = program.getSourceFile(f);
+      if (!qsf) continue;
+      const edges = moduleEdges(program, qsf);
+      if (edges.imports.join("\n") === own.imports.join("\n")) continue;
+      used.add(q);
+      const seen = new Set(entry.occurrences.map((o) => `${o.line}:${o.column}:${o.symbol}:${o.role}`));
+      for (const o of identifierRows(program.getTypeChecker(), qsf)) {
+        const k = `${o.line}:${o.column}:${o.symbol}:${o.role}`;
+        if (!seen.has(k)) { seen.add(k); entry.occurrences.push(o); }
+      }
+      entry.imports = [...new Set(entry.imports.concat(edges.imports))].sort();
+      entry.reexports = [...new Set(entry.reexports.concat(edges.reexports))].sort();
+    }
+  }
+
   /** The service request: each file indexed with its owner project's
    *  program. With `release`, the programs of projects this request does
    *  not need are dropped first (a full index, sent in path order, keeps
@@ -537,11 +576,14 @@
       byProject.get(p).push(f);
     }
     if (req.release) {
+      const needed = new Set(byProject.keys());
+      for (const [p, list] of byProject) for (const f of list) for (const q of otherHolders(ws, p, f)) needed.add(q);
       for (const p of ws.projects) {
-        if (!byProject.has(p)) p.release();
+        if (!needed.has(p)) p.release();
       }
     }
     const files = [];
+    const holders = new Set(); // other holders whose checkers resolved a file
     // A full pass bounds each checker's growth: once the heap has grown
     // `sliceMb` past the slice's start, the project goes on with a fresh
     // checker (the old one's types are collected). Type-heavy files (vue's
@@ -567,7 +609,9 @@
           continue;
         }
         try {
-          files.push(indexFile(program, sf, ws, owns(f) ? p : null, pi));
+          const entry = indexFile(program, sf, ws, owns(f) ? p : null, pi);
+          mergeHolders(ws, p, entry, f, sf, holders);
+          files.push(entry);
         } catch (e) {
           const overflow = e instanceof RangeError;
           // The message and where it was thrown (a bug report's first line).
@@ -583,6 +627,7 @@
         ws.callMemo = undefined;
       }
     }
+    if (req.release) for (const q of holders) q.freshChecker();
     return { files, failed, buildLog: ws.buildLog.splice(0) };
   }
 

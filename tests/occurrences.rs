@@ -224,6 +224,31 @@ fn a_body_only_edit_reindexes_its_file_alone_and_an_api_edit_its_importers() {
     assert!(diffs.is_empty(), "after an API edit:\n{}", diffs.join("\n"));
 }
 
+/// A file held by two projects that resolve its imports differently
+/// (trpc's examples: `@trpc/client` resolves only through the root
+/// config's `paths`) answers with both resolutions, as the live Language
+/// Service merges every holding project; and an API edit of the file it
+/// reaches only through the other holder re-indexes it.
+#[test]
+fn a_file_held_by_a_catch_all_config_answers_with_both_resolutions() {
+    let ws = TempDir::copy_of(&common::repo().join("fixtures/occurrences/catch-all-paths"), "occ-catch-all");
+    let e = engine(&ws.0);
+    let (checked, diffs) = differences(&e, &ws.0, 1);
+    assert!(checked >= 5, "{checked} declarations checked");
+    assert!(diffs.is_empty(), "{} differences:\n{}", diffs.len(), diffs.join("\n"));
+    // The live answer does reach examples/app through the root project
+    // (the case is real, not vacuous).
+    let greet = e.relations("symbol = packages/lib/src/index.ts > greet", Some(1), &tsq::index::sync_silent()).unwrap();
+    let files: Vec<&str> = greet.matches[0].references.files.iter().map(|f| f.file_path.as_str()).collect();
+    assert!(files.contains(&"examples/app/src/main.ts"), "greet's references: {files:?}");
+
+    edit(&ws.0, "packages/lib/src/index.ts", "greet(name: string)", "greet(name: string, _loud?: boolean)");
+    let api = e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
+    assert!(api.cascaded >= 1, "main.ts imports the edited file through the root project: {api:?}");
+    let (_, diffs) = differences(&e, &ws.0, 1);
+    assert!(diffs.is_empty(), "after an API edit:\n{}", diffs.join("\n"));
+}
+
 /// A call of `const f = (…) => …` (a function or class assigned to a
 /// `const` or a property) is a call of `f`, as TypeScript's call hierarchy
 /// names it, in another file too; it was once stored as a call of `f`'s

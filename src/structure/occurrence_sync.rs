@@ -69,7 +69,8 @@ fn is_declaration_file(rel: &str) -> bool {
 
 /// The hash of everything that changes the project layout or the global
 /// scope without being indexed itself: configs, package.json files and
-/// workspace `.d.ts` files.
+/// workspace `.d.ts` files; plus the engine's fingerprint (its JS and
+/// TypeScript version).
 fn layout_hash(tree: &Tree, root: &Path, view: &FileView) -> String {
     let mut h = sha2::Sha256::new();
     let mut parts: Vec<(String, String)> = tree.configs.iter().map(|c| (relative(c, root), sha(&std::fs::read(c).unwrap_or_default()))).collect();
@@ -79,6 +80,9 @@ fn layout_hash(tree: &Tree, root: &Path, view: &FileView) -> String {
             parts.push((rel, view.get(s).map(|e| e.hash.clone()).unwrap_or_default()));
         }
     }
+    // The engine that computes the rows: rows from another tsq's JS or
+    // TypeScript are recomputed.
+    parts.push(("<engine>".to_string(), tsq_engine::engine_fingerprint().to_string()));
     // package.json files beside the configs (exports, types, workspaces).
     let mut dirs: BTreeSet<PathBuf> = tree.configs.iter().filter_map(|c| c.parent().map(Path::to_path_buf)).collect();
     dirs.insert(root.to_path_buf());

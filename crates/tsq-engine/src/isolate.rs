@@ -22,6 +22,25 @@ pub const TYPESCRIPT_JS: &str = include_str!("../../../vendor-typescript/lib/typ
 // `TSQ_JS` (tsq's own JS, in load order) and `TYPESCRIPT_VERSION`.
 include!(concat!(env!("OUT_DIR"), "/embedded_js.rs"));
 
+/// What the engine's answers are computed by: the vendored compiler's
+/// version and tsq's own JS, hashed once. Stored rows computed by another
+/// engine are stale (the occurrence index's layout key includes it).
+pub fn engine_fingerprint() -> &'static str {
+    use sha2::Digest;
+    static FINGERPRINT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    FINGERPRINT.get_or_init(|| {
+        let mut h = sha2::Sha256::new();
+        h.update(TYPESCRIPT_VERSION.as_bytes());
+        for (name, text) in TSQ_JS {
+            h.update([0]);
+            h.update(name.as_bytes());
+            h.update([0]);
+            h.update(text.as_bytes());
+        }
+        h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    })
+}
+
 /// Native stack of an engine thread. Reserved, not committed, until used.
 pub const THREAD_STACK_BYTES: usize = 512 * 1024 * 1024;
 /// JS stack limit handed to the engine (`--stack-size`, KiB): well inside
@@ -130,6 +149,18 @@ fn op_tsq_heap_mb(isolate: &mut v8::Isolate) -> f64 {
 #[op2(nofast)]
 fn op_tsq_collect_garbage(isolate: &mut v8::Isolate) {
     isolate.low_memory_notification();
+    trim_malloc();
+}
+
+/// glibc keeps what the engine freed mapped (its arenas are trimmed only
+/// at their top): hands the free pages back after a collection, so the
+/// process's footprint follows the engine's heap.
+fn trim_malloc() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim takes no pointer; it only releases free memory.
+    unsafe {
+        libc::malloc_trim(0);
+    }
 }
 
 deno_core::extension!(
@@ -232,6 +263,7 @@ impl Engine {
         let started = Instant::now();
         let isolate = self.runtime.v8_isolate();
         isolate.low_memory_notification();
+        trim_malloc();
         if tracing::enabled!(tracing::Level::DEBUG) {
             let stats = isolate.get_heap_statistics();
             let ms = started.elapsed().as_millis() as u64;

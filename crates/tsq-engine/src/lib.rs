@@ -19,7 +19,7 @@ pub mod protocol;
 mod service;
 pub mod source;
 
-pub use isolate::{Engine, TS_LIBS, TYPESCRIPT_JS, TYPESCRIPT_VERSION};
+pub use isolate::{engine_fingerprint, Engine, TS_LIBS, TYPESCRIPT_JS, TYPESCRIPT_VERSION};
 pub use pool::{EnginePool, PoolConfig};
 pub use service::Service;
 
