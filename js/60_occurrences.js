@@ -75,6 +75,15 @@
     return best;
   }
 
+  /** The id of a symbol declared outside the workspace (a lib or a
+   *  package's declaration file), for the contextual relation only. */
+  function externalId(symbol) {
+    const d = ((symbol && symbol.declarations) || [])[0];
+    if (!d || d.kind === SK.SourceFile) return null;
+    const file = d.getSourceFile().fileName;
+    return `${file.startsWith("/__tsq__/") ? file : L.rel(file)} > ${L.containers(d).concat([declName(d)]).join(" > ")}`;
+  }
+
   /** A symbol's stable id, or null outside the workspace. */
   function symbolId(symbol) {
     const d = canonicalDeclaration(symbol);
@@ -116,7 +125,18 @@
     const element = ts.getContainingObjectLiteralElement(node);
     if (element) {
       const contextual = checker.getContextualType(element.parent);
-      if (contextual) for (const p of ts.getPropertySymbolsFromContextualType(element, checker, contextual, true)) add(p);
+      if (contextual) {
+        for (const p of ts.getPropertySymbolsFromContextualType(element, checker, contextual, true)) {
+          add(p);
+          // A property of a library's type (`ProxyHandler.get`): relates
+          // the literals implementing it, which find-references finds
+          // through it; its other occurrences are no rows.
+          for (const r of checker.getRootSymbols(p)) {
+            const id = !symbolId(r) && externalId(r);
+            if (id && !out.includes(id)) out.push(id);
+          }
+        }
+      }
       if (ts.isShorthandPropertyAssignment(node.parent) && node.parent.name === node) add(resolveAlias(checker, checker.getShorthandAssignmentValueSymbol(node.parent)));
     }
     // `const { x } = o` (TypeScript asks only without a property name).
@@ -306,6 +326,7 @@
         declarations.push(decl);
         declared.set(node, decl);
         baseMembers(checker, node, id, bases);
+        contextualMembers(checker, nameNode, symbol, id, bases);
       }
       if (ts.isParameterPropertyDeclaration(node, node.parent)) {
         const property = checker.getSymbolsOfParameterPropertyDeclaration(node, ts.idText(node.name))[1];
@@ -526,6 +547,30 @@
     return text;
   }
 
+  /** An object literal's member: find-references from it searches its
+   *  contextual type's properties too (forEachRelatedSymbol), which the
+   *  rows at its name hold beside its own. */
+  function contextualMembers(checker, nameNode, symbol, id, out) {
+    if (!nameNode || !ts.getContainingObjectLiteralElement(nameNode)) return;
+    for (const cid of relatedAt(checker, nameNode, symbol ? resolveAlias(checker, symbol) : symbol)) {
+      if (cid !== id && !out.some((b) => b.member === id && b.base === cid)) out.push({ member: id, base: cid, contextual: true });
+    }
+  }
+
+  /** `contextualMembers` of every object literal member of `sf`. */
+  function contextualEdges(checker, sf, out) {
+    const ids = fileIds(sf);
+    const visit = (node) => {
+      if (ids.has(node) && L.DECLARATION_KINDS.has(node.kind) && ts.isObjectLiteralExpression(node.parent)) {
+        const nameNode = ts.getNameOfDeclaration(node);
+        const symbol = nameNode ? checker.getSymbolAtLocation(nameNode) || node.symbol : node.symbol;
+        contextualMembers(checker, nameNode, symbol, (symbol && symbolId(symbol)) || ids.get(node), out);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+  }
+
   /** The other configured projects whose configs include `f` (a root
    *  catch-all tsconfig beside the file's own). */
   function otherHolders(ws, p, f) {
@@ -538,8 +583,10 @@
    *  resolves `f`'s imports to other workspace files than its owner
    *  does, `f`'s identifiers are resolved in that holder too and their
    *  rows added, and its imports join the entry's (the builder rule then
-   *  re-indexes `f` when those files' API changes). Declarations, items,
-   *  calls and answers stay the owner's, as live answers compute them. */
+   *  re-indexes `f` when those files' API changes), with the contextual
+   *  properties its object literals' members get there. Declarations,
+   *  items, calls and answers stay the owner's, as live answers compute
+   *  them. */
   function mergeHolders(ws, p, entry, f, sf, used) {
     const own = moduleEdges(p.program(), sf);
     for (const q of otherHolders(ws, p, f)) {
@@ -554,6 +601,7 @@
         const k = `${o.line}:${o.column}:${o.symbol}:${o.role}`;
         if (!seen.has(k)) { seen.add(k); entry.occurrences.push(o); }
       }
+      contextualEdges(program.getTypeChecker(), qsf, entry.bases);
       entry.imports = [...new Set(entry.imports.concat(edges.imports))].sort();
       entry.reexports = [...new Set(entry.reexports.concat(edges.reexports))].sort();
     }

@@ -235,7 +235,8 @@ export interface FileOccurrences {
   occurrences: { line: number; column: number; symbol: string; role: string; enclosing: string; caller?: string; meaning: number }[];
   items: { key: string; ref: SymbolRef }[];
   calls: { from: string; to: string; sites: number[] }[];
-  bases: { member: string; base: string }[];
+  /** `contextual`: an object literal's member and its contextual type's property. */
+  bases: { member: string; base: string; contextual?: boolean }[];
   global: boolean;
   imports: string[];
   reexports: string[];

@@ -29,6 +29,8 @@ pub struct Graph {
     calls_from: HashMap<String, Edges>,
     bases: HashMap<String, Vec<String>>,
     derived: HashMap<String, Vec<String>>,
+    /// An object literal's member -> its contextual type's properties.
+    contextual: HashMap<String, Vec<String>>,
     /// Files whose rows are missing or failed.
     pub unindexed: Vec<String>,
 }
@@ -67,6 +69,10 @@ impl Graph {
                 g.calls_from.entry(c.from).or_default().push((c.to, c.sites));
             }
             for b in facts.bases {
+                if b.contextual {
+                    g.contextual.entry(b.member).or_default().push(b.base);
+                    continue;
+                }
                 g.derived.entry(b.base.clone()).or_default().push(b.member.clone());
                 g.bases.entry(b.member).or_default().push(b.base);
             }
@@ -90,13 +96,18 @@ impl Graph {
 
     /// The symbols find-references relates to `id`: itself, the members it
     /// overrides or implements (transitively), and every member that
-    /// overrides or implements one of those (tsserver's search set).
+    /// overrides or implements one of those (tsserver's search set). An
+    /// object literal's member adds its contextual type's properties (and
+    /// theirs), but only upward: another literal implementing the same
+    /// property is found through the property's row at its definition,
+    /// not through its own occurrences.
     pub fn related(&self, id: &str) -> Vec<String> {
         let mut search: BTreeSet<String> = BTreeSet::new();
         let mut stack = vec![id.to_string()];
         while let Some(x) = stack.pop() {
             if search.insert(x.clone()) {
                 stack.extend(self.bases.get(&x).into_iter().flatten().cloned());
+                stack.extend(self.contextual.get(&x).into_iter().flatten().cloned());
             }
         }
         let mut out = search.clone();
@@ -145,10 +156,14 @@ pub fn references_of(index: &Index, graph: &Graph, decls: &[(String, u8)]) -> Re
 /// symbols' (others are ignored).
 fn references_in(rows: &[OccurrenceRow], graph: &Graph, id: &str, meaning: u8) -> References {
     let related: HashSet<String> = graph.related(id).into_iter().collect();
+    // The declaration's own sites: an object literal's member also holds
+    // a row of its contextual type's property there, not a reference.
+    let own: HashSet<(&str, u32, u32)> =
+        rows.iter().filter(|o| o.role == "definition" && o.symbol == id).map(|o| (o.relative_path.as_str(), o.line, o.column)).collect();
     let mut by_file: BTreeMap<String, Vec<u32>> = BTreeMap::new();
     let mut seen = HashSet::new();
     for o in rows.iter().filter(|o| related.contains(&o.symbol)) {
-        if (o.role == "definition" && o.symbol == id) || o.meaning & meaning == 0 {
+        if own.contains(&(o.relative_path.as_str(), o.line, o.column)) || o.meaning & meaning == 0 {
             continue;
         }
         if seen.insert((o.relative_path.as_str(), o.line, o.column)) {

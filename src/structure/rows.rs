@@ -56,12 +56,18 @@ pub struct CallEdge {
     pub sites: Vec<u32>,
 }
 
-/// A member and the base member it overrides or implements.
+/// A member and the base member it overrides or implements; or
+/// (`contextual`) an object literal's member and the property of its
+/// contextual type (find-references searches it from the member, but
+/// not the member from it: only the literal's own definition site
+/// relates the two, and that site holds a row of the property).
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct BaseEdge {
     pub member: String,
     pub base: String,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub contextual: bool,
 }
 
 /// What a `symbol =` answer shows of one declaration that its own file
@@ -129,7 +135,7 @@ impl From<wire::CallEdge> for CallEdge {
 
 impl From<wire::BaseEdge> for BaseEdge {
     fn from(w: wire::BaseEdge) -> Self {
-        BaseEdge { member: w.member, base: w.base }
+        BaseEdge { member: w.member, base: w.base, contextual: w.contextual }
     }
 }
 

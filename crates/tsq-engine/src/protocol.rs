@@ -513,6 +513,9 @@ pub struct CallEdge {
 pub struct BaseEdge {
     pub member: String,
     pub base: String,
+    /// An object literal's member and its contextual type's property.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub contextual: bool,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
