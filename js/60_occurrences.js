@@ -268,11 +268,23 @@
       ts.forEachChild(node, walkDoc);
     };
     const addOccurrence = (node) => {
+      // CommonJS's `module` and `exports` in `module.exports = x` and
+      // `exports.y = …` name the module, not the value exported: no row
+      // (find-references reports `x` and `y` alone).
+      if (ts.isIdentifier(node) && ts.isInJSFile(node) && ts.isPropertyAccessExpression(node.parent) &&
+        (ts.isModuleExportsAccessExpression(node.parent) || node.parent.expression === node && node.escapedText === "exports" && ts.isExportsIdentifier(node))) return;
       let symbol = checker.getSymbolAtLocation(node);
       if (!symbol) return;
       const own = symbol;
       symbol = resolveAlias(checker, symbol);
       const ids = relatedAt(checker, node, symbol);
+      // `const x = require('./m')` is an alias TypeScript resolves to the
+      // module's export, but find-references from `x` reports its own uses:
+      // they are occurrences of both.
+      if (own !== symbol && (own.declarations || []).some((d) => ts.isVariableDeclarationInitializedToBareOrAccessedRequire(d))) {
+        const id = symbolId(own);
+        if (id && !ids.includes(id)) ids.unshift(id);
+      }
       if (!ids.length) return;
       const r = role(node, own);
       const at = L.line(sf, node.getStart(sf));

@@ -33,19 +33,7 @@ fn engine(root: &Path) -> Engine {
 /// Every declaration's `symbol =` query, once per distinct query.
 fn declaration_queries(root: &Path) -> Vec<String> {
     let index = Index::open_with(root, &IndexConfig { embedder: EmbedderChoice::None, ..Default::default() }, None).unwrap();
-    let graph = Graph::load(&index, true).unwrap();
-    let mut out = BTreeSet::new();
-    for (file, d) in &graph.declarations {
-        // Names `symbol =` cannot spell (computed, quoted) are left out.
-        if d.name.is_empty() || d.name.contains(['[', '"', '\'', '>', ' ']) || d.containers.iter().any(|c| c.contains(['[', '"', '\'', '>', ' '])) {
-            continue;
-        }
-        let mut parts = vec![file.clone()];
-        parts.extend(d.containers.iter().cloned());
-        parts.push(d.name.clone());
-        out.insert(format!("symbol = {}", parts.join(" > ")));
-    }
-    out.into_iter().collect()
+    Graph::load(&index, true).unwrap().symbol_queries()
 }
 
 /// Differences the occurrence index keeps, each with its reason (listed in
@@ -247,6 +235,17 @@ fn a_file_held_by_a_catch_all_config_answers_with_both_resolutions() {
     assert!(api.cascaded >= 1, "main.ts imports the edited file through the root project: {api:?}");
     let (_, diffs) = differences(&e, &ws.0, 1);
     assert!(diffs.is_empty(), "after an API edit:\n{}", diffs.join("\n"));
+}
+
+/// CommonJS in checked JS (tanstack's codemods): `require` aliases,
+/// `module.exports = x`, `exports.y = y`.
+#[test]
+fn commonjs_modules_answer_as_the_language_service() {
+    let ws = TempDir::copy_of(&common::repo().join("fixtures/occurrences/commonjs"), "occ-commonjs");
+    let e = engine(&ws.0);
+    let (checked, diffs) = differences(&e, &ws.0, 1);
+    assert!(checked >= 4, "{checked} declarations checked");
+    assert!(diffs.is_empty(), "{} differences:\n{}", diffs.len(), diffs.join("\n"));
 }
 
 /// A call of `const f = (…) => …` (a function or class assigned to a

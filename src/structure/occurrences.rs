@@ -82,6 +82,24 @@ impl Graph {
         Ok(g)
     }
 
+    /// Every declaration's `symbol =` query (loaded `with_declarations`),
+    /// once per distinct query; names `symbol =` cannot spell (computed,
+    /// quoted) are left out. The differential tests' sample space.
+    pub fn symbol_queries(&self) -> Vec<String> {
+        let unspellable = |s: &str| s.contains(['[', '"', '\'', '>', ' ']);
+        let mut out = BTreeSet::new();
+        for (file, d) in &self.declarations {
+            if d.name.is_empty() || unspellable(&d.name) || d.containers.iter().any(|c| unspellable(c)) {
+                continue;
+            }
+            let mut parts = vec![file.clone()];
+            parts.extend(d.containers.iter().cloned());
+            parts.push(d.name.clone());
+            out.insert(format!("symbol = {}", parts.join(" > ")));
+        }
+        out.into_iter().collect()
+    }
+
     /// The declarations a `symbol =` query names: `file`, then containers
     /// and name.
     pub fn find(&self, file: &str, names: &[String]) -> Vec<(String, Declaration)> {

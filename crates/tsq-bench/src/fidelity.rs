@@ -32,18 +32,7 @@ use crate::ExitStatus;
 /// Every declaration's `symbol =` query that the syntax can spell.
 fn declaration_queries(root: &Path) -> anyhow::Result<Vec<String>> {
     let index = Index::open_with(root, &IndexConfig { embedder: EmbedderChoice::None, ..Default::default() }, None)?;
-    let graph = Graph::load(&index, true)?;
-    let mut out = BTreeSet::new();
-    for (file, d) in &graph.declarations {
-        if d.name.is_empty() || d.name.contains(['[', '"', '\'', '>', ' ']) || d.containers.iter().any(|c| c.contains(['[', '"', '\'', '>', ' '])) {
-            continue;
-        }
-        let mut parts = vec![file.clone()];
-        parts.extend(d.containers.iter().cloned());
-        parts.push(d.name.clone());
-        out.insert(format!("symbol = {}", parts.join(" > ")));
-    }
-    Ok(out.into_iter().collect())
+    Ok(Graph::load(&index, true)?.symbol_queries())
 }
 
 #[derive(Default)]
