@@ -589,24 +589,47 @@
     return ws.projects.filter((q) => q !== p && q.configPath && q.fileSet.has(f));
   }
 
+  /** Whether `q` resolves any workspace file's imports that `p`'s
+   *  program holds otherwise than `p` does: a file's types depend on its
+   *  imports' imports too (a trpc example imports `./trpc`, which alone
+   *  imports `@trpc/server`). Per request (`differs`), programs change. */
+  function resolvesDifferently(p, q, differs) {
+    const key = `${ws_index(p)}:${ws_index(q)}`;
+    if (differs.has(key)) return differs.get(key);
+    const pp = p.program();
+    const qp = q.program();
+    let d = false;
+    for (const sf of pp.getSourceFiles()) {
+      if (!L.isUserFile(sf.fileName)) continue;
+      const qsf = qp.getSourceFile(sf.fileName);
+      if (qsf && moduleEdges(pp, sf).imports.join("\n") !== moduleEdges(qp, qsf).imports.join("\n")) { d = true; break; }
+    }
+    differs.set(key, d);
+    return d;
+  }
+  const projectIds = new WeakMap();
+  let nextProjectId = 0;
+  function ws_index(p) {
+    if (!projectIds.has(p)) projectIds.set(p, nextProjectId++);
+    return projectIds.get(p);
+  }
+
   /** Live answers merge every project that holds a file, and a file can
    *  resolve differently in each (trpc's examples resolve `@trpc/client`
    *  only through the root config's `paths`). Where another holder
-   *  resolves `f`'s imports to other workspace files than its owner
-   *  does, `f`'s identifiers are resolved in that holder too and their
+   *  resolves the owner's files' imports to other workspace files than
+   *  the owner does, `f`'s identifiers are resolved in that holder too and their
    *  rows added, and its imports join the entry's (the builder rule then
    *  re-indexes `f` when those files' API changes), with the contextual
    *  properties its object literals' members get there. Declarations,
    *  items, calls and answers stay the owner's, as live answers compute
    *  them. */
-  function mergeHolders(ws, p, entry, f, sf, used) {
-    const own = moduleEdges(p.program(), sf);
+  function mergeHolders(ws, p, entry, f, sf, used, differs) {
     for (const q of otherHolders(ws, p, f)) {
       const program = q.program();
       const qsf = program.getSourceFile(f);
-      if (!qsf) continue;
+      if (!qsf || !resolvesDifferently(p, q, differs)) continue;
       const edges = moduleEdges(program, qsf);
-      if (edges.imports.join("\n") === own.imports.join("\n")) continue;
       used.add(q);
       const seen = new Set(entry.occurrences.map((o) => `${o.line}:${o.column}:${o.symbol}:${o.role}`));
       for (const o of identifierRows(program.getTypeChecker(), qsf)) {
@@ -644,6 +667,7 @@
     }
     const files = [];
     const holders = new Set(); // other holders whose checkers resolved a file
+    const differs = new Map(); // "p:q" -> whether q resolves p's files otherwise
     // A full pass bounds each checker's growth: once the heap has grown
     // `sliceMb` past the slice's start, the project goes on with a fresh
     // checker (the old one's types are collected). Type-heavy files (vue's
@@ -670,7 +694,7 @@
         }
         try {
           const entry = indexFile(program, sf, ws, owns(f) ? p : null, pi);
-          mergeHolders(ws, p, entry, f, sf, holders);
+          mergeHolders(ws, p, entry, f, sf, holders, differs);
           files.push(entry);
         } catch (e) {
           const overflow = e instanceof RangeError;
