@@ -313,6 +313,7 @@
     const calls = [];
     const bases = [];
     const declared = new Map(); // node -> its entry in `declarations`
+    const contextual = []; // object literal members: [name, symbol, id]
 
     // Declarations, with their items and call edges.
     const visit = (node) => {
@@ -338,7 +339,9 @@
         declarations.push(decl);
         declared.set(node, decl);
         baseMembers(checker, node, id, bases);
-        contextualMembers(checker, nameNode, symbol, id, bases);
+        // After the answers: contextual types create types, and the
+        // checker prints a union's members in creation order.
+        contextual.push([nameNode, symbol, id]);
       }
       if (ts.isParameterPropertyDeclaration(node, node.parent)) {
         const property = checker.getSymbolsOfParameterPropertyDeclaration(node, ts.idText(node.name))[1];
@@ -373,6 +376,7 @@
       sf.statements.some((s) => ts.isModuleDeclaration(s) && (s.flags & ts.NodeFlags.GlobalAugmentation || ts.isStringLiteral(s.name)));
     const { imports, reexports } = moduleEdges(program, sf);
     const answers = project ? declarationAnswers(ws, project, pi, program, sf, declared) : [];
+    for (const [nameNode, symbol, id] of contextual) contextualMembers(checker, nameNode, symbol, id, bases);
     return { relativePath: file, declarations, answers, occurrences, items, calls, bases, global, imports, reexports, apiText: apiText(program, sf) };
   }
 
