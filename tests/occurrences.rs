@@ -241,10 +241,11 @@ fn a_file_held_by_a_catch_all_config_answers_with_both_resolutions() {
 /// `module.exports = x`, `exports.y = y`.
 #[test]
 fn commonjs_modules_answer_as_the_language_service() {
+    // Declarations: `config`, `createUtils` (the require alias), `run`.
     let ws = TempDir::copy_of(&common::repo().join("fixtures/occurrences/commonjs"), "occ-commonjs");
     let e = engine(&ws.0);
     let (checked, diffs) = differences(&e, &ws.0, 1);
-    assert!(checked >= 4, "{checked} declarations checked");
+    assert!(checked >= 3, "{checked} declarations checked");
     assert!(diffs.is_empty(), "{} differences:\n{}", diffs.len(), diffs.join("\n"));
 }
 
