@@ -237,6 +237,20 @@ fn a_file_held_by_a_catch_all_config_answers_with_both_resolutions() {
     assert!(diffs.is_empty(), "after an API edit:\n{}", diffs.join("\n"));
 }
 
+/// Object literal members implementing an interface's property (an
+/// inline and a typed literal): each relates upward to the property, and
+/// through it to the other literal and to `hooks.onError(…)` calls (kept
+/// apart from `fixtures/ts-ls`: an extra file changes which types the
+/// checker creates first, and with them a union's printed order there).
+#[test]
+fn object_literal_members_relate_to_their_contextual_property() {
+    let ws = TempDir::copy_of(&common::repo().join("fixtures/occurrences/contextual"), "occ-contextual");
+    let e = engine(&ws.0);
+    let (checked, diffs) = differences(&e, &ws.0, 1);
+    assert!(checked >= 6, "{checked} declarations checked");
+    assert!(diffs.is_empty(), "{} differences:\n{}", diffs.len(), diffs.join("\n"));
+}
+
 /// CommonJS in checked JS (tanstack's codemods): `require` aliases,
 /// `module.exports = x`, `exports.y = y`.
 #[test]
