@@ -16,7 +16,6 @@
 
 mod common;
 
-use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use common::random_edits::{edit as random_edit, Rng};
