@@ -196,11 +196,22 @@ impl Index {
             clear_tables(&dir)?;
         }
         // Creating tables races with another process doing the same: the
-        // first open of a new index holds the writer lock.
-        let creating = store::TABLES.iter().any(|t| !dir.join(format!("{t}.lance")).exists());
-        let guard = if creating { Some(lock::acquire(&dir).map_err(|e| io(&dir, e))?) } else { None };
+        // first open of a new index holds the writer lock. A table counts as
+        // created once it has a manifest; should another writer still be
+        // creating one anyway, the open is retried under the lock, which
+        // that writer holds until every table is committed.
+        let creating = store::TABLES.iter().any(|t| !store::created(&dir, t));
+        let mut guard = if creating { Some(lock::acquire(&dir).map_err(|e| io(&dir, e))?) } else { None };
         let started = std::time::Instant::now();
-        let (mut store, mut recovered) = runtime.block_on(Store::open(&dir, dimension))?;
+        let opened = runtime.block_on(Store::open(&dir, dimension));
+        let (mut store, mut recovered) = match opened {
+            Err(e) if guard.is_none() => {
+                tracing::debug!("index open raced with a writer ({e}); retrying under the lock");
+                guard = Some(lock::acquire(&dir).map_err(|e| io(&dir, e))?);
+                runtime.block_on(Store::open(&dir, dimension))?
+            }
+            other => other?,
+        };
         tracing::debug!(ms = started.elapsed().as_millis() as u64, "index store opened");
         drop(guard);
         if runtime.block_on(store.table_dimension())? != dimension {

@@ -305,6 +305,13 @@ impl Store {
 /// Renames the newest manifest of `<dir>/<name>.lance/_versions` aside, so
 /// the table opens at the previous version. False when there is nothing
 /// older to fall back to.
+/// Whether a table has committed a version: its directory appears before
+/// its first manifest, so a directory alone is a table being created.
+pub fn created(dir: &Path, name: &str) -> bool {
+    let versions = dir.join(format!("{name}.lance")).join("_versions");
+    std::fs::read_dir(versions).is_ok_and(|mut entries| entries.any(|e| e.is_ok_and(|e| e.path().extension().is_some_and(|x| x == "manifest"))))
+}
+
 fn set_aside_latest_manifest(dir: &Path, name: &str) -> bool {
     let versions = dir.join(format!("{name}.lance")).join("_versions");
     let Ok(entries) = std::fs::read_dir(&versions) else { return false };
