@@ -13,6 +13,7 @@ mod search_reads;
 mod store;
 pub mod structure;
 mod sync;
+pub mod usage;
 mod vectors;
 
 use std::path::{Path, PathBuf};

@@ -308,6 +308,7 @@ impl Store {
     pub async fn clear_occurrences(&self) -> Result<(), IndexError> {
         Store::delete(&self.occ_files, "true").await?;
         Store::delete(&self.occ_declarations, "true").await?;
+        Store::delete(&self.usage, "true").await?;
         Store::delete(&self.occurrences, "true").await
     }
 }

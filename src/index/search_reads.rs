@@ -181,6 +181,22 @@ impl Index {
         self.runtime.block_on(super::sync::read_chunks(&self.store, &pre))
     }
 
+    /// Each of these files' chunk kinds (all kinds: barrels are told by
+    /// their imports and re-exports).
+    pub fn chunk_kinds(&self, files: &[String]) -> Result<HashMap<String, Vec<String>>, IndexError> {
+        let mut out: HashMap<String, Vec<String>> = HashMap::new();
+        for chunk in files.chunks(400) {
+            let batches = self.runtime.block_on(Store::scan(&self.store.chunks, Some(&sql_in("relativePath", chunk)), Some(&["relativePath", "nodeKind"])))?;
+            for b in batches {
+                let c = Columns(&b);
+                for i in 0..b.num_rows() {
+                    out.entry(c.str("relativePath", i).unwrap_or_default()).or_default().push(c.str("nodeKind", i).unwrap_or_default());
+                }
+            }
+        }
+        Ok(out)
+    }
+
     /// Every chunk matching the filter (benchmarks, the flat baseline).
     pub fn all_chunks(&self, filter: &Filter) -> Result<Vec<ChunkRow>, IndexError> {
         let pre = self.prefilter(filter)?.unwrap_or_else(|| "true".into());

@@ -22,7 +22,7 @@ pub const MAX_VERSIONS: usize = 24;
 pub const ANN_MIN_ROWS: usize = 50_000;
 
 /// Every table, by name.
-pub const TABLES: [&str; 9] = [
+pub const TABLES: [&str; 10] = [
     CHUNKS,
     VECTORS,
     FILES,
@@ -32,6 +32,7 @@ pub const TABLES: [&str; 9] = [
     super::occurrences::OCCURRENCES,
     super::occurrences::OCC_FILES,
     super::occurrences::OCC_DECLARATIONS,
+    super::usage::USAGE,
 ];
 
 pub struct Store {
@@ -51,6 +52,8 @@ pub struct Store {
     pub occurrences: Table,
     pub occ_files: Table,
     pub occ_declarations: Table,
+    /// Each used symbol's usage prior (`usage.rs`).
+    pub usage: Table,
 }
 
 fn lance(e: lancedb::Error) -> IndexError {
@@ -96,9 +99,9 @@ impl Store {
             }
         };
         // Opened together: each open reads its manifest and counts rows,
-        // and a cold lookup waits for all nine.
+        // and a cold lookup waits for all ten.
         let started = std::time::Instant::now();
-        let ((chunks, a), (vectors, b), (files, c), (structure, d), (imports, e), (names, f), (occurrences, g), (occ_files, h), (occ_declarations, i)) = futures::try_join!(
+        let ((chunks, a), (vectors, b), (files, c), (structure, d), (imports, e), (names, f), (occurrences, g), (occ_files, h), (occ_declarations, i), (usage, j)) = futures::try_join!(
             open(CHUNKS, schema::chunks_schema(dimension)),
             open(VECTORS, schema::vectors_schema(dimension)),
             open(FILES, schema::files_schema()),
@@ -108,11 +111,12 @@ impl Store {
             open(super::occurrences::OCCURRENCES, super::occurrences::occurrences_schema()),
             open(super::occurrences::OCC_FILES, super::occurrences::occ_files_schema()),
             open(super::occurrences::OCC_DECLARATIONS, super::occurrences::occ_declarations_schema()),
+            open(super::usage::USAGE, super::usage::usage_schema()),
         )?;
         tracing::debug!(ms = started.elapsed().as_millis() as u64, "index tables opened");
-        recovered |= a || b || c || d || e || f || g || h || i;
+        recovered |= a || b || c || d || e || f || g || h || i || j;
         Ok((
-            Store { dir: dir.to_path_buf(), dimension, db, chunks, vectors, files, structure, imports, names, occurrences, occ_files, occ_declarations },
+            Store { dir: dir.to_path_buf(), dimension, db, chunks, vectors, files, structure, imports, names, occurrences, occ_files, occ_declarations, usage },
             recovered,
         ))
     }
@@ -158,8 +162,8 @@ impl Store {
         Ok(())
     }
 
-    fn tables(&self) -> [&Table; 9] {
-        [&self.chunks, &self.vectors, &self.files, &self.structure, &self.imports, &self.names, &self.occurrences, &self.occ_files, &self.occ_declarations]
+    fn tables(&self) -> [&Table; 10] {
+        [&self.chunks, &self.vectors, &self.files, &self.structure, &self.imports, &self.names, &self.occurrences, &self.occ_files, &self.occ_declarations, &self.usage]
     }
 
     /// All rows of a table (or those matching `filter`), selected columns.

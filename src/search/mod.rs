@@ -5,6 +5,7 @@
 
 pub mod candidates;
 pub mod enrich;
+pub mod evidence;
 pub mod fusion;
 pub mod rank;
 pub mod select;
@@ -138,9 +139,7 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
     // The call graph: declarations the strongest candidates call, which
     // retrieval may have missed.
     if shape.steps.graph {
-        let fused = fusion::score(&cands.iter().map(|c| c.signals.clone()).collect::<Vec<_>>(), weights);
-        let mut top: Vec<usize> = (0..cands.len()).collect();
-        top.sort_by(|&a, &b| fused[b].final_score.total_cmp(&fused[a].final_score).then(a.cmp(&b)));
+        let top = fused_order(&cands, weights);
         let declared: std::collections::HashSet<&str> = cands.iter().map(|c| c.row.chunk.name.as_str()).collect();
         let mut want: Vec<String> = Vec::new();
         for &i in top.iter().take(rank::LENDERS) {
@@ -158,14 +157,37 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
             }
         }
     }
+    // Test lending: what the strongest tests and examples use (the
+    // occurrence rows), taken in when retrieval missed it.
+    let lending = if shape.steps.test_lending {
+        let order = fused_order(&cands, weights);
+        let rows: Vec<&ChunkRow> = cands.iter().map(|c| &c.row).collect();
+        let lending = evidence::Lending::read(index, &rows, &order)?;
+        let more = lending.missing(index, &rows, &filter)?;
+        cands.extend(more.into_iter().map(|row| candidates::CandidateChunk { row, signals: Default::default() }));
+        Some(lending)
+    } else {
+        None
+    };
+    // What the index knows of each candidate (barrels, usage priors).
+    let known: std::collections::HashMap<String, rank::Known> = {
+        let rows: Vec<&ChunkRow> = cands.iter().map(|c| &c.row).collect();
+        rows.iter().map(|r| r.chunk.id.clone()).zip(evidence::known(index, &shape.steps, &rows)?).collect()
+    };
     let retrieval_ms = started.elapsed().as_millis() as u64;
     let rank = |cands: Vec<candidates::CandidateChunk>| -> Vec<(candidates::CandidateChunk, fusion::Scores)> {
         let mut scores = fusion::score(&cands.iter().map(|c| c.signals.clone()).collect::<Vec<_>>(), weights);
         let raw: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
         for (c, s) in cands.iter().zip(scores.iter_mut()) {
             let k = &c.row.chunk;
-            let f = shape.factors(&k.relative_path, &k.name, &k.breadcrumb);
+            let f = shape.factors(&k.relative_path, &k.name, &k.breadcrumb, known.get(&k.id).copied().unwrap_or_default());
             s.final_score = f.apply(s.final_score);
+        }
+        if let Some(lending) = &lending {
+            let rows: Vec<&ChunkRow> = cands.iter().map(|c| &c.row).collect();
+            let mut finals: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
+            lending.lend(&rows, &raw, &mut finals);
+            scores.iter_mut().zip(finals).for_each(|(s, f)| s.final_score = f);
         }
         if shape.steps.graph {
             let names: Vec<&str> = cands.iter().map(|c| c.row.chunk.name.as_str()).collect();
@@ -213,6 +235,14 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
         notes,
         timings: Timings { sync: 0, retrieval: retrieval_ms, rerank: rerank_ms, enrichment: 0 },
     })
+}
+
+/// Candidate indexes by fused score, strongest first (before any ranking step).
+fn fused_order(cands: &[candidates::CandidateChunk], weights: fusion::Weights) -> Vec<usize> {
+    let fused = fusion::score(&cands.iter().map(|c| c.signals.clone()).collect::<Vec<_>>(), weights);
+    let mut top: Vec<usize> = (0..cands.len()).collect();
+    top.sort_by(|&a, &b| fused[b].final_score.total_cmp(&fused[a].final_score).then(a.cmp(&b)));
+    top
 }
 
 /// A natural-language answer: the shared lookup answer plus what ranked it.

@@ -19,21 +19,51 @@
 pub use crate::files::{classify, Role};
 
 /// Which steps run (all by default; the ablation turns them on in turn).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Steps {
     pub roles: bool,
     pub definitions: bool,
     pub paths: bool,
+    /// Name-based call lending (`lend`): measured, off.
     pub graph: bool,
+    /// A file whose chunks are only imports and re-exports is a barrel
+    /// (`evidence::barrels`), demoted like a declaration file.
+    pub barrels: bool,
+    /// The usage prior read from the index, and how far the most used
+    /// symbol moves toward 1.0.
+    pub usage: Prior,
+    pub usage_lift: f64,
+    /// A test or example that matches lends to what it uses, by the
+    /// occurrence rows (`evidence::lend_tests`).
+    pub test_lending: bool,
+}
+
+/// Which usage prior ranks (`structure::usage`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Prior {
+    Off,
+    /// Referencing files, log-scaled.
+    FanIn,
+    /// PageRank over the declaration graph, log-scaled.
+    Rank,
 }
 
 impl Steps {
-    pub const ALL: Steps = Steps { roles: true, definitions: true, paths: true, graph: true };
-    pub const NONE: Steps = Steps { roles: false, definitions: false, paths: false, graph: false };
+    pub const ALL: Steps =
+        Steps { roles: true, definitions: true, paths: true, graph: true, barrels: true, usage: Prior::FanIn, usage_lift: USAGE_LIFT, test_lending: true };
+    pub const NONE: Steps =
+        Steps { roles: false, definitions: false, paths: false, graph: false, barrels: false, usage: Prior::Off, usage_lift: 0.0, test_lending: false };
     /// What ships: each step that gained on the untuned queries
     /// (benches/README.md, the ablation).
-    pub const DEFAULT: Steps = Steps { roles: true, definitions: true, paths: true, graph: false };
+    pub const DEFAULT: Steps =
+        Steps { roles: true, definitions: true, paths: true, graph: false, barrels: true, usage: Prior::FanIn, usage_lift: USAGE_LIFT, test_lending: true };
 }
+
+/// How far the most used symbol moves toward 1.0 (the usage prior).
+pub const USAGE_LIFT: f64 = 0.2;
+/// How far a declaration a matching test uses moves toward 1.0, per unit
+/// of the test's score before its role demotion.
+pub const TEST_LIFT: f64 = 0.5;
 
 /// How far a definition the query names moves toward 1.0.
 pub const DEFINITION_LIFT: f64 = 0.5;
@@ -47,6 +77,15 @@ pub const GRAPH_LIFT: f64 = 0.5;
 /// How many of the strongest candidates lend (and name declarations to
 /// take in).
 pub const LENDERS: usize = 10;
+
+/// What the index knows of a candidate beyond its text (`evidence`).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Known {
+    /// Its file is a barrel.
+    pub barrel: bool,
+    /// Its symbol's usage prior in [0, 1] (0 when the step is off).
+    pub usage: f64,
+}
 
 /// A candidate's ranking adjustments: `apply` keeps scores in [0, 1].
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -84,9 +123,10 @@ impl<'q> QueryShape<'q> {
     }
 
     /// One chunk's adjustments: its role's demotion (unless asked for or
-    /// selected by a path), the definition lift, the path lift.
-    pub fn factors(&self, path: &str, name: &str, breadcrumb: &str) -> Factors {
-        let role = classify(path, false);
+    /// selected by a path), the definition lift, the path lift, the usage
+    /// lift. `known` is what the index says of it (`evidence`).
+    pub fn factors(&self, path: &str, name: &str, breadcrumb: &str, known: Known) -> Factors {
+        let role = classify(path, self.steps.barrels && known.barrel);
         let demote = if self.steps.roles && !self.scoped && !asked_for(self.query, role) { role.factor() } else { 1.0 };
         let mut keep = 1.0;
         if self.steps.definitions && declares(name, breadcrumb, &self.idents) {
@@ -95,6 +135,7 @@ impl<'q> QueryShape<'q> {
         if self.steps.paths {
             keep *= 1.0 - PATH_LIFT * path_match(path, &self.words);
         }
+        keep *= 1.0 - self.steps.usage_lift * known.usage;
         Factors { role, demote, lift: 1.0 - keep }
     }
 }

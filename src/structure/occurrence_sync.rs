@@ -56,6 +56,8 @@ pub struct OccurrenceReport {
     pub full: bool,
     /// A file changed while a batch was computed: that batch was dropped.
     pub interrupted: bool,
+    /// Symbols with a usage prior, when it was recomputed.
+    pub used_symbols: usize,
     pub ms: u64,
 }
 
@@ -127,6 +129,9 @@ fn stale(index: &Index, tree: &Tree, view: &FileView) -> Result<bool, StructureE
     let root = index.root().to_path_buf();
     let stored: HashMap<String, String> = index.occ_file_hashes()?.into_iter().map(|r| (r.relative_path, r.content_hash)).collect();
     if stored.is_empty() || std::fs::read_to_string(index.dir().join(LAYOUT_MARKER)).ok() != Some(layout_hash(tree, &root, view)) {
+        return Ok(true);
+    }
+    if index.usage_missing()? {
         return Ok(true);
     }
     // The chunk sync just checked every file's mtime and size: where
@@ -325,6 +330,11 @@ pub fn sync(index: &mut Index, ws: &Workspace, tree: &Tree, view: &FileView, pro
     report.cascaded = cascaded.len();
     if !report.interrupted {
         crate::index::write_atomic(&marker, layout.as_bytes())?;
+    }
+    // The usage prior follows the rows (and is filled in on an index
+    // built before it existed).
+    if !done.is_empty() || report.removed > 0 || index.usage_missing()? {
+        report.used_symbols = super::usage::refresh(index)?;
     }
     if !done.is_empty() || report.removed > 0 {
         index.compact_if_due()?;

@@ -192,6 +192,24 @@ impl WindowBm25 {
     }
 }
 
+/// The independent test label (issue 24), apart from the classifier that
+/// demotes tests (`tsq::files::classify`): a path that says test or spec
+/// in any part (a `test`, `tests`, `__tests__`, `spec` directory, or a
+/// `.test.`/`.spec.`/`-test`/`_spec` file name), or a file that calls a
+/// test framework at the start of a line (`describe(`, `it(`, `test(`,
+/// `it.each(…)(`, `describe.skip(`).
+pub fn is_test_file(path: &str, text: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    let path_says = lower.split(['/', '.', '-', '_']).any(|part| matches!(part, "test" | "tests" | "__tests__" | "spec" | "specs" | "e2e"));
+    path_says
+        || text.lines().any(|line| {
+            let t = line.trim_start();
+            ["describe", "it", "test"].iter().any(|f| {
+                t.strip_prefix(f).is_some_and(|rest| rest.starts_with('(') || rest.starts_with(".each") || rest.starts_with(".skip(") || rest.starts_with(".only("))
+            })
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -216,6 +234,16 @@ mod tests {
         assert_eq!(ndcg(&[hit("b.ts", 1, 5)], &truth, 10), 0.0);
         assert_eq!(mrr(&[hit("b.ts", 1, 5), hit("a.ts", 10, 20)], &truth, 10), 0.5);
         assert_eq!(recall(&[hit("a.ts", 10, 20)], &truth, 5), 0.5);
+    }
+
+    #[test]
+    fn the_test_label_reads_paths_and_framework_calls() {
+        assert!(is_test_file("packages/query-core/src/__tests__/query.test.tsx", ""));
+        assert!(is_test_file("src/utils.spec.ts", ""));
+        assert!(is_test_file("packages/x/src/helpers.ts", "import { it } from 'vitest'\n\ndescribe('x', () => {\n  it('y', () => {})\n})\n"));
+        assert!(is_test_file("packages/x/src/table.ts", "  it.each([1, 2])('n', (n) => {})"));
+        assert!(!is_test_file("packages/query-core/src/retryer.ts", "export function createRetryer() {\n  item(1)\n}\n"));
+        assert!(!is_test_file("packages/latest/src/testing-library.ts", "const testing = 1"), "a word that only contains test");
     }
 
     #[test]

@@ -1,0 +1,156 @@
+//! The usage table: one row per workspace symbol that something else uses,
+//! with its usage prior (damped fan-in and PageRank over the occurrence
+//! rows, each normalized to [0, 1]). `structure::usage` computes it after
+//! each occurrence sync; ranking reads the priors of its candidates. This
+//! module stores and reads, and reads the occurrence edges it is made of.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use arrow_array::{ArrayRef, Float32Array, RecordBatch, StringArray};
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
+
+use super::schema::{sql_in, Columns};
+use super::store::Store;
+use super::IndexError;
+
+pub const USAGE: &str = "usage";
+
+pub fn usage_schema() -> SchemaRef {
+    Arc::new(Schema::new(vec![
+        Field::new("symbol", DataType::Utf8, false),
+        // Referencing files other than the declaring one (implementation
+        // files 1, tests and examples ½), log-scaled to [0, 1].
+        Field::new("fanIn", DataType::Float32, false),
+        // PageRank over the declaration reference graph, log-scaled to [0, 1].
+        Field::new("rank", DataType::Float32, false),
+    ]))
+}
+
+/// One symbol's priors.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Usage {
+    pub fan_in: f32,
+    pub rank: f32,
+}
+
+/// One use: `from` (the enclosing declaration's id, or the file's) uses
+/// `symbol`, in file `path`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Edge {
+    pub path: String,
+    pub from: String,
+    pub symbol: String,
+}
+
+fn arrow(e: arrow_schema::ArrowError) -> IndexError {
+    IndexError::Lance(e.to_string())
+}
+
+/// Symbols per read filter.
+const FILTER_CHUNK: usize = 400;
+
+/// The occurrence rows that are uses: definitions, imports and exports
+/// left out (a re-export is not a use).
+const USES: &str = "`role` NOT IN ('definition', 'import', 'export')";
+
+impl Store {
+    /// Every use the occurrence rows record.
+    pub async fn usage_edges(&self) -> Result<Vec<Edge>, IndexError> {
+        let mut out = Vec::new();
+        for b in Store::scan(&self.occurrences, Some(USES), Some(&["relativePath", "symbol", "enclosing"])).await? {
+            let c = Columns(&b);
+            out.extend((0..b.num_rows()).map(|i| Edge {
+                path: c.str("relativePath", i).unwrap_or_default(),
+                from: c.str("enclosing", i).unwrap_or_default(),
+                symbol: c.str("symbol", i).unwrap_or_default(),
+            }));
+        }
+        Ok(out)
+    }
+
+    /// The symbols used inside these line ranges (file, first, last), by
+    /// range.
+    pub async fn uses_in(&self, ranges: &[(String, u32, u32)]) -> Result<Vec<Vec<String>>, IndexError> {
+        let mut out = vec![Vec::new(); ranges.len()];
+        if ranges.is_empty() {
+            return Ok(out);
+        }
+        let any = ranges
+            .iter()
+            .map(|(f, a, b)| format!("(`relativePath` = {} AND `line` >= {a} AND `line` <= {b})", super::schema::sql_str(f)))
+            .collect::<Vec<_>>()
+            .join(" OR ");
+        let filter = format!("({any}) AND {USES}");
+        for b in Store::scan(&self.occurrences, Some(&filter), Some(&["relativePath", "line", "symbol"])).await? {
+            let c = Columns(&b);
+            for i in 0..b.num_rows() {
+                let (path, line, symbol) = (c.str("relativePath", i).unwrap_or_default(), c.i64("line", i).unwrap_or_default() as u32, c.str("symbol", i).unwrap_or_default());
+                for (k, (f, a, z)) in ranges.iter().enumerate() {
+                    if *f == path && (*a..=*z).contains(&line) && !out[k].contains(&symbol) {
+                        out[k].push(symbol.clone());
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Replaces the whole table (one delete, one add).
+    pub async fn replace_usage(&self, rows: &[(String, Usage)]) -> Result<(), IndexError> {
+        Store::delete(&self.usage, "true").await?;
+        for chunk in rows.chunks(50_000) {
+            let cols: Vec<ArrayRef> = vec![
+                Arc::new(StringArray::from_iter_values(chunk.iter().map(|(s, _)| s.as_str()))),
+                Arc::new(Float32Array::from_iter_values(chunk.iter().map(|(_, u)| u.fan_in))),
+                Arc::new(Float32Array::from_iter_values(chunk.iter().map(|(_, u)| u.rank))),
+            ];
+            Store::add(&self.usage, RecordBatch::try_new(usage_schema(), cols).map_err(arrow)?).await?;
+        }
+        Ok(())
+    }
+
+    /// The priors of these symbols (absent: unused, or never computed).
+    pub async fn usage_of(&self, symbols: &[String]) -> Result<HashMap<String, Usage>, IndexError> {
+        let mut out = HashMap::new();
+        for chunk in symbols.chunks(FILTER_CHUNK) {
+            for b in Store::scan(&self.usage, Some(&sql_in("symbol", chunk)), None).await? {
+                let c = Columns(&b);
+                for i in 0..b.num_rows() {
+                    let u = Usage { fan_in: c.f32("fanIn", i).unwrap_or_default(), rank: c.f32("rank", i).unwrap_or_default() };
+                    out.insert(c.str("symbol", i).unwrap_or_default(), u);
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl super::Index {
+    pub fn usage_edges(&self) -> Result<Vec<Edge>, IndexError> {
+        self.runtime.block_on(self.store.usage_edges())
+    }
+
+    /// Replaces the usage table, under the writer lock.
+    pub fn replace_usage(&mut self, rows: &[(String, Usage)]) -> Result<(), IndexError> {
+        self.with_lock(|ix| ix.runtime.block_on(ix.store.replace_usage(rows)))
+    }
+
+    pub fn usage_of(&self, symbols: &[String]) -> Result<HashMap<String, Usage>, IndexError> {
+        self.runtime.block_on(self.store.usage_of(symbols))
+    }
+
+    pub fn uses_in(&self, ranges: &[(String, u32, u32)]) -> Result<Vec<Vec<String>>, IndexError> {
+        self.runtime.block_on(self.store.uses_in(ranges))
+    }
+
+    /// Whether the usage table is missing while the occurrence rows
+    /// record uses (an index built before the table existed): a count,
+    /// and a filtered one only when the table is empty.
+    pub fn usage_missing(&self) -> Result<bool, IndexError> {
+        if self.runtime.block_on(Store::count(&self.store.usage, None))? > 0 {
+            return Ok(false);
+        }
+        Ok(self.runtime.block_on(Store::count(&self.store.occurrences, Some(USES)))? > 0)
+    }
+}

@@ -1,0 +1,133 @@
+//! What the index knows about candidates beyond their text (issue 24),
+//! read per query, never computed from scratch:
+//!
+//! - **barrels**: a file whose chunks are all, or nearly all, imports and
+//!   re-exports (`is_barrel`);
+//! - **usage priors**: each candidate's symbol's prior from the `usage`
+//!   table (`structure::usage`);
+//! - **test lending**: a test or example among the strongest candidates
+//!   lends to the declarations it uses, by the occurrence rows, and those
+//!   retrieval missed are taken in (`Lending`).
+
+use std::collections::{HashMap, HashSet};
+
+use super::rank::{self, Known, Prior, Role, Steps};
+use crate::index::{ChunkRow, Filter, Index, IndexError};
+
+/// The share of a file's chunks (comments aside) that are imports or
+/// re-exports from which the file is a barrel.
+pub const BARREL_SHARE: f64 = 0.8;
+
+/// Whether chunks of these kinds make a barrel: at least one re-export,
+/// and imports plus re-exports at least `BARREL_SHARE` of the chunks that
+/// are not comments.
+pub fn is_barrel<S: AsRef<str>>(kinds: &[S]) -> bool {
+    let counted: Vec<&str> = kinds.iter().map(|k| k.as_ref()).filter(|k| *k != "comment").collect();
+    let plumbing = counted.iter().filter(|k| matches!(**k, "import" | "re-export")).count();
+    counted.contains(&"re-export") && plumbing as f64 >= BARREL_SHARE * counted.len() as f64
+}
+
+/// A chunk's symbol id as the occurrence rows spell it (`path > A > b`).
+pub fn symbol_of(row: &ChunkRow) -> Option<String> {
+    let q = crate::structure::chunk_query(&row.chunk)?;
+    Some(format!("{} > {}", row.chunk.relative_path, q.names.join(" > ")))
+}
+
+/// What the index knows of each candidate, in order.
+pub fn known(index: &Index, steps: &Steps, rows: &[&ChunkRow]) -> Result<Vec<Known>, IndexError> {
+    let mut out = vec![Known::default(); rows.len()];
+    if steps.barrels {
+        let files: Vec<String> = rows.iter().map(|r| r.chunk.relative_path.clone()).collect::<HashSet<_>>().into_iter().collect();
+        let kinds = index.chunk_kinds(&files)?;
+        for (k, r) in out.iter_mut().zip(rows) {
+            k.barrel = kinds.get(&r.chunk.relative_path).is_some_and(|v| is_barrel(v));
+        }
+    }
+    if steps.usage != Prior::Off {
+        let symbols: Vec<Option<String>> = rows.iter().map(|r| symbol_of(r)).collect();
+        let wanted: Vec<String> = symbols.iter().flatten().cloned().collect::<HashSet<_>>().into_iter().collect();
+        let priors = index.usage_of(&wanted)?;
+        for (k, s) in out.iter_mut().zip(&symbols) {
+            if let Some(u) = s.as_ref().and_then(|s| priors.get(s)) {
+                k.usage = match steps.usage {
+                    Prior::FanIn => u.fan_in as f64,
+                    Prior::Rank => u.rank as f64,
+                    Prior::Off => 0.0,
+                };
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Test lending: which symbols each lender (a test or example among the
+/// `rank::LENDERS` strongest candidates) uses.
+#[derive(Debug, Default)]
+pub struct Lending {
+    /// Lender chunk id → the symbols its lines use.
+    uses: HashMap<String, Vec<String>>,
+}
+
+impl Lending {
+    /// Reads the lenders' uses; `order` ranks the candidates (strongest
+    /// first), and only tests and examples lend.
+    pub fn read(index: &Index, rows: &[&ChunkRow], order: &[usize]) -> Result<Lending, IndexError> {
+        let lenders: Vec<&ChunkRow> = order
+            .iter()
+            .take(rank::LENDERS)
+            .map(|&i| rows[i])
+            .filter(|r| matches!(rank::classify(&r.chunk.relative_path, false), Role::Test | Role::Example))
+            .collect();
+        let ranges: Vec<(String, u32, u32)> = lenders.iter().map(|r| (r.chunk.relative_path.clone(), r.chunk.start_line, r.chunk.end_line)).collect();
+        let used = index.uses_in(&ranges)?;
+        Ok(Lending { uses: lenders.iter().map(|r| r.chunk.id.clone()).zip(used).collect() })
+    }
+
+    /// Declarations the lenders use that are not candidates yet, outside
+    /// tests and examples: chunks to take in.
+    pub fn missing(&self, index: &Index, have: &[&ChunkRow], filter: &Filter) -> Result<Vec<ChunkRow>, IndexError> {
+        let have: HashSet<String> = have.iter().filter_map(|r| symbol_of(r)).collect();
+        let want: HashSet<&String> = self.uses.values().flatten().filter(|s| !have.contains(*s)).collect();
+        let names: Vec<String> = want.iter().filter_map(|s| s.rsplit(" > ").next().map(str::to_string)).collect::<HashSet<_>>().into_iter().collect();
+        Ok(index
+            .chunks_named(&names, filter)?
+            .into_iter()
+            .filter(|r| rank::classify(&r.chunk.relative_path, false) == Role::Implementation && symbol_of(r).is_some_and(|s| want.contains(&s)))
+            .collect())
+    }
+
+    /// Each candidate's lift: toward 1.0 by `TEST_LIFT` × the strongest
+    /// lender's `raw` score (before its role demotion) among those that use it.
+    pub fn lend(&self, rows: &[&ChunkRow], raw: &[f64], scores: &mut [f64]) {
+        let by_id: HashMap<&str, usize> = rows.iter().enumerate().map(|(i, r)| (r.chunk.id.as_str(), i)).collect();
+        let mut best: HashMap<&str, f64> = HashMap::new();
+        for (lender, used) in &self.uses {
+            let Some(&c) = by_id.get(lender.as_str()) else { continue };
+            for s in used {
+                let b = best.entry(s.as_str()).or_insert(0.0);
+                *b = b.max(raw[c]);
+            }
+        }
+        for (i, r) in rows.iter().enumerate() {
+            if let Some(b) = symbol_of(r).and_then(|s| best.get(s.as_str()).copied()) {
+                if rank::classify(&r.chunk.relative_path, false) == Role::Implementation {
+                    scores[i] += (1.0 - scores[i]) * rank::TEST_LIFT * b;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_barrel_is_mostly_imports_and_re_exports() {
+        assert!(is_barrel(&["re-export", "re-export", "re-export"]));
+        assert!(is_barrel(&["comment", "import", "re-export", "re-export", "re-export", "variable"]), "4 of 5 counted chunks");
+        assert!(!is_barrel(&["import", "re-export", "function", "function"]), "half plumbing is a module");
+        assert!(!is_barrel(&["import", "import", "import", "import", "function"]), "imports alone are not re-exports");
+        assert!(!is_barrel::<&str>(&[]));
+    }
+}
