@@ -34,7 +34,9 @@ pub struct Settings {
     pub type_depth: i32,
     /// The ranking steps after fusion (`search::rank`); `fileRoles = false`
     /// turns off the demotion of tests, examples, mocks and the like;
-    /// `callGraph = true` turns on the call-graph step (off by default).
+    /// `callGraph = true` turns on the call-graph step (off by default);
+    /// `barrels`, `usagePrior` (`fanin`, `pagerank`, `off`) and
+    /// `testLending` turn issue 24's steps off or choose the prior.
     pub ranking: crate::search::rank::Steps,
     /// `[share] from`: the shared index that `tsq serve` pulls on start
     /// (`s3://bucket/prefix` or `file:///dir`; see `share`).
@@ -83,6 +85,10 @@ pub struct Overrides {
     pub type_depth: Option<i32>,
     pub file_roles: Option<bool>,
     pub call_graph: Option<bool>,
+    pub barrels: Option<bool>,
+    /// `fanin`, `pagerank` or `off`.
+    pub usage_prior: Option<String>,
+    pub test_lending: Option<bool>,
     pub share: Option<ShareOverrides>,
 }
 
@@ -129,6 +135,9 @@ impl Overrides {
             type_depth: var("TSQ_TYPE_DEPTH")?,
             file_roles: var("TSQ_FILE_ROLES")?,
             call_graph: var("TSQ_CALL_GRAPH")?,
+            barrels: var("TSQ_BARRELS")?,
+            usage_prior: var("TSQ_USAGE_PRIOR")?,
+            test_lending: var("TSQ_TEST_LENDING")?,
             share: var::<String>("TSQ_SHARE_FROM")?.map(|from| ShareOverrides { from: Some(from) }),
         })
     }
@@ -148,6 +157,9 @@ impl Overrides {
             type_depth: self.type_depth.or(next.type_depth),
             file_roles: self.file_roles.or(next.file_roles),
             call_graph: self.call_graph.or(next.call_graph),
+            barrels: self.barrels.or(next.barrels),
+            usage_prior: self.usage_prior.or(next.usage_prior),
+            test_lending: self.test_lending.or(next.test_lending),
             share: match (self.share, next.share) {
                 (Some(ShareOverrides { from: Some(f) }), _) => Some(ShareOverrides { from: Some(f) }),
                 (_, next) => next,
@@ -175,6 +187,17 @@ impl Settings {
             ranking: crate::search::rank::Steps {
                 roles: merged.file_roles.unwrap_or(d.ranking.roles),
                 graph: merged.call_graph.unwrap_or(d.ranking.graph),
+                barrels: merged.barrels.unwrap_or(d.ranking.barrels),
+                usage: match merged.usage_prior.as_deref().map(str::trim) {
+                    None => d.ranking.usage,
+                    Some("fanin") => crate::search::rank::Prior::FanIn,
+                    Some("pagerank") => crate::search::rank::Prior::Rank,
+                    Some("off") => crate::search::rank::Prior::Off,
+                    Some(other) => {
+                        return Err(ConfigError::Value { key: "usagePrior".into(), message: format!("{other:?} is not one of fanin, pagerank, off") })
+                    }
+                },
+                test_lending: merged.test_lending.unwrap_or(d.ranking.test_lending),
                 ..d.ranking
             },
             share_from: merged.share.and_then(|s| s.from).filter(|f| !f.trim().is_empty()).or(d.share_from),
@@ -236,7 +259,12 @@ pub fn provenance(root: &Path) -> Result<Vec<Provenance>, ConfigError> {
         None => toml::Table::new(),
     };
     let embedder = format!("{:?}", s.embedder).to_lowercase();
-    let rows: [(&'static str, &str, String); 13] = [
+    let prior = match s.ranking.usage {
+        crate::search::rank::Prior::FanIn => "fanin",
+        crate::search::rank::Prior::Rank => "pagerank",
+        crate::search::rank::Prior::Off => "off",
+    };
+    let rows: [(&'static str, &str, String); 16] = [
         ("embedder", "TSQ_EMBEDDER", embedder),
         ("rerankWeight", "TSQ_RERANK_WEIGHT", s.rerank_weight.to_string()),
         ("vectorWeight", "TSQ_VECTOR_WEIGHT", s.vector_weight.to_string()),
@@ -249,6 +277,9 @@ pub fn provenance(root: &Path) -> Result<Vec<Provenance>, ConfigError> {
         ("typeDepth", "TSQ_TYPE_DEPTH", s.type_depth.to_string()),
         ("fileRoles", "TSQ_FILE_ROLES", s.ranking.roles.to_string()),
         ("callGraph", "TSQ_CALL_GRAPH", s.ranking.graph.to_string()),
+        ("barrels", "TSQ_BARRELS", s.ranking.barrels.to_string()),
+        ("usagePrior", "TSQ_USAGE_PRIOR", prior.to_string()),
+        ("testLending", "TSQ_TEST_LENDING", s.ranking.test_lending.to_string()),
         ("share.from", "TSQ_SHARE_FROM", s.share_from.clone().unwrap_or_default()),
     ];
     Ok(rows

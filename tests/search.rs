@@ -325,3 +325,82 @@ fn the_call_graph_step_lends_a_matching_tests_score_to_what_it_calls() {
     assert_eq!(score(&on, "src/hooks/retry.ts"), score(&off, "src/hooks/retry.ts"), "what the test does not call is unchanged");
     assert!(at(&on, "src/hooks/mac.ts") < at(&on, "src/hooks/retry.ts"), "{on:?}");
 }
+
+/// Issue 24's steps on one workspace with its occurrence index, each
+/// compared with the same query with the step off (tsq.toml):
+/// - the usage prior: two helpers with the same words, one imported by
+///   three files, the other by none; the used one ranks first, and off
+///   they score the same;
+/// - barrels: a chunk of a file of re-exports is demoted like a
+///   declaration file (×0.7);
+/// - test lending: a test that matches lends to the function it calls,
+///   which shares no word with the question; what it does not call is
+///   unchanged.
+#[test]
+fn usage_barrels_and_test_lending_read_the_occurrence_index() {
+    let ws = common::TempDir::new("ranking-usage");
+    ws.write("tsconfig.json", b"{ \"compilerOptions\": { \"strict\": true }, \"include\": [\"src\"] }\n");
+    ws.write(
+        "src/format/units.ts",
+        b"/** Formats a byte count as a readable size label. */\nexport function mySizeLabel(n: number): string {\n  return `${n} B`;\n}\n\n/** Formats a byte count as a readable size label. */\nexport function ourSizeLabel(n: number): string {\n  return `${n} B`;\n}\n",
+    );
+    // Scores are max-normalized: a stronger match keeps the two below 1.0.
+    ws.write(
+        "src/docs/help.ts",
+        b"/** Help text: format a byte count as a readable size label; each readable size label formats a byte count. */\nexport const sizeLabelHelp = 'format a byte count as a readable size label';\n",
+    );
+    for (i, user) in ["src/ui/table.ts", "src/ui/list.ts", "src/cli/print.ts"].iter().enumerate() {
+        ws.write(
+            user,
+            format!("import {{ mySizeLabel }} from '../format/units';\n\nexport function show{i}(n: number): string {{\n  return mySizeLabel(n);\n}}\n")
+                .as_bytes(),
+        );
+    }
+    ws.write(
+        "src/format/index.ts",
+        b"export * from './units';\nexport { show0 } from '../ui/table';\nexport { show1 } from '../ui/list';\nexport { show2 } from '../cli/print';\n/** The readable size label formats, by name. */\nexport const sizeLabelFormats = ['bytes', 'octets'];\n",
+    );
+    ws.write(
+        "src/hooks/verify.test.ts",
+        b"import { checkMac } from './mac';\n\n/** The incoming webhook signature is verified: a forged webhook signature is refused. */\nexport function testWebhookSignatureVerified() {\n  if (checkMac('sig', 'body')) throw new Error('forged webhook signature verified');\n}\n",
+    );
+    ws.write("src/hooks/mac.ts", b"/** Compares an HMAC with the expected one in constant time. */\nexport function checkMac(mac: string, data: string): boolean {\n  return mac.length === data.length;\n}\n");
+    ws.write(
+        "src/hooks/retry.ts",
+        b"/** Retries a delivery with backoff. */\nexport function retryDelivery(attempt: number): number {\n  return 2 ** attempt;\n}\n",
+    );
+    // (file, start line) -> score, best first.
+    let ranked = |extra: &str, query: &str| -> Vec<((String, u32), f64)> {
+        ws.write("tsq.toml", format!("embedder = \"none\"\n{extra}\n").as_bytes());
+        let engine = tsq::api::Engine::open(&ws.0, Default::default()).unwrap();
+        engine.index(tsq::api::StructureMode::Occurrences, &tsq::index::sync_silent()).unwrap();
+        let req = engine.request(tsq::api::QueryInput { query: query.into(), shape: tsq::api::Shape::Concise, ..Default::default() }).unwrap();
+        match engine.query(&req, &tsq::index::sync_silent()).unwrap() {
+            tsq::api::Answer::Concise(c) => c.results.iter().map(|r| ((r.file_path.clone(), r.start_line), r.score)).collect(),
+            _ => unreachable!(),
+        }
+    };
+    let score = |r: &[((String, u32), f64)], f: &str, line: u32| r.iter().find(|x| x.0 .0 == f && x.0 .1 == line).map_or(0.0, |x| x.1);
+
+    // The usage prior.
+    let q = "format a byte count as a readable size label";
+    let (off, on) = (ranked("usagePrior = \"off\"", q), ranked("", q));
+    let (used, unused) = (("src/format/units.ts", 1), ("src/format/units.ts", 6));
+    assert_eq!(score(&off, used.0, used.1), score(&off, unused.0, unused.1), "the same words score the same without the prior: {off:?}");
+    assert!(score(&on, used.0, used.1) > score(&on, unused.0, unused.1), "the used helper gains: {on:?}");
+    let pagerank = ranked("usagePrior = \"pagerank\"", q);
+    assert!(score(&pagerank, used.0, used.1) > score(&pagerank, unused.0, unused.1), "{pagerank:?}");
+
+    // Barrels.
+    let q = "readable size label formats by name";
+    let (off, on) = (ranked("barrels = false\nusagePrior = \"off\"", q), ranked("usagePrior = \"off\"", q));
+    let barrel = score(&off, "src/format/index.ts", 5);
+    assert!(barrel > 0.0, "the barrel's own chunk is found: {off:?}");
+    assert!((score(&on, "src/format/index.ts", 5) - barrel * 0.7).abs() < 0.002, "demoted ×0.7 (scores are rounded to 0.001): off {off:?}, on {on:?}");
+
+    // Test lending.
+    let q = "where is the incoming webhook signature verified?";
+    let (off, on) = (ranked("testLending = false", q), ranked("", q));
+    assert!(score(&on, "src/hooks/mac.ts", 1) > score(&off, "src/hooks/mac.ts", 1), "the callee gains: off {off:?}, on {on:?}");
+    assert_eq!(score(&on, "src/hooks/retry.ts", 1), score(&off, "src/hooks/retry.ts", 1), "what the test does not use is unchanged");
+}

@@ -101,7 +101,18 @@ impl Store {
         // Opened together: each open reads its manifest and counts rows,
         // and a cold lookup waits for all ten.
         let started = std::time::Instant::now();
-        let ((chunks, a), (vectors, b), (files, c), (structure, d), (imports, e), (names, f), (occurrences, g), (occ_files, h), (occ_declarations, i), (usage, j)) = futures::try_join!(
+        let (
+            (chunks, a),
+            (vectors, b),
+            (files, c),
+            (structure, d),
+            (imports, e),
+            (names, f),
+            (occurrences, g),
+            (occ_files, h),
+            (occ_declarations, i),
+            (usage, j),
+        ) = futures::try_join!(
             open(CHUNKS, schema::chunks_schema(dimension)),
             open(VECTORS, schema::vectors_schema(dimension)),
             open(FILES, schema::files_schema()),
@@ -163,7 +174,18 @@ impl Store {
     }
 
     fn tables(&self) -> [&Table; 10] {
-        [&self.chunks, &self.vectors, &self.files, &self.structure, &self.imports, &self.names, &self.occurrences, &self.occ_files, &self.occ_declarations, &self.usage]
+        [
+            &self.chunks,
+            &self.vectors,
+            &self.files,
+            &self.structure,
+            &self.imports,
+            &self.names,
+            &self.occurrences,
+            &self.occ_files,
+            &self.occ_declarations,
+            &self.usage,
+        ]
     }
 
     /// All rows of a table (or those matching `filter`), selected columns.

@@ -85,7 +85,8 @@ impl Store {
         for b in Store::scan(&self.occurrences, Some(&filter), Some(&["relativePath", "line", "symbol"])).await? {
             let c = Columns(&b);
             for i in 0..b.num_rows() {
-                let (path, line, symbol) = (c.str("relativePath", i).unwrap_or_default(), c.i64("line", i).unwrap_or_default() as u32, c.str("symbol", i).unwrap_or_default());
+                let (path, line, symbol) =
+                    (c.str("relativePath", i).unwrap_or_default(), c.i64("line", i).unwrap_or_default() as u32, c.str("symbol", i).unwrap_or_default());
                 for (k, (f, a, z)) in ranges.iter().enumerate() {
                     if *f == path && (*a..=*z).contains(&line) && !out[k].contains(&symbol) {
                         out[k].push(symbol.clone());

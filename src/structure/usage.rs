@@ -44,10 +44,8 @@ pub fn priors(edges: &[Edge]) -> Vec<(String, Usage)> {
             files.entry(e.symbol.as_str()).or_default().insert(e.path.as_str());
         }
     }
-    let fan: HashMap<&str, f64> = files
-        .iter()
-        .map(|(s, fs)| (*s, fs.iter().map(|f| if classify(f, false) == Role::Implementation { 1.0 } else { 0.5 }).sum::<f64>()))
-        .collect();
+    let fan: HashMap<&str, f64> =
+        files.iter().map(|(s, fs)| (*s, fs.iter().map(|f| if classify(f, false) == Role::Implementation { 1.0 } else { 0.5 }).sum::<f64>())).collect();
     let fan_max = fan.values().copied().fold(0.0, f64::max);
 
     // PageRank over distinct (from, to) declaration edges, self-loops left out.

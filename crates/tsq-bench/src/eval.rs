@@ -205,7 +205,8 @@ pub fn is_test_file(path: &str, text: &str) -> bool {
         || text.lines().any(|line| {
             let t = line.trim_start();
             ["describe", "it", "test"].iter().any(|f| {
-                t.strip_prefix(f).is_some_and(|rest| rest.starts_with('(') || rest.starts_with(".each") || rest.starts_with(".skip(") || rest.starts_with(".only("))
+                t.strip_prefix(f)
+                    .is_some_and(|rest| rest.starts_with('(') || rest.starts_with(".each") || rest.starts_with(".skip(") || rest.starts_with(".only("))
             })
         })
 }

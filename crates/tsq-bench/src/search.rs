@@ -73,7 +73,15 @@ impl Score {
     fn fmt(&self) -> String {
         let n = self.n.max(1) as f64;
         let rate = 100.0 * self.tests_top3 as f64 / self.not_tests.max(1) as f64;
-        format!("{:.3}  {:.3}  {:.3}   {:.3}      {}/{} = {rate:.0}%", self.ndcg / n, self.recall / n, self.mrr / n, self.file_ndcg / n, self.tests_top3, self.not_tests)
+        format!(
+            "{:.3}  {:.3}  {:.3}   {:.3}      {}/{} = {rate:.0}%",
+            self.ndcg / n,
+            self.recall / n,
+            self.mrr / n,
+            self.file_ndcg / n,
+            self.tests_top3,
+            self.not_tests
+        )
     }
 }
 
@@ -279,7 +287,10 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow:
         queries.iter().filter(|q| repos.contains(&q.repo)).count(),
         if reranker.is_some() { crate::local_rerank::MODEL } else { "unavailable" }
     )?;
-    writeln!(out, "                                      NDCG@10  R@5    MRR@10  file-NDCG@10  tests in top 3 (independent label, of queries whose answer is not a test)")?;
+    writeln!(
+        out,
+        "                                      NDCG@10  R@5    MRR@10  file-NDCG@10  tests in top 3 (independent label, of queries whose answer is not a test)"
+    )?;
     let print = |out: &mut dyn Write, title: &str, rows: &BTreeMap<String, Score>| -> std::io::Result<()> {
         writeln!(out, "{title}")?;
         for (system, score) in rows {
