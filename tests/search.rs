@@ -398,6 +398,19 @@ fn usage_barrels_and_test_lending_read_the_occurrence_index() {
     assert!(barrel > 0.0, "the barrel's own chunk is found: {off:?}");
     assert!((score(&on, "src/format/index.ts", 5) - barrel * 0.7).abs() < 0.002, "demoted ×0.7 (scores are rounded to 0.001): off {off:?}, on {on:?}");
 
+    let roles = |extra: &str| -> Vec<(String, String)> {
+        ws.write("tsq.toml", format!("embedder = \"none\"\n{extra}\n").as_bytes());
+        let engine = tsq::api::Engine::open(&ws.0, Default::default()).unwrap();
+        let req = engine.request(tsq::api::QueryInput { query: q.into(), shape: tsq::api::Shape::Concise, ..Default::default() }).unwrap();
+        match engine.query(&req, &tsq::index::sync_silent()).unwrap() {
+            tsq::api::Answer::Concise(c) => c.results.iter().map(|r| (r.file_path.clone(), r.role.to_string())).collect(),
+            _ => unreachable!(),
+        }
+    };
+    let role_of = |r: &[(String, String)]| r.iter().find(|x| x.0 == "src/format/index.ts").map(|x| x.1.clone());
+    assert_eq!(role_of(&roles("")).as_deref(), Some("barrel"), "the answer says what demoted it");
+    assert_eq!(role_of(&roles("barrels = false")).as_deref(), Some("implementation"));
+
     // Test lending.
     let q = "where is the incoming webhook signature verified?";
     let (off, on) = (ranked("testLending = false", q), ranked("", q));

@@ -41,6 +41,8 @@ pub enum SearchError {
 pub struct Ranked {
     pub row: ChunkRow,
     pub scores: Scores,
+    /// What its file is for, as ranking saw it (barrels included).
+    pub role: rank::Role,
 }
 
 impl select::Candidate for Ranked {
@@ -218,7 +220,13 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
         }
     }
     let rerank_ms = started.elapsed().as_millis() as u64;
-    let ranked: Vec<Ranked> = stage1.into_iter().map(|(c, scores)| Ranked { row: c.row, scores }).collect();
+    let ranked: Vec<Ranked> = stage1
+        .into_iter()
+        .map(|(c, scores)| {
+            let barrel = shape.steps.barrels && known.get(&c.row.chunk.id).is_some_and(|k| k.barrel);
+            Ranked { role: rank::classify(&c.row.chunk.relative_path, barrel), row: c.row, scores }
+        })
+        .collect();
     let (with, all) = index.vector_coverage()?;
     if index.embedder().is_some() && with < all {
         notes.push(format!("vectors: {with}/{all} chunks so far; the rest are found by BM25 until they are embedded"));
@@ -299,7 +307,7 @@ pub fn concise(ranked: &[Ranked], top_k: usize) -> Vec<ConciseResult> {
                 preview = preview.chars().take(197).collect::<String>() + "...";
             }
             ConciseResult {
-                role: rank::classify(&c.relative_path, false).as_str(),
+                role: r.role.as_str(),
                 file_path: c.relative_path.clone(),
                 language: r.row.language.clone(),
                 start_line: c.start_line,
