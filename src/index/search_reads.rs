@@ -181,20 +181,24 @@ impl Index {
         self.runtime.block_on(super::sync::read_chunks(&self.store, &pre))
     }
 
-    /// Each of these files' chunk kinds (all kinds: barrels are told by
-    /// their imports and re-exports).
-    pub fn chunk_kinds(&self, files: &[String]) -> Result<HashMap<String, Vec<String>>, IndexError> {
-        let mut out: HashMap<String, Vec<String>> = HashMap::new();
-        for chunk in files.chunks(400) {
-            let batches = self.runtime.block_on(Store::scan(&self.store.chunks, Some(&sql_in("relativePath", chunk)), Some(&["relativePath", "nodeKind"])))?;
-            for b in batches {
-                let c = Columns(&b);
-                for i in 0..b.num_rows() {
-                    out.entry(c.str("relativePath", i).unwrap_or_default()).or_default().push(c.str("nodeKind", i).unwrap_or_default());
-                }
-            }
+    /// The ranked chunks named `names` in `files` (a superset of the
+    /// declarations wanted; the caller matches breadcrumbs).
+    pub fn chunks_in_named(&self, files: &[String], names: &[String]) -> Result<Vec<ChunkRow>, IndexError> {
+        if files.is_empty() || names.is_empty() {
+            return Ok(Vec::new());
         }
-        Ok(out)
+        let pre = format!("{} AND {} AND `nodeKind` NOT IN ('import', 're-export')", sql_in("relativePath", files), sql_in("name", names));
+        self.runtime.block_on(super::sync::read_chunks(&self.store, &pre))
+    }
+
+    /// Each of these files' chunk kinds and these symbols' usage priors,
+    /// read together (ranking's evidence: barrels and the usage prior).
+    pub fn candidate_evidence(
+        &self,
+        files: &[String],
+        symbols: &[String],
+    ) -> Result<(HashMap<String, Vec<String>>, HashMap<String, super::usage::Usage>), IndexError> {
+        self.runtime.block_on(async { futures::try_join!(self.store.chunk_kinds(files), self.store.usage_of(symbols)) })
     }
 
     /// Every chunk matching the filter (benchmarks, the flat baseline).
@@ -210,5 +214,22 @@ impl Index {
             let all = Store::count(&self.store.chunks, Some(super::sync::EMBEDDABLE)).await?;
             Ok((with, all))
         })
+    }
+}
+
+impl Store {
+    /// Each of these files' chunk kinds (all kinds: barrels are told by
+    /// their imports and re-exports).
+    async fn chunk_kinds(&self, files: &[String]) -> Result<HashMap<String, Vec<String>>, IndexError> {
+        let mut out: HashMap<String, Vec<String>> = HashMap::new();
+        for chunk in files.chunks(400) {
+            for b in Store::scan(&self.chunks, Some(&sql_in("relativePath", chunk)), Some(&["relativePath", "nodeKind"])).await? {
+                let c = Columns(&b);
+                for i in 0..b.num_rows() {
+                    out.entry(c.str("relativePath", i).unwrap_or_default()).or_default().push(c.str("nodeKind", i).unwrap_or_default());
+                }
+            }
+        }
+        Ok(out)
     }
 }

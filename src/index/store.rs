@@ -256,16 +256,21 @@ impl Store {
     /// rows filters on (references, callers): without it each filter scans
     /// the column. Created once rows exist; new fragments are folded in by
     /// `optimize` (`Index::compact_if_due`).
+    /// The same on `occurrences.relativePath`, which ranking's test
+    /// lending reads line ranges by (`usage::uses_in`).
     pub async fn ensure_occurrence_index(&self) -> Result<(), IndexError> {
         let indices = self.occurrences.list_indices().await.map_err(lance)?;
-        if indices.iter().any(|i| i.columns.iter().any(|c| c == "symbol")) {
-            return Ok(());
+        for column in ["symbol", "relativePath"] {
+            if indices.iter().any(|i| i.columns.iter().any(|c| c == column)) {
+                continue;
+            }
+            if Store::count(&self.occurrences, None).await? == 0 {
+                return Ok(());
+            }
+            let builder = lancedb::index::scalar::BTreeIndexBuilder::default();
+            self.occurrences.create_index(&[column], LanceIndex::BTree(builder)).replace(true).execute().await.map_err(lance)?;
         }
-        if Store::count(&self.occurrences, None).await? == 0 {
-            return Ok(());
-        }
-        let builder = lancedb::index::scalar::BTreeIndexBuilder::default();
-        self.occurrences.create_index(&["symbol"], LanceIndex::BTree(builder)).replace(true).execute().await.map_err(lance)
+        Ok(())
     }
 
     /// Builds the IVF_PQ index over window vectors once there are more than

@@ -36,25 +36,24 @@ pub fn symbol_of(row: &ChunkRow) -> Option<String> {
 /// What the index knows of each candidate, in order.
 pub fn known(index: &Index, steps: &Steps, rows: &[&ChunkRow]) -> Result<Vec<Known>, IndexError> {
     let mut out = vec![Known::default(); rows.len()];
-    if steps.barrels {
-        let files: Vec<String> = rows.iter().map(|r| r.chunk.relative_path.clone()).collect::<HashSet<_>>().into_iter().collect();
-        let kinds = index.chunk_kinds(&files)?;
-        for (k, r) in out.iter_mut().zip(rows) {
-            k.barrel = kinds.get(&r.chunk.relative_path).is_some_and(|v| is_barrel(v));
-        }
+    let files: Vec<String> =
+        if steps.barrels { rows.iter().map(|r| r.chunk.relative_path.clone()).collect::<HashSet<_>>().into_iter().collect() } else { Vec::new() };
+    let symbols: Vec<Option<String>> = rows.iter().map(|r| if steps.usage == Prior::Off { None } else { symbol_of(r) }).collect();
+    let wanted: Vec<String> = symbols.iter().flatten().cloned().collect::<HashSet<_>>().into_iter().collect();
+    if files.is_empty() && wanted.is_empty() {
+        return Ok(out);
     }
-    if steps.usage != Prior::Off {
-        let symbols: Vec<Option<String>> = rows.iter().map(|r| symbol_of(r)).collect();
-        let wanted: Vec<String> = symbols.iter().flatten().cloned().collect::<HashSet<_>>().into_iter().collect();
-        let priors = index.usage_of(&wanted)?;
-        for (k, s) in out.iter_mut().zip(&symbols) {
-            if let Some(u) = s.as_ref().and_then(|s| priors.get(s)) {
-                k.usage = match steps.usage {
-                    Prior::FanIn => u.fan_in as f64,
-                    Prior::Rank => u.rank as f64,
-                    Prior::Off => 0.0,
-                };
-            }
+    let t = std::time::Instant::now();
+    let (kinds, priors) = index.candidate_evidence(&files, &wanted)?;
+    tracing::debug!(ms = t.elapsed().as_millis() as u64, files = files.len(), symbols = wanted.len(), "barrels and usage priors read");
+    for ((k, r), s) in out.iter_mut().zip(rows).zip(&symbols) {
+        k.barrel = kinds.get(&r.chunk.relative_path).is_some_and(|v| is_barrel(v));
+        if let Some(u) = s.as_ref().and_then(|s| priors.get(s)) {
+            k.usage = match steps.usage {
+                Prior::FanIn => u.fan_in as f64,
+                Prior::Rank => u.rank as f64,
+                Prior::Off => 0.0,
+            };
         }
     }
     Ok(out)
@@ -79,7 +78,9 @@ impl Lending {
             .filter(|r| matches!(rank::classify(&r.chunk.relative_path, false), Role::Test | Role::Example))
             .collect();
         let ranges: Vec<(String, u32, u32)> = lenders.iter().map(|r| (r.chunk.relative_path.clone(), r.chunk.start_line, r.chunk.end_line)).collect();
+        let t = std::time::Instant::now();
         let used = index.uses_in(&ranges)?;
+        tracing::debug!(ms = t.elapsed().as_millis() as u64, lenders = ranges.len(), "test lending: uses read");
         Ok(Lending { uses: lenders.iter().map(|r| r.chunk.id.clone()).zip(used).collect() })
     }
 
@@ -87,12 +88,21 @@ impl Lending {
     /// tests and examples: chunks to take in.
     pub fn missing(&self, index: &Index, have: &[&ChunkRow], filter: &Filter) -> Result<Vec<ChunkRow>, IndexError> {
         let have: HashSet<String> = have.iter().filter_map(|r| symbol_of(r)).collect();
-        let want: HashSet<&String> = self.uses.values().flatten().filter(|s| !have.contains(*s)).collect();
+        // Declared in an implementation file, in scope, not a candidate yet.
+        let want: HashSet<&String> = self
+            .uses
+            .values()
+            .flatten()
+            .filter(|s| !have.contains(*s))
+            .filter(|s| s.split_once(" > ").is_some_and(|(file, _)| rank::classify(file, false) == Role::Implementation))
+            .filter(|s| filter.paths.is_empty() || s.split_once(" > ").is_some_and(|(file, _)| crate::query::in_scope(file, &filter.paths)))
+            .collect();
+        let files: Vec<String> = want.iter().filter_map(|s| s.split_once(" > ").map(|(f, _)| f.to_string())).collect::<HashSet<_>>().into_iter().collect();
         let names: Vec<String> = want.iter().filter_map(|s| s.rsplit(" > ").next().map(str::to_string)).collect::<HashSet<_>>().into_iter().collect();
         Ok(index
-            .chunks_named(&names, filter)?
+            .chunks_in_named(&files, &names)?
             .into_iter()
-            .filter(|r| rank::classify(&r.chunk.relative_path, false) == Role::Implementation && symbol_of(r).is_some_and(|s| want.contains(&s)))
+            .filter(|r| filter.language.as_ref().is_none_or(|l| &r.language == l) && symbol_of(r).is_some_and(|s| want.contains(&s)))
             .collect())
     }
 

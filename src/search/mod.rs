@@ -161,6 +161,7 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
     }
     // Test lending: what the strongest tests and examples use (the
     // occurrence rows), taken in when retrieval missed it.
+    let evidence_started = Instant::now();
     let lending = if shape.steps.test_lending {
         let order = fused_order(&cands, weights);
         let rows: Vec<&ChunkRow> = cands.iter().map(|c| &c.row).collect();
@@ -176,6 +177,7 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
         let rows: Vec<&ChunkRow> = cands.iter().map(|c| &c.row).collect();
         rows.iter().map(|r| r.chunk.id.clone()).zip(evidence::known(index, &shape.steps, &rows)?).collect()
     };
+    tracing::debug!(ms = evidence_started.elapsed().as_millis() as u64, candidates = cands.len(), "ranking evidence read (test lending, barrels, usage)");
     let retrieval_ms = started.elapsed().as_millis() as u64;
     let rank = |cands: Vec<candidates::CandidateChunk>| -> Vec<(candidates::CandidateChunk, fusion::Scores)> {
         let mut scores = fusion::score(&cands.iter().map(|c| c.signals.clone()).collect::<Vec<_>>(), weights);
