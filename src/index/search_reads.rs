@@ -190,14 +190,15 @@ impl Index {
         let pre = format!("{} AND {} AND `nodeKind` NOT IN ('import', 're-export')", sql_in("relativePath", files), sql_in("name", names));
         self.runtime.block_on(super::sync::read_chunks(&self.store, &pre))
     }
+}
 
+/// Each file's chunk kinds, and each symbol's usage priors.
+pub type CandidateEvidence = (HashMap<String, Vec<String>>, HashMap<String, super::usage::Usage>);
+
+impl Index {
     /// Each of these files' chunk kinds and these symbols' usage priors,
     /// read together (ranking's evidence: barrels and the usage prior).
-    pub fn candidate_evidence(
-        &self,
-        files: &[String],
-        symbols: &[String],
-    ) -> Result<(HashMap<String, Vec<String>>, HashMap<String, super::usage::Usage>), IndexError> {
+    pub fn candidate_evidence(&self, files: &[String], symbols: &[String]) -> Result<CandidateEvidence, IndexError> {
         self.runtime.block_on(async { futures::try_join!(self.store.chunk_kinds(files), self.store.usage_of(symbols)) })
     }
 
