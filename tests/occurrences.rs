@@ -26,7 +26,7 @@ use tsq::index::{Index, IndexConfig, Progress};
 use tsq::structure::occurrences::Graph;
 
 fn engine(root: &Path) -> Engine {
-    Engine::open(root, EngineOptions { embedder: Some(EmbedderChoice::None) }).unwrap()
+    Engine::open(root, EngineOptions { embedder: Some(EmbedderChoice::None), warm: false }).unwrap()
 }
 
 /// Every declaration's `symbol =` query, once per distinct query.

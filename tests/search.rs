@@ -8,7 +8,7 @@ use common::TempDir;
 use tsq::answer::{LookupMatch, Snapshot, SymbolRef};
 use tsq::config::Settings;
 use tsq::embed::{Document, EmbedError, Embedder, EmbedderId};
-use tsq::index::{Index, IndexConfig};
+use tsq::index::{Filter, Index, IndexConfig};
 use tsq::lookup::{assemble, Frame, LookupResultItem};
 use tsq::search::select::{self, Candidate};
 
@@ -369,16 +369,24 @@ fn usage_barrels_and_test_lending_read_the_occurrence_index() {
         "src/hooks/retry.ts",
         b"/** Retries a delivery with backoff. */\nexport function retryDelivery(attempt: number): number {\n  return 2 ** attempt;\n}\n",
     );
-    // (file, start line) -> score, best first.
+    // (file, start line) -> score, best first; a warm engine (the evidence
+    // held in memory) answers the same.
     let ranked = |extra: &str, query: &str| -> Vec<((String, u32), f64)> {
         ws.write("tsq.toml", format!("embedder = \"none\"\n{extra}\n").as_bytes());
-        let engine = tsq::api::Engine::open(&ws.0, Default::default()).unwrap();
-        engine.index(tsq::api::StructureMode::Occurrences, &tsq::index::sync_silent()).unwrap();
-        let req = engine.request(tsq::api::QueryInput { query: query.into(), shape: tsq::api::Shape::Concise, ..Default::default() }).unwrap();
-        match engine.query(&req, &tsq::index::sync_silent()).unwrap() {
-            tsq::api::Answer::Concise(c) => c.results.iter().map(|r| ((r.file_path.clone(), r.start_line), r.score)).collect(),
-            _ => unreachable!(),
-        }
+        let answers: Vec<Vec<((String, u32), f64)>> = [false, true]
+            .into_iter()
+            .map(|warm| {
+                let engine = tsq::api::Engine::open(&ws.0, tsq::api::EngineOptions { warm, ..Default::default() }).unwrap();
+                engine.index(tsq::api::StructureMode::Occurrences, &tsq::index::sync_silent()).unwrap();
+                let req = engine.request(tsq::api::QueryInput { query: query.into(), shape: tsq::api::Shape::Concise, ..Default::default() }).unwrap();
+                match engine.query(&req, &tsq::index::sync_silent()).unwrap() {
+                    tsq::api::Answer::Concise(c) => c.results.iter().map(|r| ((r.file_path.clone(), r.start_line), r.score)).collect(),
+                    _ => unreachable!(),
+                }
+            })
+            .collect();
+        assert_eq!(answers[0], answers[1], "cold and warm engines rank alike ({extra:?}, {query:?})");
+        answers[0].clone()
     };
     let score = |r: &[((String, u32), f64)], f: &str, line: u32| r.iter().find(|x| x.0 .0 == f && x.0 .1 == line).map_or(0.0, |x| x.1);
 
@@ -416,4 +424,56 @@ fn usage_barrels_and_test_lending_read_the_occurrence_index() {
     let (off, on) = (ranked("testLending = false", q), ranked("", q));
     assert!(score(&on, "src/hooks/mac.ts", 1) > score(&off, "src/hooks/mac.ts", 1), "the callee gains: off {off:?}, on {on:?}");
     assert_eq!(score(&on, "src/hooks/retry.ts", 1), score(&off, "src/hooks/retry.ts", 1), "what the test does not use is unchanged");
+}
+
+/// Sorted by similarity, then id; similarities to 5 decimals (the two
+/// searches sum in different orders).
+fn by_similarity(mut v: Vec<(String, f32)>) -> Vec<(String, i64)> {
+    v.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    v.into_iter().map(|(id, s)| (id, (s * 1e5).round() as i64)).collect()
+}
+
+#[test]
+fn warm_vectors_answer_as_lancedbs_flat_search_and_see_every_write() {
+    let ws = workspace("warm-vectors");
+    let writer = indexed(&ws, Some(Box::new(WordEmbedder)));
+    let warm = Index::open_with(&ws.0, &IndexConfig { warm_vectors: true, ..Default::default() }, Some(Box::new(WordEmbedder))).unwrap();
+    let filters = [
+        Filter::default(),
+        tsq::search::filter(&["src/util/".to_string()], None),
+        tsq::search::filter(&[], Some("javascript")),
+        tsq::search::filter(&["src/auth/*.ts".to_string()], Some("typescript")),
+    ];
+    for q in ["refresh expired token", "retry with backoff", "csv slug", "rate time event"] {
+        for f in &filters {
+            let lance = writer.nearest_with(&words(q), f, 1000, true).unwrap();
+            let memory = warm.nearest(&words(q), f, 1000).unwrap();
+            assert!(!lance.is_empty(), "{q:?} {f:?}");
+            assert_eq!(by_similarity(memory), by_similarity(lance), "{q:?} {f:?}");
+        }
+    }
+    // The ranking evidence held in memory is what the tables say.
+    let files: Vec<String> = ["src/auth/tokens.ts", "src/util/events.js", "src/nowhere.ts"].iter().map(|s| s.to_string()).collect();
+    let symbols = vec!["src/auth/tokens.ts > refreshAccessToken".to_string()];
+    assert_eq!(warm.candidate_evidence(&files, &symbols).unwrap(), writer.candidate_evidence(&files, &symbols).unwrap());
+    assert_eq!(warm.candidate_evidence(&files, &symbols).unwrap().0.len(), 2, "two files have chunks");
+    // The clear best, with a limit of 1.
+    assert_eq!(
+        warm.nearest(&words("refresh expired token"), &Filter::default(), 1).unwrap(),
+        writer.nearest_with(&words("refresh expired token"), &Filter::default(), 1, true).unwrap()
+    );
+    // A write by another handle (another process in `tsq serve`'s case) is
+    // seen by the next query: the copy is of one table version.
+    std::fs::write(ws.0.join("src/util/password.ts"), "export function hashPassword(password: string) { return password + password; }\n").unwrap();
+    let mut writer = writer;
+    writer.sync(common::engine(), &tsq::index::sync_silent()).unwrap();
+    writer.embed_missing(None, &tsq::index::sync_silent()).unwrap();
+    let added: Vec<String> =
+        writer.all_chunks(&Filter::default()).unwrap().into_iter().filter(|r| r.chunk.name == "hashPassword").map(|r| r.chunk.id).collect();
+    assert_eq!(added.len(), 1);
+    assert!(warm.nearest(&words("password"), &Filter::default(), 1000).unwrap().iter().any(|(id, _)| id == &added[0]), "the new chunk is searched");
+    assert_eq!(
+        by_similarity(warm.nearest(&words("password"), &Filter::default(), 1000).unwrap()),
+        by_similarity(writer.nearest_with(&words("password"), &Filter::default(), 1000, true).unwrap())
+    );
 }

@@ -60,6 +60,9 @@ pub struct EngineOptions {
     /// The embedder for the index; `None`: the settings' (environment,
     /// `tsq.toml`, default).
     pub embedder: Option<EmbedderChoice>,
+    /// A long-lived process (`tsq serve`): the index keeps what repeated
+    /// queries read (the window vectors) in memory.
+    pub warm: bool,
 }
 
 /// Errors of the engine API, one enum for both front ends.
@@ -255,7 +258,7 @@ impl Engine {
         let mut guard = lock(&self.index);
         if guard.is_none() {
             let settings = self.settings()?;
-            let mut index = Index::open(&self.root, &IndexConfig { embedder: settings.embedder, ..Default::default() })?;
+            let mut index = Index::open(&self.root, &IndexConfig { embedder: settings.embedder, warm_vectors: self.options.warm, ..Default::default() })?;
             lock(&self.notes).extend(std::mem::take(&mut index.notes));
             *guard = Some(index);
         }

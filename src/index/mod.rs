@@ -15,6 +15,7 @@ pub mod structure;
 mod sync;
 pub mod usage;
 mod vectors;
+mod warm;
 
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -47,11 +48,14 @@ pub struct IndexConfig {
     pub minified_mean_line: usize,
     /// Files parsed and written per LanceDB commit.
     pub files_per_commit: usize,
+    /// A long-lived process (`tsq serve`): keep the window vectors in
+    /// memory for flat search, and the ranking evidence (`warm`).
+    pub warm_vectors: bool,
 }
 
 impl Default for IndexConfig {
     fn default() -> Self {
-        IndexConfig { embedder: EmbedderChoice::Auto, http: HttpConfig::default(), minified_mean_line: 400, files_per_commit: 200 }
+        IndexConfig { embedder: EmbedderChoice::Auto, http: HttpConfig::default(), minified_mean_line: 400, files_per_commit: 200, warm_vectors: false }
     }
 }
 
@@ -130,6 +134,8 @@ pub struct Index {
     embedder: Option<Box<dyn Embedder>>,
     meta: Meta,
     config: IndexConfig,
+    /// What repeated queries read, in memory, when `config.warm_vectors`.
+    warm: Option<warm::Cache>,
     /// Things the user should know (rebuilds, fallbacks); said once.
     pub notes: Vec<String>,
 }
@@ -228,7 +234,8 @@ impl Index {
             dimension,
             last_sync: if rebuild.is_none() { old_meta.as_ref().and_then(|m| m.last_sync) } else { None },
         };
-        let mut index = Index { root, dir, runtime, store, embedder, meta, config: config.clone(), notes };
+        let warm = config.warm_vectors.then(warm::Cache::default);
+        let mut index = Index { root, dir, runtime, store, embedder, meta, config: config.clone(), warm, notes };
         if index.dir.join(sync::JOURNAL).exists() {
             // A writer died mid-batch (or is writing now: the lock waits for it).
             index.with_lock(|ix| ix.runtime.block_on(sync::recover_journal(&ix.store)))?;

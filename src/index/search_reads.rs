@@ -85,6 +85,35 @@ impl Index {
         })
     }
 
+    /// The top `limit` chunk ids by BM25 over `searchText`, with their
+    /// scores, best first: `bm25` without reading the rows.
+    pub fn bm25_ids(&self, query: &str, filter: &Filter, limit: usize) -> Result<Vec<(String, f32)>, IndexError> {
+        let pre = self.prefilter(filter)?;
+        if pre.as_deref() == Some("false") || query.trim().is_empty() {
+            return Ok(Vec::new());
+        }
+        self.runtime.block_on(async {
+            if Store::count(&self.store.chunks, None).await? == 0 {
+                return Ok(Vec::new());
+            }
+            let fts = FullTextSearchQuery::new(query.to_string()).with_column("searchText".into()).map_err(|e| IndexError::Lance(e.to_string()))?;
+            let mut q = self.store.chunks.query().full_text_search(fts).select(lancedb::query::Select::columns(&["id"])).limit(limit);
+            if let Some(f) = &pre {
+                q = q.only_if(f);
+            }
+            let batches: Vec<arrow_array::RecordBatch> = q.execute().await.map_err(lance)?.try_collect().await.map_err(lance)?;
+            let mut out = Vec::new();
+            for b in &batches {
+                let c = Columns(b);
+                for i in 0..b.num_rows() {
+                    out.push((c.str("id", i).unwrap_or_default(), c.f32("_score", i).unwrap_or(0.0)));
+                }
+            }
+            out.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+            Ok(out)
+        })
+    }
+
     /// The top `limit` chunks by their best window's cosine similarity to
     /// `vector` (in [-1, 1]). Empty when the index holds no vectors of the
     /// active embedder.
@@ -100,6 +129,13 @@ impl Index {
             return Ok(Vec::new());
         }
         self.runtime.block_on(async {
+            if !flat {
+                if let Some(warm) = self.warm.as_ref() {
+                    if let Some(w) = warm.vectors(&self.store).await? {
+                        return Ok(w.nearest(vector, filter, limit));
+                    }
+                }
+            }
             if Store::count(&self.store.vectors, None).await? == 0 {
                 return Ok(Vec::new());
             }
@@ -199,7 +235,15 @@ impl Index {
     /// Each of these files' chunk kinds and these symbols' usage priors,
     /// read together (ranking's evidence: barrels and the usage prior).
     pub fn candidate_evidence(&self, files: &[String], symbols: &[String]) -> Result<CandidateEvidence, IndexError> {
-        self.runtime.block_on(async { futures::try_join!(self.store.chunk_kinds(files), self.store.usage_of(symbols)) })
+        self.runtime.block_on(async {
+            if let Some(warm) = self.warm.as_ref() {
+                let w = warm.evidence(&self.store).await?;
+                let kinds = files.iter().filter_map(|f| Some((f.clone(), w.kinds.get(f)?.clone()))).collect();
+                let usage = symbols.iter().filter_map(|s| Some((s.clone(), *w.usage.get(s)?))).collect();
+                return Ok((kinds, usage));
+            }
+            futures::try_join!(self.store.chunk_kinds(files), self.store.usage_of(symbols))
+        })
     }
 
     /// Every chunk matching the filter (benchmarks, the flat baseline).

@@ -19,40 +19,67 @@ pub struct CandidateChunk {
 /// How much deeper than `n` the BM25 list goes to score vector candidates.
 const BM25_DEPTH: usize = 5;
 
-/// Up to `n` by each signal, merged by chunk id.
+/// Up to `n` by each signal, merged by chunk id. BM25 runs on its own
+/// thread while the query is embedded and its neighbours found; the rows of
+/// both lists are then read at once.
 pub fn gather(index: &Index, query: &str, filter: &Filter, n: usize, notes: &mut Vec<String>) -> Result<Vec<CandidateChunk>, SearchError> {
-    let mut by_id: HashMap<String, CandidateChunk> = HashMap::new();
-    let mut deeper: HashMap<String, f32> = HashMap::new();
-    for (rank, hit) in index.bm25(query, filter, n * BM25_DEPTH)?.into_iter().enumerate() {
-        let id = hit.row.chunk.id.clone();
-        if rank < n {
-            by_id.insert(id, CandidateChunk { row: hit.row, signals: Signals { bm25: Some(hit.score), ..Default::default() } });
-        } else {
-            deeper.insert(id, hit.score);
+    let (bm25, near) = std::thread::scope(|s| {
+        let bm25 = s.spawn(|| {
+            let t = std::time::Instant::now();
+            let hits = index.bm25_ids(query, filter, n * BM25_DEPTH);
+            tracing::debug!(ms = t.elapsed().as_millis() as u64, "BM25 read");
+            hits
+        });
+        let near = index.embedder().map(|embedder| {
+            let t = std::time::Instant::now();
+            embedder.embed_query(query).map(|v| {
+                let embedded = t.elapsed().as_millis() as u64;
+                let near = index.nearest(&v, filter, n);
+                tracing::debug!(embed_ms = embedded, nearest_ms = t.elapsed().as_millis() as u64 - embedded, "query embedded, nearest read");
+                near.map(|near| (v, near))
+            })
+        });
+        (bm25.join().unwrap_or_else(|p| std::panic::resume_unwind(p)), near)
+    });
+    let bm25 = bm25?;
+    // Every candidate's signals: BM25 for the top `n` of its list (and the
+    // deeper list's score for those only vectors found).
+    let deeper: HashMap<&str, f32> = bm25.iter().skip(n).map(|(id, s)| (id.as_str(), *s)).collect();
+    let mut signals: HashMap<String, Signals> = bm25.iter().take(n).map(|(id, s)| (id.clone(), Signals { bm25: Some(*s), ..Default::default() })).collect();
+    let mut vector = None;
+    match near {
+        None => {}
+        Some(Err(e)) => notes.push(format!("query embedding failed ({e}); ranked by BM25 only")),
+        Some(Ok(near)) => {
+            let (v, near) = near?;
+            for (id, sim) in near {
+                let s = signals.entry(id.clone()).or_insert_with(|| Signals { bm25: deeper.get(id.as_str()).copied(), ..Default::default() });
+                s.vector = Some(sim);
+            }
+            vector = Some(v);
         }
     }
-    if let Some(embedder) = index.embedder() {
-        match embedder.embed_query(query) {
-            Ok(vector) => {
-                let near = index.nearest(&vector, filter, n)?;
-                let missing: Vec<String> = near.iter().filter(|(id, _)| !by_id.contains_key(id)).map(|(id, _)| id.clone()).collect();
-                for row in index.chunks_by_id(&missing)? {
-                    let bm25 = deeper.get(&row.chunk.id).copied();
-                    by_id.insert(row.chunk.id.clone(), CandidateChunk { row, signals: Signals { bm25, ..Default::default() } });
-                }
-                for (id, sim) in near {
-                    if let Some(c) = by_id.get_mut(&id) {
-                        c.signals.vector = Some(sim);
-                    }
-                }
-                let unscored: Vec<String> = by_id.values().filter(|c| c.signals.vector.is_none()).map(|c| c.row.chunk.id.clone()).collect();
-                for (id, sim) in index.similarities(&vector, &unscored)? {
-                    if let Some(c) = by_id.get_mut(&id) {
-                        c.signals.vector = Some(sim);
-                    }
-                }
-            }
-            Err(e) => notes.push(format!("query embedding failed ({e}); ranked by BM25 only")),
+    // The rows, and the similarity of those only BM25 found, read together.
+    let ids: Vec<String> = signals.keys().cloned().collect();
+    let unscored: Vec<String> = signals.iter().filter(|(_, s)| s.vector.is_none()).map(|(id, _)| id.clone()).collect();
+    let t = std::time::Instant::now();
+    let (rows, sims) = std::thread::scope(|s| {
+        let sims = s.spawn(|| match &vector {
+            Some(v) => index.similarities(v, &unscored),
+            None => Ok(HashMap::new()),
+        });
+        (index.chunks_by_id(&ids), sims.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+    });
+    tracing::debug!(ms = t.elapsed().as_millis() as u64, rows = ids.len(), similarities = unscored.len(), "candidate rows and BM25-only similarities read");
+    for (id, sim) in sims? {
+        if let Some(s) = signals.get_mut(&id) {
+            s.vector = Some(sim);
+        }
+    }
+    let mut by_id: HashMap<String, CandidateChunk> = HashMap::new();
+    for row in rows? {
+        if let Some(s) = signals.remove(&row.chunk.id) {
+            by_id.insert(row.chunk.id.clone(), CandidateChunk { row, signals: s });
         }
     }
     let mut out: Vec<CandidateChunk> = by_id.into_values().collect();

@@ -5,9 +5,10 @@
 //!   re-exports (`is_barrel`);
 //! - **usage priors**: each candidate's symbol's prior from the `usage`
 //!   table (`structure::usage`);
-//! - **test lending**: a test or example among the strongest candidates
-//!   lends to the declarations it uses, by the occurrence rows, and those
-//!   retrieval missed are taken in (`Lending`).
+//! - **lending**: a test or example among the strongest candidates lends
+//!   to the declarations it uses, by the occurrence rows, and those
+//!   retrieval missed are taken in (`Lending`); call lending does the same
+//!   for implementation candidates, with a smaller lift.
 
 use std::collections::{HashMap, HashSet};
 
@@ -59,29 +60,39 @@ pub fn known(index: &Index, steps: &Steps, rows: &[&ChunkRow]) -> Result<Vec<Kno
     Ok(out)
 }
 
-/// Test lending: which symbols each lender (a test or example among the
-/// `rank::LENDERS` strongest candidates) uses.
+/// Lending: which symbols each lender (one of the `rank::LENDERS`
+/// strongest candidates) uses, by the occurrence rows, and how far it
+/// lends: tests and examples by `rank::TEST_LIFT` (test lending), and,
+/// when call lending is on, implementation by `rank::CALL_LIFT`.
 #[derive(Debug, Default)]
 pub struct Lending {
-    /// Lender chunk id → the symbols its lines use.
-    uses: HashMap<String, Vec<String>>,
+    /// Lender chunk id → its lift and the symbols its lines use.
+    uses: HashMap<String, (f64, Vec<String>)>,
 }
 
 impl Lending {
+    /// How far a candidate at `path` lends, if it lends at all.
+    fn lift(steps: &Steps, path: &str) -> Option<f64> {
+        match rank::classify(path, false) {
+            Role::Test | Role::Example if steps.test_lending => Some(rank::TEST_LIFT),
+            Role::Implementation if steps.call_lending => Some(rank::CALL_LIFT),
+            _ => None,
+        }
+    }
+
     /// Reads the lenders' uses; `order` ranks the candidates (strongest
-    /// first), and only tests and examples lend.
-    pub fn read(index: &Index, rows: &[&ChunkRow], order: &[usize]) -> Result<Lending, IndexError> {
-        let lenders: Vec<&ChunkRow> = order
-            .iter()
-            .take(rank::LENDERS)
-            .map(|&i| rows[i])
-            .filter(|r| matches!(rank::classify(&r.chunk.relative_path, false), Role::Test | Role::Example))
-            .collect();
-        let ranges: Vec<(String, u32, u32)> = lenders.iter().map(|r| (r.chunk.relative_path.clone(), r.chunk.start_line, r.chunk.end_line)).collect();
+    /// first).
+    pub fn read(index: &Index, steps: &Steps, rows: &[&ChunkRow], order: &[usize]) -> Result<Lending, IndexError> {
+        let lenders: Vec<(&ChunkRow, f64)> =
+            order.iter().take(rank::LENDERS).map(|&i| rows[i]).filter_map(|r| Some((r, Lending::lift(steps, &r.chunk.relative_path)?))).collect();
+        if lenders.is_empty() {
+            return Ok(Lending::default());
+        }
+        let ranges: Vec<(String, u32, u32)> = lenders.iter().map(|(r, _)| (r.chunk.relative_path.clone(), r.chunk.start_line, r.chunk.end_line)).collect();
         let t = std::time::Instant::now();
         let used = index.uses_in(&ranges)?;
-        tracing::debug!(ms = t.elapsed().as_millis() as u64, lenders = ranges.len(), "test lending: uses read");
-        Ok(Lending { uses: lenders.iter().map(|r| r.chunk.id.clone()).zip(used).collect() })
+        tracing::debug!(ms = t.elapsed().as_millis() as u64, lenders = ranges.len(), "lending: uses read");
+        Ok(Lending { uses: lenders.iter().zip(used).map(|((r, lift), used)| (r.chunk.id.clone(), (*lift, used))).collect() })
     }
 
     /// Declarations the lenders use that are not candidates yet, outside
@@ -92,7 +103,7 @@ impl Lending {
         let want: HashSet<&String> = self
             .uses
             .values()
-            .flatten()
+            .flat_map(|(_, used)| used)
             .filter(|s| !have.contains(*s))
             .filter(|s| s.split_once(" > ").is_some_and(|(file, _)| rank::classify(file, false) == Role::Implementation))
             .filter(|s| filter.paths.is_empty() || s.split_once(" > ").is_some_and(|(file, _)| crate::query::in_scope(file, &filter.paths)))
@@ -106,22 +117,24 @@ impl Lending {
             .collect())
     }
 
-    /// Each candidate's lift: toward 1.0 by `TEST_LIFT` × the strongest
-    /// lender's `raw` score (before its role demotion) among those that use it.
+    /// Each candidate's lift: toward 1.0 by the strongest lender's lift ×
+    /// its `raw` score (before its role demotion), among the lenders that
+    /// use it. Only implementation gains, and nothing lends to itself.
     pub fn lend(&self, rows: &[&ChunkRow], raw: &[f64], scores: &mut [f64]) {
         let by_id: HashMap<&str, usize> = rows.iter().enumerate().map(|(i, r)| (r.chunk.id.as_str(), i)).collect();
         let mut best: HashMap<&str, f64> = HashMap::new();
-        for (lender, used) in &self.uses {
+        for (lender, (lift, used)) in &self.uses {
             let Some(&c) = by_id.get(lender.as_str()) else { continue };
-            for s in used {
+            let own = symbol_of(rows[c]);
+            for s in used.iter().filter(|s| own.as_ref() != Some(*s)) {
                 let b = best.entry(s.as_str()).or_insert(0.0);
-                *b = b.max(raw[c]);
+                *b = b.max(lift * raw[c]);
             }
         }
         for (i, r) in rows.iter().enumerate() {
             if let Some(b) = symbol_of(r).and_then(|s| best.get(s.as_str()).copied()) {
                 if rank::classify(&r.chunk.relative_path, false) == Role::Implementation {
-                    scores[i] += (1.0 - scores[i]) * rank::TEST_LIFT * b;
+                    scores[i] += (1.0 - scores[i]) * b;
                 }
             }
         }

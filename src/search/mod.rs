@@ -128,11 +128,21 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
         }
     }
     let started = Instant::now();
-    let mut cands = candidates::gather(index, query, &filter, settings.max_vector_candidates, &mut notes)?;
-    // Declarations the query names, which retrieval may have missed.
     let shape = rank::QueryShape::new(query, !filter.paths.is_empty(), settings.ranking);
+    // Candidates, the declarations the query names (which retrieval may
+    // have missed), and the counts every answer states, read together.
+    let (cands, named, counts) = std::thread::scope(|s| {
+        let named = s.spawn(|| index.chunks_named(&shape.idents, &filter));
+        let counts = s.spawn(|| Ok::<_, IndexError>((index.vector_coverage()?, index.structure_counts()?)));
+        let t = Instant::now();
+        let cands = candidates::gather(index, query, &filter, settings.max_vector_candidates, &mut notes);
+        tracing::debug!(ms = t.elapsed().as_millis() as u64, "candidates gathered (BM25, vectors)");
+        (cands, named.join().unwrap_or_else(|p| std::panic::resume_unwind(p)), counts.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+    });
+    let mut cands = cands?;
+    let ((with, all), structure) = counts?;
     let have: std::collections::HashSet<String> = cands.iter().map(|c| c.row.chunk.id.clone()).collect();
-    for row in index.chunks_named(&shape.idents, &filter)? {
+    for row in named? {
         if !have.contains(&row.chunk.id) {
             cands.push(candidates::CandidateChunk { row, signals: Default::default() });
         }
@@ -159,24 +169,29 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
             }
         }
     }
-    // Test lending: what the strongest tests and examples use (the
-    // occurrence rows), taken in when retrieval missed it.
+    // Lending: what the strongest tests and examples (and, with call
+    // lending, implementation) use, by the occurrence rows, taken in when
+    // retrieval missed it; read beside the candidates' barrels and priors.
     let evidence_started = Instant::now();
-    let lending = if shape.steps.test_lending {
+    let (lending, mut known) = {
         let order = fused_order(&cands, weights);
         let rows: Vec<&ChunkRow> = cands.iter().map(|c| &c.row).collect();
-        let lending = evidence::Lending::read(index, &rows, &order)?;
-        let more = lending.missing(index, &rows, &filter)?;
-        cands.extend(more.into_iter().map(|row| candidates::CandidateChunk { row, signals: Default::default() }));
-        Some(lending)
-    } else {
-        None
+        let lends = shape.steps.test_lending || shape.steps.call_lending;
+        let (lending, known) = std::thread::scope(|s| {
+            let known = s.spawn(|| evidence::known(index, &shape.steps, &rows));
+            let lending = if lends { evidence::Lending::read(index, &shape.steps, &rows, &order).map(Some) } else { Ok(None) };
+            (lending, known.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+        });
+        let known: std::collections::HashMap<String, rank::Known> = rows.iter().map(|r| r.chunk.id.clone()).zip(known?).collect();
+        (lending?, known)
     };
-    // What the index knows of each candidate (barrels, usage priors).
-    let known: std::collections::HashMap<String, rank::Known> = {
+    if let Some(lending) = &lending {
         let rows: Vec<&ChunkRow> = cands.iter().map(|c| &c.row).collect();
-        rows.iter().map(|r| r.chunk.id.clone()).zip(evidence::known(index, &shape.steps, &rows)?).collect()
-    };
+        let more = lending.missing(index, &rows, &filter)?;
+        let more_rows: Vec<&ChunkRow> = more.iter().collect();
+        known.extend(more_rows.iter().map(|r| r.chunk.id.clone()).zip(evidence::known(index, &shape.steps, &more_rows)?));
+        cands.extend(more.into_iter().map(|row| candidates::CandidateChunk { row, signals: Default::default() }));
+    }
     tracing::debug!(ms = evidence_started.elapsed().as_millis() as u64, candidates = cands.len(), "ranking evidence read (test lending, barrels, usage)");
     let retrieval_ms = started.elapsed().as_millis() as u64;
     let rank = |cands: Vec<candidates::CandidateChunk>| -> Vec<(candidates::CandidateChunk, fusion::Scores)> {
@@ -229,7 +244,6 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
             Ranked { role: rank::classify(&c.row.chunk.relative_path, barrel), row: c.row, scores }
         })
         .collect();
-    let (with, all) = index.vector_coverage()?;
     if index.embedder().is_some() && with < all {
         notes.push(format!("vectors: {with}/{all} chunks so far; the rest are found by BM25 until they are embedded"));
     }
@@ -239,7 +253,7 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
             embedder: index.embedder_name(),
             reranker: reranker_name,
             vectors: [with, all],
-            structure: index.structure_counts()?,
+            structure,
             origin: index.origin().map(|o| o.line()),
         },
         notes,

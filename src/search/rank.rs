@@ -34,8 +34,12 @@ pub struct Steps {
     pub usage: Prior,
     pub usage_lift: f64,
     /// A test or example that matches lends to what it uses, by the
-    /// occurrence rows (`evidence::lend_tests`).
+    /// occurrence rows (`evidence::Lending`).
     pub test_lending: bool,
+    /// An implementation candidate among the strongest lends to what it
+    /// uses, by the occurrence rows (`evidence::Lending`): the exact call
+    /// graph, where `graph` is the name-based one.
+    pub call_lending: bool,
 }
 
 /// Which usage prior ranks (`structure::usage`).
@@ -49,14 +53,41 @@ pub enum Prior {
 }
 
 impl Steps {
-    pub const ALL: Steps =
-        Steps { roles: true, definitions: true, paths: true, graph: true, barrels: true, usage: Prior::FanIn, usage_lift: USAGE_LIFT, test_lending: true };
-    pub const NONE: Steps =
-        Steps { roles: false, definitions: false, paths: false, graph: false, barrels: false, usage: Prior::Off, usage_lift: 0.0, test_lending: false };
+    pub const ALL: Steps = Steps {
+        roles: true,
+        definitions: true,
+        paths: true,
+        graph: true,
+        barrels: true,
+        usage: Prior::FanIn,
+        usage_lift: USAGE_LIFT,
+        test_lending: true,
+        call_lending: true,
+    };
+    pub const NONE: Steps = Steps {
+        roles: false,
+        definitions: false,
+        paths: false,
+        graph: false,
+        barrels: false,
+        usage: Prior::Off,
+        usage_lift: 0.0,
+        test_lending: false,
+        call_lending: false,
+    };
     /// What ships: each step that gained on the untuned queries
     /// (benches/README.md, the ablation).
-    pub const DEFAULT: Steps =
-        Steps { roles: true, definitions: true, paths: true, graph: false, barrels: true, usage: Prior::FanIn, usage_lift: USAGE_LIFT, test_lending: true };
+    pub const DEFAULT: Steps = Steps {
+        roles: true,
+        definitions: true,
+        paths: true,
+        graph: false,
+        barrels: true,
+        usage: Prior::FanIn,
+        usage_lift: USAGE_LIFT,
+        test_lending: true,
+        call_lending: false,
+    };
 }
 
 /// How far the most used symbol moves toward 1.0 (the usage prior).
@@ -64,6 +95,10 @@ pub const USAGE_LIFT: f64 = 0.2;
 /// How far a declaration a matching test uses moves toward 1.0, per unit
 /// of the test's score before its role demotion.
 pub const TEST_LIFT: f64 = 0.5;
+
+/// How far a declaration an implementation lender uses moves toward 1.0,
+/// per unit of the lender's score (call lending).
+pub const CALL_LIFT: f64 = 0.3;
 
 /// How far a definition the query names moves toward 1.0.
 pub const DEFINITION_LIFT: f64 = 0.5;

@@ -105,6 +105,8 @@ const ABLATION: &[(&str, Steps)] = &[
     ("  default without the usage prior", Steps { usage: Prior::Off, usage_lift: 0.0, ..Steps::DEFAULT }),
     ("  default without test lending", Steps { test_lending: false, ..Steps::DEFAULT }),
     ("  default + name-based call graph", Steps { graph: true, ..Steps::DEFAULT }),
+    ("  default + call lending (occurrence rows)", Steps { call_lending: true, ..Steps::DEFAULT }),
+    ("  default + call lending, without the usage prior", Steps { call_lending: true, usage: Prior::Off, usage_lift: 0.0, ..Steps::DEFAULT }),
 ];
 
 /// Issue 15's shipped steps: roles, definitions, path evidence.
@@ -181,7 +183,7 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow:
             continue;
         }
         let dir = workspace(repo)?;
-        let mut index = Index::open(&dir, &IndexConfig { embedder, ..Default::default() })?;
+        let mut index = Index::open(&dir, &IndexConfig { embedder, warm_vectors: true, ..Default::default() })?;
         for n in &index.notes {
             eprintln!("tsq: {n}");
         }
