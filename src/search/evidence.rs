@@ -63,7 +63,7 @@ pub fn known(index: &Index, steps: &Steps, rows: &[&ChunkRow]) -> Result<Vec<Kno
 /// Lending: which symbols each lender (one of the `rank::LENDERS`
 /// strongest candidates) uses, by the occurrence rows, and how far it
 /// lends: tests and examples by `rank::TEST_LIFT` (test lending), and,
-/// when call lending is on, implementation by `rank::CALL_LIFT`.
+/// when call lending is on, implementation by `Steps::call_lift`.
 #[derive(Debug, Default)]
 pub struct Lending {
     /// Lender chunk id → its lift and the symbols its lines use.
@@ -75,7 +75,7 @@ impl Lending {
     fn lift(steps: &Steps, path: &str) -> Option<f64> {
         match rank::classify(path, false) {
             Role::Test | Role::Example if steps.test_lending => Some(rank::TEST_LIFT),
-            Role::Implementation if steps.call_lending => Some(rank::CALL_LIFT),
+            Role::Implementation if steps.call_lending => Some(steps.call_lift),
             _ => None,
         }
     }

@@ -40,6 +40,9 @@ pub struct Steps {
     /// uses, by the occurrence rows (`evidence::Lending`): the exact call
     /// graph, where `graph` is the name-based one.
     pub call_lending: bool,
+    /// How far a declaration an implementation lender uses moves toward
+    /// 1.0, per unit of the lender's score.
+    pub call_lift: f64,
 }
 
 /// Which usage prior ranks (`structure::usage`).
@@ -63,6 +66,7 @@ impl Steps {
         usage_lift: USAGE_LIFT,
         test_lending: true,
         call_lending: true,
+        call_lift: CALL_LIFT,
     };
     pub const NONE: Steps = Steps {
         roles: false,
@@ -74,6 +78,7 @@ impl Steps {
         usage_lift: 0.0,
         test_lending: false,
         call_lending: false,
+        call_lift: CALL_LIFT,
     };
     /// What ships: each step that gained on the untuned queries
     /// (benches/README.md, the ablation).
@@ -87,6 +92,7 @@ impl Steps {
         usage_lift: USAGE_LIFT,
         test_lending: true,
         call_lending: false,
+        call_lift: CALL_LIFT,
     };
 }
 

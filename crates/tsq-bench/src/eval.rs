@@ -196,8 +196,9 @@ impl WindowBm25 {
 /// demotes tests (`tsq::files::classify`): a path that says test or spec
 /// in any part (a `test`, `tests`, `__tests__`, `spec` directory, or a
 /// `.test.`/`.spec.`/`-test`/`_spec` file name), or a file that calls a
-/// test framework at the start of a line (`describe(`, `it(`, `test(`,
-/// `it.each(…)(`, `describe.skip(`).
+/// test framework at the start of a line, naming the case with a string
+/// (`describe('…'`, `it("…"`, `test(\`…\``, `describe.skip('…'`) or a
+/// table (`it.each(…)(`).
 pub fn is_test_file(path: &str, text: &str) -> bool {
     let lower = path.to_ascii_lowercase();
     let path_says = lower.split(['/', '.', '-', '_']).any(|part| matches!(part, "test" | "tests" | "__tests__" | "spec" | "specs" | "e2e"));
@@ -205,8 +206,13 @@ pub fn is_test_file(path: &str, text: &str) -> bool {
         || text.lines().any(|line| {
             let t = line.trim_start();
             ["describe", "it", "test"].iter().any(|f| {
-                t.strip_prefix(f)
-                    .is_some_and(|rest| rest.starts_with('(') || rest.starts_with(".each") || rest.starts_with(".skip(") || rest.starts_with(".only("))
+                // A call names its case with a string; a method that is
+                // itself called `describe` (zod's `describe(description:
+                // string): this`) is not a test.
+                t.strip_prefix(f).is_some_and(|rest| {
+                    let rest = rest.strip_prefix(".skip").or_else(|| rest.strip_prefix(".only")).unwrap_or(rest);
+                    rest.starts_with(".each") || rest.strip_prefix('(').is_some_and(|arg| arg.starts_with(['\'', '"', '`']))
+                })
             })
         })
 }
@@ -245,6 +251,12 @@ mod tests {
         assert!(is_test_file("packages/x/src/table.ts", "  it.each([1, 2])('n', (n) => {})"));
         assert!(!is_test_file("packages/query-core/src/retryer.ts", "export function createRetryer() {\n  item(1)\n}\n"));
         assert!(!is_test_file("packages/latest/src/testing-library.ts", "const testing = 1"), "a word that only contains test");
+        assert!(
+            !is_test_file("v3/types.ts", "class ZodType {\n  describe(description: string): this {\n    return this;\n  }\n}\n"),
+            "a method named describe"
+        );
+        assert!(is_test_file("src/a.ts", "describe.skip(\"later\", () => {})\n"));
+        assert!(is_test_file("src/a.ts", "test(`case ${n}`, () => {})\n"));
     }
 
     #[test]

@@ -105,7 +105,9 @@ const ABLATION: &[(&str, Steps)] = &[
     ("  default without the usage prior", Steps { usage: Prior::Off, usage_lift: 0.0, ..Steps::DEFAULT }),
     ("  default without test lending", Steps { test_lending: false, ..Steps::DEFAULT }),
     ("  default + name-based call graph", Steps { graph: true, ..Steps::DEFAULT }),
-    ("  default + call lending (occurrence rows)", Steps { call_lending: true, ..Steps::DEFAULT }),
+    ("  default + call lending (occurrence rows), lift 0.3", Steps { call_lending: true, ..Steps::DEFAULT }),
+    ("  default + call lending (occurrence rows), lift 0.5", Steps { call_lending: true, call_lift: 0.5, ..Steps::DEFAULT }),
+    ("  default + call lending (occurrence rows), lift 0.7", Steps { call_lending: true, call_lift: 0.7, ..Steps::DEFAULT }),
     ("  default + call lending, without the usage prior", Steps { call_lending: true, usage: Prior::Off, usage_lift: 0.0, ..Steps::DEFAULT }),
 ];
 
