@@ -1,0 +1,141 @@
+// tsq occurrence index, the service request: each file indexed with its
+// owner project's program (js/60_occurrences.js indexes one file), other
+// holders that resolve its imports differently merged in, programs the
+// request does not need released, and a full pass checked in slices so
+// that no one checker holds a whole large project's types.
+"use strict";
+
+((globalThis) => {
+  const L = globalThis.tsqLs;
+  const { indexFile, identifierRows, moduleEdges, contextualEdges } = globalThis.tsqOccurrences;
+
+  /** The other configured projects whose configs include `f` (a root
+   *  catch-all tsconfig beside the file's own). */
+  function otherHolders(ws, p, f) {
+    return ws.projects.filter((q) => q !== p && q.configPath && q.fileSet.has(f));
+  }
+
+  /** Whether `q` resolves any workspace file's imports that `p`'s
+   *  program holds otherwise than `p` does: a file's types depend on its
+   *  imports' imports too (a trpc example imports `./trpc`, which alone
+   *  imports `@trpc/server`). Remembered per request (`differs`: p -> q
+   *  -> answer), since programs change between requests. */
+  function resolvesDifferently(p, q, differs) {
+    if (!differs.has(p)) differs.set(p, new Map());
+    const known = differs.get(p);
+    if (known.has(q)) return known.get(q);
+    const pp = p.program();
+    const qp = q.program();
+    let d = false;
+    for (const sf of pp.getSourceFiles()) {
+      if (!L.isUserFile(sf.fileName)) continue;
+      const qsf = qp.getSourceFile(sf.fileName);
+      if (qsf && moduleEdges(pp, sf).imports.join("\n") !== moduleEdges(qp, qsf).imports.join("\n")) { d = true; break; }
+    }
+    known.set(q, d);
+    return d;
+  }
+
+  /** Live answers merge every project that holds a file, and a file can
+   *  resolve differently in each (trpc's examples resolve `@trpc/client`
+   *  only through the root config's `paths`). Where another holder
+   *  resolves the owner's files' imports to other workspace files than
+   *  the owner does, `f`'s identifiers are resolved in that holder too and their
+   *  rows added, and its imports join the entry's (the builder rule then
+   *  re-indexes `f` when those files' API changes), with the contextual
+   *  properties its object literals' members get there. Declarations,
+   *  items, calls and answers stay the owner's, as live answers compute
+   *  them. */
+  function mergeHolders(ws, p, entry, f, sf, used, differs) {
+    for (const q of otherHolders(ws, p, f)) {
+      const program = q.program();
+      const qsf = program.getSourceFile(f);
+      if (!qsf || !resolvesDifferently(p, q, differs)) continue;
+      const edges = moduleEdges(program, qsf);
+      used.add(q);
+      const seen = new Set(entry.occurrences.map((o) => `${o.line}:${o.column}:${o.symbol}:${o.role}`));
+      for (const o of identifierRows(program.getTypeChecker(), qsf)) {
+        const k = `${o.line}:${o.column}:${o.symbol}:${o.role}`;
+        if (!seen.has(k)) { seen.add(k); entry.occurrences.push(o); }
+      }
+      contextualEdges(program.getTypeChecker(), qsf, entry.bases);
+      entry.imports = [...new Set(entry.imports.concat(edges.imports))].sort();
+      entry.reexports = [...new Set(entry.reexports.concat(edges.reexports))].sort();
+    }
+  }
+
+  /** The service request: each file indexed with its owner project's
+   *  program. With `release`, the programs of projects this request does
+   *  not need are dropped first (a full index, sent in path order, keeps
+   *  about one program at a time; an empty request releases them all). */
+  function indexFiles(ws, req) {
+    const byProject = new Map();
+    const failed = [];
+    for (const f of req.files) {
+      const p = ws.projectOf(f) || ws.visibleFrom(f).find((q) => q.program().getSourceFile(f));
+      if (!p) {
+        failed.push({ relativePath: L.rel(f), message: "no project holds this file" });
+        continue;
+      }
+      if (!byProject.has(p)) byProject.set(p, []);
+      byProject.get(p).push(f);
+    }
+    if (req.release) {
+      const needed = new Set(byProject.keys());
+      for (const [p, list] of byProject) for (const f of list) for (const q of otherHolders(ws, p, f)) needed.add(q);
+      for (const p of ws.projects) {
+        if (!needed.has(p)) p.release();
+      }
+    }
+    const files = [];
+    const holders = new Set(); // other holders whose checkers resolved a file
+    const differs = new Map(); // p -> q -> whether q resolves p's files otherwise
+    // A full pass bounds each checker's growth: once the heap has grown
+    // `sliceMb` past the slice's start, the project goes on with a fresh
+    // checker (the old one's types are collected). Type-heavy files (vue's
+    // component tests) get short slices, light ones long ones.
+    const ops = Deno.core.ops;
+    let sliceStart = req.release ? ops.op_tsq_heap_mb() : 0;
+    for (const [p, list] of byProject) {
+      let program = p.program();
+      const pi = ws.projects.indexOf(p);
+      const owns = (f) => ws.projectOf(f) === p;
+      for (const f of list) {
+        if (req.release && req.sliceMb > 0 && ops.op_tsq_heap_mb() > sliceStart + req.sliceMb) {
+          p.freshChecker();
+          ws.callMemo = undefined;
+          program = null;
+          ops.op_tsq_collect_garbage();
+          program = p.program();
+          sliceStart = ops.op_tsq_heap_mb();
+        }
+        const sf = program.getSourceFile(f);
+        if (!sf) {
+          failed.push({ relativePath: L.rel(f), message: `project ${L.rel(p.name)} does not hold this file` });
+          continue;
+        }
+        try {
+          const entry = indexFile(program, sf, ws, owns(f) ? p : null, pi);
+          mergeHolders(ws, p, entry, f, sf, holders, differs);
+          files.push(entry);
+        } catch (e) {
+          const overflow = e instanceof RangeError;
+          // The message and where it was thrown (a bug report's first line).
+          const at = String((e && e.stack) || "").split("\n").find((l) => l.includes(" at ")) || "";
+          failed.push({ relativePath: L.rel(f), message: overflow ? `JS stack overflow: ${e.message}` : `${(e && e.message) || e}${at ? ` (${at.trim()})` : ""}` });
+        }
+      }
+      // A full pass checks each project in slices (one request each): the
+      // next slice starts with a fresh checker, so one checker never
+      // holds the types of a whole large project.
+      if (req.release) {
+        p.freshChecker();
+        ws.callMemo = undefined;
+      }
+    }
+    if (req.release) for (const q of holders) q.freshChecker();
+    return { files, failed, buildLog: ws.buildLog.splice(0) };
+  }
+
+  globalThis.tsqOccurrences.indexFiles = indexFiles;
+})(globalThis);
