@@ -59,6 +59,36 @@ impl Index {
 
     /// The top `limit` chunks by BM25 over `searchText`.
     pub fn bm25(&self, query: &str, filter: &Filter, limit: usize) -> Result<Vec<Hit>, IndexError> {
+        let batches = self.full_text(query, filter, limit, None)?;
+        let mut out = Vec::new();
+        for b in &batches {
+            let c = Columns(b);
+            for i in 0..b.num_rows() {
+                out.push(Hit { row: schema::chunk_row(&c, i), score: c.f32("_score", i).unwrap_or(0.0) });
+            }
+        }
+        out.sort_by(|a, b| b.score.total_cmp(&a.score));
+        Ok(out)
+    }
+
+    /// The top `limit` chunk ids by BM25 over `searchText`, with their
+    /// scores, best first: `bm25` without reading the rows.
+    pub fn bm25_ids(&self, query: &str, filter: &Filter, limit: usize) -> Result<Vec<(String, f32)>, IndexError> {
+        let batches = self.full_text(query, filter, limit, Some(&["id"]))?;
+        let mut out = Vec::new();
+        for b in &batches {
+            let c = Columns(b);
+            for i in 0..b.num_rows() {
+                out.push((c.str("id", i).unwrap_or_default(), c.f32("_score", i).unwrap_or(0.0)));
+            }
+        }
+        out.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        Ok(out)
+    }
+
+    /// The full-text query behind both: `columns` of the top `limit`
+    /// chunks (all when `None`), with `_score`.
+    fn full_text(&self, query: &str, filter: &Filter, limit: usize, columns: Option<&[&str]>) -> Result<Vec<arrow_array::RecordBatch>, IndexError> {
         let pre = self.prefilter(filter)?;
         if pre.as_deref() == Some("false") || query.trim().is_empty() {
             return Ok(Vec::new());
@@ -69,48 +99,13 @@ impl Index {
             }
             let fts = FullTextSearchQuery::new(query.to_string()).with_column("searchText".into()).map_err(|e| IndexError::Lance(e.to_string()))?;
             let mut q = self.store.chunks.query().full_text_search(fts).limit(limit);
+            if let Some(columns) = columns {
+                q = q.select(lancedb::query::Select::columns(columns));
+            }
             if let Some(f) = &pre {
                 q = q.only_if(f);
             }
-            let batches: Vec<arrow_array::RecordBatch> = q.execute().await.map_err(lance)?.try_collect().await.map_err(lance)?;
-            let mut out = Vec::new();
-            for b in &batches {
-                let c = Columns(b);
-                for i in 0..b.num_rows() {
-                    out.push(Hit { row: schema::chunk_row(&c, i), score: c.f32("_score", i).unwrap_or(0.0) });
-                }
-            }
-            out.sort_by(|a, b| b.score.total_cmp(&a.score));
-            Ok(out)
-        })
-    }
-
-    /// The top `limit` chunk ids by BM25 over `searchText`, with their
-    /// scores, best first: `bm25` without reading the rows.
-    pub fn bm25_ids(&self, query: &str, filter: &Filter, limit: usize) -> Result<Vec<(String, f32)>, IndexError> {
-        let pre = self.prefilter(filter)?;
-        if pre.as_deref() == Some("false") || query.trim().is_empty() {
-            return Ok(Vec::new());
-        }
-        self.runtime.block_on(async {
-            if Store::count(&self.store.chunks, None).await? == 0 {
-                return Ok(Vec::new());
-            }
-            let fts = FullTextSearchQuery::new(query.to_string()).with_column("searchText".into()).map_err(|e| IndexError::Lance(e.to_string()))?;
-            let mut q = self.store.chunks.query().full_text_search(fts).select(lancedb::query::Select::columns(&["id"])).limit(limit);
-            if let Some(f) = &pre {
-                q = q.only_if(f);
-            }
-            let batches: Vec<arrow_array::RecordBatch> = q.execute().await.map_err(lance)?.try_collect().await.map_err(lance)?;
-            let mut out = Vec::new();
-            for b in &batches {
-                let c = Columns(b);
-                for i in 0..b.num_rows() {
-                    out.push((c.str("id", i).unwrap_or_default(), c.f32("_score", i).unwrap_or(0.0)));
-                }
-            }
-            out.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-            Ok(out)
+            q.execute().await.map_err(lance)?.try_collect().await.map_err(lance)
         })
     }
 
