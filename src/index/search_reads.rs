@@ -263,11 +263,19 @@ impl Store {
     async fn chunk_kinds(&self, files: &[String]) -> Result<HashMap<String, Vec<String>>, IndexError> {
         let mut out: HashMap<String, Vec<String>> = HashMap::new();
         for chunk in files.chunks(400) {
-            for b in Store::scan(&self.chunks, Some(&sql_in("relativePath", chunk)), Some(&["relativePath", "nodeKind"])).await? {
-                let c = Columns(&b);
-                for i in 0..b.num_rows() {
-                    out.entry(c.str("relativePath", i).unwrap_or_default()).or_default().push(c.str("nodeKind", i).unwrap_or_default());
-                }
+            out.extend(self.kinds_where(Some(&sql_in("relativePath", chunk))).await?);
+        }
+        Ok(out)
+    }
+
+    /// Each file's chunk kinds, of the chunks `filter` keeps (all when
+    /// `None`: the warm copy).
+    pub(super) async fn kinds_where(&self, filter: Option<&str>) -> Result<HashMap<String, Vec<String>>, IndexError> {
+        let mut out: HashMap<String, Vec<String>> = HashMap::new();
+        for b in Store::scan(&self.chunks, filter, Some(&["relativePath", "nodeKind"])).await? {
+            let c = Columns(&b);
+            for i in 0..b.num_rows() {
+                out.entry(c.str("relativePath", i).unwrap_or_default()).or_default().push(c.str("nodeKind", i).unwrap_or_default());
             }
         }
         Ok(out)

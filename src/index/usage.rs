@@ -115,12 +115,19 @@ impl Store {
     pub async fn usage_of(&self, symbols: &[String]) -> Result<HashMap<String, Usage>, IndexError> {
         let mut out = HashMap::new();
         for chunk in symbols.chunks(FILTER_CHUNK) {
-            for b in Store::scan(&self.usage, Some(&sql_in("symbol", chunk)), None).await? {
-                let c = Columns(&b);
-                for i in 0..b.num_rows() {
-                    let u = Usage { fan_in: c.f32("fanIn", i).unwrap_or_default(), rank: c.f32("rank", i).unwrap_or_default() };
-                    out.insert(c.str("symbol", i).unwrap_or_default(), u);
-                }
+            out.extend(self.usage_where(Some(&sql_in("symbol", chunk))).await?);
+        }
+        Ok(out)
+    }
+
+    /// The usage rows `filter` keeps (all when `None`: the warm copy).
+    pub async fn usage_where(&self, filter: Option<&str>) -> Result<HashMap<String, Usage>, IndexError> {
+        let mut out = HashMap::new();
+        for b in Store::scan(&self.usage, filter, None).await? {
+            let c = Columns(&b);
+            for i in 0..b.num_rows() {
+                let u = Usage { fan_in: c.f32("fanIn", i).unwrap_or_default(), rank: c.f32("rank", i).unwrap_or_default() };
+                out.insert(c.str("symbol", i).unwrap_or_default(), u);
             }
         }
         Ok(out)

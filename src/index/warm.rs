@@ -20,9 +20,6 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use futures::TryStreamExt;
-use lancedb::query::{ExecutableQuery, QueryBase};
-
 use super::schema::Columns;
 use super::store::{Store, ANN_MIN_ROWS};
 use super::usage::Usage;
@@ -96,23 +93,7 @@ impl Cache {
             }
         }
         let t = std::time::Instant::now();
-        let mut kinds: HashMap<String, Vec<String>> = HashMap::new();
-        for b in Store::scan(&store.chunks, None, Some(&["relativePath", "nodeKind"])).await? {
-            let c = Columns(&b);
-            for i in 0..b.num_rows() {
-                kinds.entry(c.str("relativePath", i).unwrap_or_default()).or_default().push(c.str("nodeKind", i).unwrap_or_default());
-            }
-        }
-        let mut usage = HashMap::new();
-        for b in Store::scan(&store.usage, None, None).await? {
-            let c = Columns(&b);
-            for i in 0..b.num_rows() {
-                usage.insert(
-                    c.str("symbol", i).unwrap_or_default(),
-                    Usage { fan_in: c.f32("fanIn", i).unwrap_or_default(), rank: c.f32("rank", i).unwrap_or_default() },
-                );
-            }
-        }
+        let (kinds, usage) = futures::try_join!(store.kinds_where(None), store.usage_where(None))?;
         let warm = Arc::new(WarmEvidence { versions, kinds, usage });
         tracing::debug!(ms = t.elapsed().as_millis() as u64, files = warm.kinds.len(), symbols = warm.usage.len(), "ranking evidence read into memory");
         *self.evidence.lock().expect("not poisoned") = Some(Arc::clone(&warm));
@@ -122,16 +103,7 @@ impl Cache {
 
 impl WarmVectors {
     async fn read(store: &Store, version: u64) -> Result<WarmVectors, IndexError> {
-        let batches: Vec<arrow_array::RecordBatch> = store
-            .vectors
-            .query()
-            .select(lancedb::query::Select::columns(&["chunkId", "relativePath", "language", "nodeKind", "vector"]))
-            .execute()
-            .await
-            .map_err(lance)?
-            .try_collect()
-            .await
-            .map_err(lance)?;
+        let batches = Store::scan(&store.vectors, None, Some(&["chunkId", "relativePath", "language", "nodeKind", "vector"])).await?;
         let mut w = WarmVectors {
             version,
             dimension: store.dimension,
