@@ -78,12 +78,24 @@
   }
 
   /** The id of a symbol declared outside the workspace (a lib or a
-   *  package's declaration file), for the contextual relation only. */
+   *  package's declaration file), for the members that relate to it
+   *  only (object literals by their contextual type, class members by
+   *  their base types): it has no rows of its own. */
   function externalId(symbol) {
     const d = ((symbol && symbol.declarations) || [])[0];
     if (!d || d.kind === SK.SourceFile) return null;
     const file = d.getSourceFile().fileName;
     return `${file.startsWith("/__tsq__/") ? file : L.rel(file)} > ${L.containers(d).concat([declName(d)]).join(" > ")}`;
+  }
+
+  /** The external id of a library class or interface member
+   *  (`ProxyHandler.get`), or null. */
+  function externalMember(symbol) {
+    if (!symbol || !(symbol.flags & (ts.SymbolFlags.Property | ts.SymbolFlags.Method | ts.SymbolFlags.Accessor))) return null;
+    const d = (symbol.declarations || [])[0];
+    const owner = d && d.parent;
+    if (!owner || !(ts.isInterfaceDeclaration(owner) || ts.isClassLike(owner))) return null;
+    return externalId(symbol);
   }
 
   /** A symbol's stable id, or null outside the workspace. */
@@ -287,7 +299,14 @@
         const id = symbolId(own);
         if (id && !ids.includes(id)) ids.unshift(id);
       }
-      if (!ids.length) return;
+      if (!ids.length) {
+        // A library member's own occurrences (`handler.get(…)`): rows
+        // under its external id, which only the workspace members that
+        // implement it (`bases`, `contextual`) relate to.
+        const ext = externalMember(symbol);
+        if (!ext) return;
+        ids.push(ext);
+      }
       const r = role(node, own);
       const at = L.line(sf, node.getStart(sf));
       const row = { line: at, column: node.getStart(sf) - sf.getLineStarts()[at - 1], symbol: ids[0], role: r, enclosing: enclosing(sf, node), meaning: ts.getMeaningFromLocation(node) };
@@ -513,7 +532,9 @@
       for (const type of t.isUnionOrIntersection && t.isUnionOrIntersection() ? t.types : [t]) {
         const prop = type.getProperty && type.getProperty(name);
         const target = prop && resolveAlias(checker, prop);
-        const tid = target && symbolId(target);
+        // A library's member (`ProxyHandler.get`) by its external id, as
+        // object literals relate to it (`relatedAt`).
+        const tid = target && (symbolId(target) || externalId(target));
         if (tid && tid !== id && !seen.has(tid)) {
           seen.add(tid);
           out.push({ member: id, base: tid });

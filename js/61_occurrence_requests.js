@@ -46,9 +46,10 @@
    *  properties its object literals' members get there. Declarations,
    *  items, calls and answers stay the owner's, as live answers compute
    *  them. */
-  function mergeHolders(ws, p, entry, f, sf, used, differs) {
+  function mergeHolders(ws, p, entry, f, sf, used, differs, built) {
     for (const q of otherHolders(ws, p, f)) {
       const program = q.program();
+      built.add(q);
       const qsf = program.getSourceFile(f);
       if (!qsf || !resolvesDifferently(p, q, differs)) continue;
       const edges = moduleEdges(program, qsf);
@@ -62,6 +63,13 @@
       entry.imports = [...new Set(entry.imports.concat(edges.imports))].sort();
       entry.reexports = [...new Set(entry.reexports.concat(edges.reexports))].sort();
     }
+  }
+
+  /** A project's program as the scope of live answers: the workspace
+   *  files it holds (find-references and incoming calls search only the
+   *  programs that hold the declaring file, js/31_calls.js). */
+  function programFiles(p) {
+    return { project: L.rel(p.name), files: p.userFiles().map((sf) => L.rel(sf.fileName)).sort() };
   }
 
   /** The service request: each file indexed with its owner project's
@@ -89,6 +97,8 @@
     }
     const files = [];
     const holders = new Set(); // other holders whose checkers resolved a file
+    const built = new Set(); // other holders whose programs were built
+    const programs = []; // each used project's workspace files (the live answers' scope)
     const differs = new Map(); // p -> q -> whether q resolves p's files otherwise
     // A full pass bounds each checker's growth: once the heap has grown
     // `sliceMb` past the slice's start, the project goes on with a fresh
@@ -116,7 +126,7 @@
         }
         try {
           const entry = indexFile(program, sf, ws, owns(f) ? p : null, pi);
-          mergeHolders(ws, p, entry, f, sf, holders, differs);
+          mergeHolders(ws, p, entry, f, sf, holders, differs, built);
           files.push(entry);
         } catch (e) {
           const overflow = e instanceof RangeError;
@@ -125,6 +135,7 @@
           failed.push({ relativePath: L.rel(f), message: overflow ? `JS stack overflow: ${e.message}` : `${(e && e.message) || e}${at ? ` (${at.trim()})` : ""}` });
         }
       }
+      programs.push(programFiles(p));
       // A full pass checks each project in slices (one request each): the
       // next slice starts with a fresh checker, so one checker never
       // holds the types of a whole large project.
@@ -133,8 +144,9 @@
         ws.callMemo = undefined;
       }
     }
+    for (const q of built) if (!byProject.has(q)) programs.push(programFiles(q));
     if (req.release) for (const q of holders) q.freshChecker();
-    return { files, failed, buildLog: ws.buildLog.splice(0) };
+    return { files, failed, programs, buildLog: ws.buildLog.splice(0) };
   }
 
   globalThis.tsqOccurrences.indexFiles = indexFiles;

@@ -11,7 +11,7 @@ use crate::query::SymbolQuery;
 use crate::source::{Skipped, Tree};
 use crate::ts::files::FileView;
 use crate::ts::host::WorkspaceFs;
-use crate::ts::protocol::{FileFailure, FileOccurrences, LookupTarget, ServiceRequest, ServiceResponse};
+use crate::ts::protocol::{FileFailure, FileOccurrences, LookupTarget, ProgramFiles, ServiceRequest, ServiceResponse};
 use crate::ts::{Service, TsError, TS_LIBS};
 
 /// What `inspect` computes.
@@ -58,6 +58,13 @@ pub const ANALYSES: &[&str] = &[
     "unicode-identifiers",
     "side-effects",
 ];
+
+/// One occurrence request's answer (`Workspace::occurrences`).
+pub(crate) struct Occurrences {
+    pub files: Vec<FileOccurrences>,
+    pub failed: Vec<FileFailure>,
+    pub programs: Vec<ProgramFiles>,
+}
 
 /// A workspace loaded into the Language Service, kept warm. Projects are
 /// parsed from their configs at load; a program is built only when a query
@@ -247,13 +254,13 @@ impl Workspace {
 
     /// The occurrence index's rows of `files` (one checker pass each, with
     /// the owner project's program); `release` drops each program after
-    /// its files.
-    pub(crate) fn occurrences(&self, files: &[PathBuf], release: bool, slice_mb: u32) -> Result<(Vec<FileOccurrences>, Vec<FileFailure>), TsError> {
+    /// its files. Also the workspace files of every program it used.
+    pub(crate) fn occurrences(&self, files: &[PathBuf], release: bool, slice_mb: u32) -> Result<Occurrences, TsError> {
         let request = ServiceRequest::Occurrences { files: files.iter().map(|f| slash(f)).collect(), release, slice_mb };
         match self.service.call(request)? {
-            ServiceResponse::Occurrences { files, failed, mut build_log } => {
+            ServiceResponse::Occurrences { files, failed, programs, mut build_log } => {
                 log_builds(&mut build_log);
-                Ok((files, failed))
+                Ok(Occurrences { files, failed, programs })
             }
             other => Err(TsError::Protocol(format!("expected `occurrences`, got {other:?}"))),
         }

@@ -236,6 +236,40 @@ fn a_file_held_by_a_catch_all_config_answers_with_both_resolutions() {
     assert!(diffs.is_empty(), "after an API edit:\n{}", diffs.join("\n"));
 }
 
+/// The live answer searches only the programs that hold the declaring
+/// file (vue's `packages-private/dts-test` does not hold the runtime's
+/// tests): the rows answer within the same scope, for every declaration,
+/// and after an edit that adds a file to a program.
+#[test]
+fn rows_answer_within_the_programs_that_hold_the_declaring_file() {
+    let ws = TempDir::copy_of(&common::repo().join("fixtures/occurrences/program-scope"), "occ-program-scope");
+    let e = engine(&ws.0);
+    let (checked, diffs) = differences(&e, &ws.0, 1);
+    assert!(checked >= 6, "{checked} declarations checked");
+    assert!(diffs.is_empty(), "{} differences:\n{}", diffs.len(), diffs.join("\n"));
+    let files = |q: &str| -> Vec<String> {
+        let r = e.relations(q, Some(1), &tsq::index::sync_silent()).unwrap();
+        r.matches.iter().flat_map(|m| m.references.files.iter().map(|f| f.file_path.clone())).collect()
+    };
+    // Not vacuous: the property's references reach both literals, the
+    // dts-test literal's stay in its program.
+    let property = files("symbol = packages/lib/src/index.ts > Options > data");
+    assert!(property.iter().any(|f| f.ends_with("use.spec.ts")) && property.iter().any(|f| f.ends_with("define.test-d.ts")), "{property:?}");
+    let literal = files("symbol = packages-private/dts-test/define.test-d.ts > data");
+    assert!(!literal.is_empty() && !literal.iter().any(|f| f.ends_with("use.spec.ts")), "{literal:?}");
+
+    // dts-test's program gains a file through a new import (its program is
+    // not rebuilt by the sync when the importer's owner is another).
+    std::fs::write(
+        ws.0.join("packages/lib/src/extra.ts"),
+        "import { define } from \"./index\";\n\nexport const c = define({\n  data() {\n    return {};\n  },\n});\n",
+    )
+    .unwrap();
+    edit(&ws.0, "packages/lib/src/index.ts", "export interface Options {", "import \"./extra\";\n\nexport interface Options {");
+    let (_, diffs) = differences(&e, &ws.0, 1);
+    assert!(diffs.is_empty(), "after an import is added:\n{}", diffs.join("\n"));
+}
+
 /// Object literal members implementing an interface's property (an
 /// inline and a typed literal): each relates upward to the property, and
 /// through it to the other literal and to `hooks.onError(…)` calls (kept
@@ -248,6 +282,23 @@ fn object_literal_members_relate_to_their_contextual_property() {
     let (checked, diffs) = differences(&e, &ws.0, 1);
     assert!(checked >= 6, "{checked} declarations checked");
     assert!(diffs.is_empty(), "{} differences:\n{}", diffs.len(), diffs.join("\n"));
+}
+
+/// A class implementing a library interface (vue's `BaseReactiveHandler
+/// implements ProxyHandler<Target>`): its members relate through the
+/// library member's external id, to each other and to the object
+/// literals of that type.
+#[test]
+fn members_implementing_a_library_interface_relate_through_it() {
+    let ws = TempDir::copy_of(&common::repo().join("fixtures/occurrences/library-base"), "occ-library-base");
+    let e = engine(&ws.0);
+    let (checked, diffs) = differences(&e, &ws.0, 1);
+    assert!(checked >= 6, "{checked} declarations checked");
+    assert!(diffs.is_empty(), "{} differences:\n{}", diffs.len(), diffs.join("\n"));
+    // Not vacuous: `BaseHandler > get` reaches the literal's `get` through the library's member.
+    let r = e.relations("symbol = handlers.ts > BaseHandler > get", Some(1), &tsq::index::sync_silent()).unwrap();
+    let lines: Vec<u32> = r.matches.iter().flat_map(|m| m.references.files.iter().flat_map(|f| f.lines.clone())).collect();
+    assert!(lines.contains(&21), "the literal's get (line 21): {lines:?}");
 }
 
 /// CommonJS in checked JS (tanstack's codemods): `require` aliases,

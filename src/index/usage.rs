@@ -16,6 +16,15 @@ use super::IndexError;
 
 pub const USAGE: &str = "usage";
 
+/// Whether a symbol id is external (a library's or a package's member,
+/// `js/60_occurrences.js` `externalId`, whose rows only the workspace
+/// members implementing it relate to): its file is TypeScript's libs
+/// (`/__tsq__/…`) or a package under `node_modules`.
+pub fn is_external(symbol: &str) -> bool {
+    let file = symbol.split(" > ").next().unwrap_or(symbol);
+    file.starts_with('/') || file.starts_with("node_modules/") || file.contains("/node_modules/")
+}
+
 pub fn usage_schema() -> SchemaRef {
     Arc::new(Schema::new(vec![
         Field::new("symbol", DataType::Utf8, false),
@@ -160,5 +169,17 @@ impl super::Index {
             return Ok(false);
         }
         Ok(self.runtime.block_on(Store::count(&self.store.occurrences, Some(USES)))? > 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_external;
+
+    #[test]
+    fn library_members_are_external() {
+        assert!(is_external("/__tsq__/lib.es2015.proxy.d.ts > ProxyHandler > get"));
+        assert!(is_external("node_modules/@types/node/fs.d.ts > Stats > size"));
+        assert!(!is_external("src/core.ts > core") && !is_external("src/core.ts"));
     }
 }

@@ -104,7 +104,7 @@ impl Lending {
             .uses
             .values()
             .flat_map(|(_, used)| used)
-            .filter(|s| !have.contains(*s))
+            .filter(|s| !have.contains(*s) && !crate::index::usage::is_external(s))
             .filter(|s| s.split_once(" > ").is_some_and(|(file, _)| rank::classify(file, false) == Role::Implementation))
             .filter(|s| filter.paths.is_empty() || s.split_once(" > ").is_some_and(|(file, _)| crate::query::in_scope(file, &filter.paths)))
             .collect();

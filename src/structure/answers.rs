@@ -16,7 +16,7 @@ use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::occurrences::{locale_cmp, references_of, Calls, Direction, Graph};
+use super::occurrences::{locale_cmp, references_of, Calls, Declared, Direction, Graph};
 use super::rows::{DeclarationLink, DeclarationRow};
 use super::{parents_within, StoredLookup, StructureError};
 use crate::answer::{SymbolMetadata, SymbolRef};
@@ -163,7 +163,7 @@ impl<'a> Rows<'a> {
         let calls = Calls::new(index, graph);
         // One read for every match's references and first callers (a bare
         // name can match dozens of declarations).
-        let decls: Vec<(String, u8)> = found.iter().map(|(_, a)| (a.id.clone().unwrap_or_default(), a.meaning)).collect();
+        let decls: Vec<Declared<'_>> = found.iter().map(|(f, a)| Declared { file: f, id: a.id.as_deref().unwrap_or_default(), meaning: a.meaning }).collect();
         let mut refs = references_of(index, graph, &decls)?.into_iter();
         calls.prefetch_incoming(&found.iter().filter_map(|(_, a)| a.item.clone()).collect::<Vec<_>>())?;
         let mut out = StoredLookup { matches: Vec::new(), snapshots: Vec::new(), metadata: Vec::new() };

@@ -16,6 +16,7 @@ pub mod coverage;
 pub mod occurrence_sync;
 pub mod occurrences;
 pub mod rows;
+pub mod scope;
 pub mod usage;
 
 use std::cell::RefCell;

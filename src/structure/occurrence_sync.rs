@@ -24,10 +24,11 @@ use serde::Serialize;
 use sha2::Digest;
 
 use super::rows::{DeclarationRow, Facts};
+use super::scope::Scope;
 use super::StructureError;
 use crate::index::occurrences::{OccDeclarationRow, OccFileRow, OccurrenceRow};
 use crate::index::{relative, Index, Progress};
-use crate::inspect::Workspace;
+use crate::inspect::{Occurrences, Workspace};
 use crate::source::Tree;
 use crate::ts::files::FileView;
 
@@ -222,8 +223,15 @@ pub fn sync(index: &mut Index, ws: &Workspace, tree: &Tree, view: &FileView, pro
             }
         }
     }
+    // Which programs hold which files (the live answers' scope).
+    let mut scope = Scope::load(index);
+    if report.full {
+        scope.restart();
+    }
     if !deleted.is_empty() {
         index.delete_occurrences(&deleted)?;
+        scope.forget(&deleted);
+        scope.save(index)?;
         report.removed = deleted.len();
     }
 
@@ -249,7 +257,7 @@ pub fn sync(index: &mut Index, ws: &Workspace, tree: &Tree, view: &FileView, pro
         }
         progress.update("indexing occurrences", done.len() as u64, total(&queue, &done) + batch.len() as u64);
         let paths: Vec<PathBuf> = batch.iter().map(|p| current[p].0.clone()).collect();
-        let (files, failed) = ws.occurrences(&paths, report.full, slice_mb)?;
+        let Occurrences { files, failed, programs } = ws.occurrences(&paths, report.full, slice_mb)?;
         // The race guard: nothing in the workspace changed meanwhile.
         let moved = current.values().any(|(path, hash)| view.get(path).map(|e| &e.hash != hash).unwrap_or(true));
         if moved {
@@ -257,6 +265,8 @@ pub fn sync(index: &mut Index, ws: &Workspace, tree: &Tree, view: &FileView, pro
             break;
         }
         let now = crate::index::now_ms() as i64;
+        let reported: HashSet<String> = programs.iter().map(|p| p.project.clone()).collect();
+        scope.update(programs);
         let mut rows = Vec::new();
         let mut file_rows = Vec::new();
         let mut declaration_rows = Vec::new();
@@ -274,6 +284,9 @@ pub fn sync(index: &mut Index, ws: &Workspace, tree: &Tree, view: &FileView, pro
                 }
             }
             imports.insert(f.relative_path.clone(), (f.imports.clone(), f.reexports.clone()));
+            if old.is_some_and(|o| o.imports != f.imports) {
+                scope.follow_imports(&f.relative_path, &f.imports, &reported, &imports);
+            }
             rows.extend(f.occurrences.iter().map(|o| OccurrenceRow {
                 relative_path: f.relative_path.clone(),
                 line: o.line,
@@ -320,7 +333,12 @@ pub fn sync(index: &mut Index, ws: &Workspace, tree: &Tree, view: &FileView, pro
         }
         report.occurrences += rows.len();
         index.put_occurrences(&file_rows, &rows, &declaration_rows)?;
+        scope.save(index)?;
         done.extend(batch);
+    }
+    if report.full && !report.interrupted {
+        scope.completed();
+        scope.save(index)?;
     }
     if report.full {
         // Release the last project's program too.

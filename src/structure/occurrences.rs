@@ -11,6 +11,7 @@ use serde::Serialize;
 pub use super::occurrence_sync::{needs_sync, sync, OccurrenceReport};
 use super::rows::Declaration;
 pub use super::rows::Facts;
+use super::scope::Scope;
 use super::StructureError;
 use crate::answer::{CallEntry, FileReferences, References, SymbolRef};
 use crate::index::occurrences::OccurrenceRow;
@@ -33,6 +34,8 @@ pub struct Graph {
     contextual: HashMap<String, Vec<String>>,
     /// Files whose rows are missing or failed.
     pub unindexed: Vec<String>,
+    /// Which programs hold which files: what a live answer searches.
+    scope: Scope,
 }
 
 impl Graph {
@@ -50,6 +53,7 @@ impl Graph {
         let started = std::time::Instant::now();
         let mut g = Graph::default();
         let rows = index.occ_files(true)?;
+        g.scope = Scope::load(index);
         let read_ms = started.elapsed().as_millis() as u64;
         for row in rows {
             if row.error.is_some() {
@@ -144,6 +148,11 @@ impl Graph {
         self.items.get(key)
     }
 
+    /// The file of an item (incoming calls are searched from its holders).
+    fn item_file(&self, key: &str) -> &str {
+        self.item(key).and_then(|r| r.file_path.as_deref()).unwrap_or("")
+    }
+
     /// An item's symbol id (an overload's `@k` dropped).
     fn item_symbol(&self, key: &str) -> Option<String> {
         let r = self.item(key)?;
@@ -157,22 +166,31 @@ impl Graph {
     }
 }
 
-/// References as `tsq inspect` reports them: every occurrence of the
-/// related symbols but the declaration's own definitions, by file.
-pub fn references(index: &Index, graph: &Graph, id: &str, meaning: u8) -> Result<References, StructureError> {
-    Ok(references_in(&index.occurrences_of(&graph.related(id), false)?, graph, id, meaning))
+/// A declaration the answers are about: its file, symbol id and meaning.
+pub struct Declared<'a> {
+    pub file: &'a str,
+    pub id: &'a str,
+    pub meaning: u8,
 }
 
-/// `references` of several declarations (id, meaning), read in one query.
-pub fn references_of(index: &Index, graph: &Graph, decls: &[(String, u8)]) -> Result<Vec<References>, StructureError> {
-    let all: BTreeSet<String> = decls.iter().flat_map(|(id, _)| graph.related(id)).collect();
+/// References as `tsq inspect` reports them: every occurrence of the
+/// related symbols but the declaration's own definitions, by file, in the
+/// files a program holding the declaration's file holds.
+pub fn references(index: &Index, graph: &Graph, d: &Declared<'_>) -> Result<References, StructureError> {
+    Ok(references_in(&index.occurrences_of(&graph.related(d.id), false)?, graph, d))
+}
+
+/// `references` of several declarations, read in one query.
+pub fn references_of(index: &Index, graph: &Graph, decls: &[Declared<'_>]) -> Result<Vec<References>, StructureError> {
+    let all: BTreeSet<String> = decls.iter().flat_map(|d| graph.related(d.id)).collect();
     let rows = if all.is_empty() { Vec::new() } else { index.occurrences_of(&all.into_iter().collect::<Vec<_>>(), false)? };
-    Ok(decls.iter().map(|(id, meaning)| references_in(&rows, graph, id, *meaning)).collect())
+    Ok(decls.iter().map(|d| references_in(&rows, graph, d)).collect())
 }
 
 /// `references` from occurrence rows that hold at least the related
 /// symbols' (others are ignored).
-fn references_in(rows: &[OccurrenceRow], graph: &Graph, id: &str, meaning: u8) -> References {
+fn references_in(rows: &[OccurrenceRow], graph: &Graph, d: &Declared<'_>) -> References {
+    let (id, meaning) = (d.id, d.meaning);
     let related: HashSet<String> = graph.related(id).into_iter().collect();
     // The declaration's own sites: an object literal's member also holds
     // a row of its contextual type's property there, not a reference.
@@ -180,7 +198,7 @@ fn references_in(rows: &[OccurrenceRow], graph: &Graph, id: &str, meaning: u8) -
         rows.iter().filter(|o| o.role == "definition" && o.symbol == id).map(|o| (o.relative_path.as_str(), o.line, o.column)).collect();
     let mut by_file: BTreeMap<String, Vec<u32>> = BTreeMap::new();
     let mut seen = HashSet::new();
-    for o in rows.iter().filter(|o| related.contains(&o.symbol)) {
+    for o in rows.iter().filter(|o| related.contains(&o.symbol) && graph.scope.sees(d.file, &o.relative_path)) {
         if own.contains(&(o.relative_path.as_str(), o.line, o.column)) || o.meaning & meaning == 0 {
             continue;
         }
@@ -231,8 +249,12 @@ impl<'a> Calls<'a> {
             Direction::In => match self.graph.item_symbol(key) {
                 None => Vec::new(),
                 Some(symbol) => {
+                    let from = self.graph.item_file(key);
                     let mut groups: BTreeMap<String, Vec<u32>> = BTreeMap::new();
                     for o in self.index.occurrences_of(&self.graph.related(&symbol), true)? {
+                        if !self.graph.scope.sees(from, &o.relative_path) {
+                            continue;
+                        }
                         if let Some(c) = o.caller {
                             groups.entry(c).or_default().push(o.line);
                         }
@@ -258,16 +280,16 @@ impl<'a> Calls<'a> {
             if let Some(symbol) = self.graph.item_symbol(k) {
                 let related: HashSet<String> = self.graph.related(&symbol).into_iter().collect();
                 all.extend(related.iter().cloned());
-                sets.push((k.clone(), related));
+                sets.push((k.clone(), self.graph.item_file(k), related));
             }
         }
         if all.is_empty() {
             return Ok(());
         }
         let rows = self.index.occurrences_of(&all.into_iter().collect::<Vec<_>>(), true)?;
-        for (k, related) in sets {
+        for (k, from, related) in sets {
             let mut groups: BTreeMap<String, Vec<u32>> = BTreeMap::new();
-            for o in rows.iter().filter(|o| related.contains(&o.symbol)) {
+            for o in rows.iter().filter(|o| related.contains(&o.symbol) && self.graph.scope.sees(from, &o.relative_path)) {
                 if let Some(c) = &o.caller {
                     groups.entry(c.clone()).or_default().push(o.line);
                 }
@@ -367,7 +389,7 @@ pub fn relations(index: &Index, graph: &Graph, file: &str, names: &[String], cal
             None => (Vec::new(), Vec::new()),
         };
         out.push(Relations {
-            references: references(index, graph, &d.id, d.meaning)?,
+            references: references(index, graph, &Declared { file: &f, id: &d.id, meaning: d.meaning })?,
             symbol: SymbolRef { name: d.name.clone(), kind: d.kind.clone(), file_path: Some(f), line: Some(d.line), is_abstract: None },
             id: d.id,
             outgoing_calls,

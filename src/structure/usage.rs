@@ -13,7 +13,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::files::{classify, Role};
-use crate::index::usage::{Edge, Usage};
+use crate::index::usage::{is_external, Edge, Usage};
 use crate::index::{Index, IndexError};
 
 /// PageRank's damping factor.
@@ -107,7 +107,10 @@ fn pagerank(n: usize, edges: &HashSet<(usize, usize)>) -> Vec<f64> {
 /// Recomputes the usage table from the occurrence rows; the rows written.
 pub fn refresh(index: &mut Index) -> Result<usize, IndexError> {
     let started = std::time::Instant::now();
-    let edges = index.usage_edges()?;
+    let mut edges = index.usage_edges()?;
+    // A library member's rows (`handler.get`, under its external id) are
+    // no workspace symbol's use.
+    edges.retain(|e| !is_external(&e.symbol));
     let rows = priors(&edges);
     index.replace_usage(&rows)?;
     tracing::debug!(edges = edges.len(), symbols = rows.len(), ms = started.elapsed().as_millis() as u64, "usage priors refreshed");

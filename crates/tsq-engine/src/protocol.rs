@@ -149,6 +149,10 @@ pub enum ServiceResponse {
     Occurrences {
         files: Vec<FileOccurrences>,
         failed: Vec<FileFailure>,
+        /// The workspace files of every program this request built or
+        /// used (the scope of live answers from their files).
+        #[serde(default)]
+        programs: Vec<ProgramFiles>,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         build_log: Vec<BuildEntry>,
     },
@@ -383,6 +387,14 @@ pub struct CallEntry {
 }
 
 // ---- the occurrence index (js/60_occurrences.js) ----
+
+/// A project's program: the workspace files it holds (relative paths).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ProgramFiles {
+    pub project: String,
+    pub files: Vec<String>,
+}
 
 /// One file's rows from one checker pass.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
