@@ -67,9 +67,10 @@
 
   /** A project's program as the scope of live answers: the workspace
    *  files it holds (find-references and incoming calls search only the
-   *  programs that hold the declaring file, js/31_calls.js). */
+   *  programs that hold the declaring file, js/31_calls.js), and the
+   *  imports it cannot resolve (an inspect answer's coverage). */
   function programFiles(p) {
-    return { project: L.rel(p.name), files: p.userFiles().map((sf) => L.rel(sf.fileName)).sort() };
+    return { project: L.rel(p.name), files: p.userFiles().map((sf) => L.rel(sf.fileName)).sort(), unresolved: p.unresolvedImports() };
   }
 
   /** The service request: each file indexed with its owner project's

@@ -72,7 +72,8 @@ pub(crate) struct Occurrences {
 pub struct Workspace {
     root: PathBuf,
     service: Service,
-    info: WorkspaceInfo,
+    /// The workspace as last loaded or refreshed.
+    info: std::sync::Mutex<WorkspaceInfo>,
     skipped: Vec<Skipped>,
     /// File texts, shared with the index and the compiler host.
     view: Arc<FileView>,
@@ -180,7 +181,7 @@ impl Workspace {
             other => return Err(TsError::Protocol(format!("expected `loaded`, got {other:?}"))),
         };
         tracing::debug!(ms = started.elapsed().as_millis() as u64, projects = info.projects.len(), "config parsing (no programs built)");
-        Ok(Workspace { root, service, info, skipped: tree.skipped.clone(), view, files: std::sync::Mutex::new(walked) })
+        Ok(Workspace { root, service, info: std::sync::Mutex::new(info), skipped: tree.skipped.clone(), view, files: std::sync::Mutex::new(walked) })
     }
 
     /// Brings the projects' file lists up to `tree` (the query's walk):
@@ -195,7 +196,10 @@ impl Workspace {
         let started = std::time::Instant::now();
         let request = ServiceRequest::Refresh { configs: walked.configs(), source_files: walked.sources() };
         match self.service.call(request)? {
-            ServiceResponse::Loaded { mut workspace } => log_builds(&mut workspace.build_log),
+            ServiceResponse::Loaded { mut workspace } => {
+                log_builds(&mut workspace.build_log);
+                *self.info.lock().unwrap_or_else(|p| p.into_inner()) = WorkspaceInfo::from(workspace);
+            }
             other => return Err(TsError::Protocol(format!("expected `loaded`, got {other:?}"))),
         }
         tracing::debug!(ms = started.elapsed().as_millis() as u64, "file lists refreshed");
@@ -224,8 +228,10 @@ impl Workspace {
         &self.root
     }
 
-    pub fn info(&self) -> &WorkspaceInfo {
-        &self.info
+    /// The workspace as last loaded or refreshed (its projects, the files
+    /// outside them, config errors).
+    pub fn info(&self) -> WorkspaceInfo {
+        self.info.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
     pub fn skipped(&self) -> &[Skipped] {

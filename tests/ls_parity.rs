@@ -78,13 +78,12 @@ pub fn compare(root: &Path, every_nth: usize, limit: usize) -> Agreement {
             a.differences.push(format!("{query}: incoming\n    tsq:      {inc:?}\n    tsserver: {want_in:?}"));
         } else {
             for extra in inc.difference(&want_in) {
-                let caller_project = ws
-                    .info()
+                let info = ws.info();
+                let caller_project = info
                     .projects
                     .iter()
                     .find(|p| p.config_path.as_deref().and_then(|c| c.rsplit_once('/')).is_some_and(|(dir, _)| extra.contains(&format!("@{dir}/"))));
-                let own_project = ws
-                    .info()
+                let own_project = info
                     .projects
                     .iter()
                     .find(|p| p.config_path.as_deref().and_then(|c| c.rsplit_once('/')).is_some_and(|(dir, _)| e.file.starts_with(&format!("{dir}/"))));
@@ -110,8 +109,8 @@ pub fn compare(root: &Path, every_nth: usize, limit: usize) -> Agreement {
             // A file belongs to another project when it lies outside the
             // declaring project's directory, or (for a root-level project)
             // inside a nested project's directory.
-            let nested: Vec<String> = ws
-                .info()
+            let info = ws.info();
+            let nested: Vec<String> = info
                 .projects
                 .iter()
                 .filter(|p| p.name != m.project)

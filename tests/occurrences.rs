@@ -68,11 +68,18 @@ fn differences_among(e: &Engine, root: &Path, call_depth: i32, pick: &mut dyn Fn
     let mut checked = 0;
     let _ = e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
     let ws = tsq::inspect::Workspace::open(root).unwrap();
+    // The inspect oracle: the live Language Service with every program
+    // built, as the rows' coverage describes it.
+    let everything = tsq::inspect::Workspace::open(root).unwrap();
+    everything.analyze_internal("program-build", &Default::default()).unwrap();
     for q in pick(declaration_queries(root)) {
         if let Err(d) = same_lookup(e, &ws, &q, call_depth) {
             diffs.push(d);
         }
-        let live = e.inspect(&q, Some(call_depth)).unwrap();
+        let live = e.inspect_live(&q, Some(call_depth)).unwrap();
+        if let Err(d) = same_inspect(e, &everything, &q, call_depth) {
+            diffs.push(d);
+        }
         let derived = e.relations(&q, Some(call_depth), &tsq::index::sync_silent()).unwrap();
         for m in &live.result.matches {
             checked += 1;
@@ -123,6 +130,44 @@ fn same_lookup(e: &Engine, live: &tsq::inspect::Workspace, q: &str, call_depth: 
         return Err(format!("{q} lookup text\n--- rows\n{}\n--- live\n{}", rows.text, expected.text));
     }
     Ok(())
+}
+
+/// `tsq inspect` through the engine is answered from the occurrence index
+/// and equals the live Language Service's with every program built: the
+/// same metadata, workspace and coverage (only which programs this
+/// process built differs).
+fn same_inspect(e: &Engine, live: &tsq::inspect::Workspace, q: &str, call_depth: i32) -> Result<(), String> {
+    let answer = e.inspect(q, Some(call_depth)).map_err(|err| format!("{q}: {err}"))?;
+    let structure = answer.structure.clone().unwrap_or_default();
+    if !structure.contains("structure: from the occurrence index") {
+        return Err(format!("{q}: inspect not answered from the occurrence index: {structure}"));
+    }
+    if known(q, "references") {
+        return Ok(());
+    }
+    let parsed = tsq::query::SymbolQuery::parse(q).unwrap();
+    let expected = live.inspect(&parsed, &tsq::inspect::InspectConfig { call_depth, resolvers: None }).unwrap();
+    let (a, b) = (&answer.result.coverage, &expected.coverage);
+    let projects = |c: &tsq::answer::Coverage| {
+        let mut all: Vec<String> = c.projects_loaded.iter().chain(&c.projects_not_loaded).cloned().collect();
+        all.sort();
+        all
+    };
+    let mut info = live.info();
+    info.build_log.clear();
+    let same = answer.result.matches == expected.matches
+        && answer.workspace == info
+        && projects(a) == projects(b)
+        && (&a.projects_used, &a.partial, a.files_outside_projects, &a.config_errors)
+            == (&b.projects_used, &b.partial, b.files_outside_projects, &b.config_errors);
+    match same {
+        true => Ok(()),
+        false => Err(format!(
+            "{q} inspect\n--- rows\n{}\n--- live\n{}",
+            serde_json::to_string_pretty(&(&answer.result, &answer.workspace)).unwrap(),
+            serde_json::to_string_pretty(&(&expected, &info)).unwrap()
+        )),
+    }
 }
 
 /// The text without what says where structure came from (the summary

@@ -161,7 +161,7 @@ fn same_inspect(e: &Engine, live: &tsq::inspect::Workspace, q: &str, from_index:
         all.sort();
         all
     };
-    let mut info = live.info().clone();
+    let mut info = live.info();
     info.build_log.clear();
     let mut got = answer.workspace.clone();
     got.build_log.clear();

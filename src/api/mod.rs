@@ -23,6 +23,7 @@
 //! steps, `status`, `clean`) is `maintain`; the occurrence index's own
 //! entry points (`sync_occurrences`, `relations`) are `occurrences`.
 
+mod inspect;
 mod maintain;
 mod occurrences;
 pub mod render;
@@ -43,7 +44,7 @@ use crate::config::{ConfigError, Overrides, Settings};
 use crate::embed::{EmbedderChoice, Reranker};
 use crate::engine::{EngineConfig, FileParse, TsqEngine};
 use crate::index::{Index, IndexConfig, IndexError, Progress, SyncInput, SyncReport};
-use crate::inspect::{AnalyzeConfig, InspectConfig, Workspace, ANALYSES};
+use crate::inspect::{AnalyzeConfig, Workspace, ANALYSES};
 use crate::lookup::{ConciseResult, LookupAnswer, LookupConfig};
 use crate::query::SymbolQuery;
 use crate::search::{Backends, SearchAnswer, SearchError};
@@ -481,54 +482,6 @@ impl Engine {
         let t = &answer.timings;
         tracing::debug!(sync = t.sync, retrieval = t.retrieval, rerank = t.rerank, enrichment = t.enrichment, "search timings (ms)");
         Ok(Answer::Full(FullAnswer::Search(answer)))
-    }
-
-    /// `SymbolMetadata` for every declaration `query` names
-    /// (`symbol =` optional), with the coverage behind it.
-    pub fn inspect(&self, query: &str, call_depth: Option<i32>) -> Result<InspectAnswer, EngineError> {
-        let SymbolRequest { query: parsed, settings } = SymbolRequest::new(&self.root, query, Overrides { call_depth, ..Default::default() })?;
-        let tree = self.walk();
-        if let Some(answer) = self.stored_inspect(&parsed, settings.call_depth, &tree)? {
-            return Ok(answer);
-        }
-        let ws = self.workspace(&tree, &crate::index::sync_silent())?;
-        let result = ws.inspect(&parsed, &InspectConfig { call_depth: settings.call_depth, resolvers: None })?;
-        Ok(InspectAnswer { query: parsed.to_string(), workspace: ws.info().clone(), result, structure: self.live_structure_line()? })
-    }
-
-    /// What a live answer says of the index's structure; `None` without an
-    /// index.
-    fn live_structure_line(&self) -> Result<Option<String>, EngineError> {
-        if !crate::index::index_dir(&self.root).exists() {
-            return Ok(None);
-        }
-        Ok(Some(structure_line(self.open_index()?.as_ref().expect("opened"), "computed live")?))
-    }
-
-    /// An inspect answer from the index alone, when every match's
-    /// metadata is stored at the requested depth and the workspace's
-    /// coverage is recorded for its current state (`structure::coverage`).
-    fn stored_inspect(&self, query: &SymbolQuery, call_depth: i32, tree: &Tree) -> Result<Option<InspectAnswer>, EngineError> {
-        if call_depth != crate::structure::STORED_DEPTH || !crate::index::index_dir(&self.root).exists() {
-            return Ok(None);
-        }
-        let progress = crate::index::sync_silent();
-        self.sync_tree(tree, &progress)?;
-        // Without the coverage record, the answer stays live.
-        let Some(record) = crate::structure::coverage::current(self.open_index()?.as_ref().expect("opened above")).map_err(structure_error)? else {
-            return Ok(None);
-        };
-        let Some((found, line)) = self.answer_from_index(query, tree, &progress)? else { return Ok(None) };
-        if found.matches.is_empty() || found.metadata.len() != found.matches.len() {
-            return Ok(None);
-        }
-        let Some(coverage) = crate::structure::coverage::coverage(&record, &found.metadata) else { return Ok(None) };
-        Ok(Some(InspectAnswer {
-            query: query.to_string(),
-            workspace: record.info,
-            result: Inspection { matches: found.metadata, coverage, build_log: Vec::new() },
-            structure: Some(line),
-        }))
     }
 
     /// An extended analysis (`ANALYSES`), over the workspace or the

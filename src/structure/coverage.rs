@@ -73,7 +73,7 @@ pub fn record(index: &WithIndex<'_>, ws: &Workspace) -> Result<(), StructureErro
     if key()?.0 != before {
         return Ok(());
     }
-    let mut info = ws.info().clone();
+    let mut info = ws.info();
     info.build_log.clear();
     let json = serde_json::to_string(&Record { key: before, info, unresolved: raw.unresolved, holders: raw.holders }).unwrap_or_default();
     index(&mut |ix| Ok(ix.put_record(RECORD, &json)?))

@@ -228,6 +228,7 @@ pub fn sync(index: &mut Index, ws: &Workspace, tree: &Tree, view: &FileView, pro
     if report.full {
         scope.restart();
     }
+    scope.set_info(&ws.info());
     if !deleted.is_empty() {
         index.delete_occurrences(&deleted)?;
         scope.forget(&deleted);
@@ -265,7 +266,8 @@ pub fn sync(index: &mut Index, ws: &Workspace, tree: &Tree, view: &FileView, pro
             break;
         }
         let now = crate::index::now_ms() as i64;
-        let reported: HashSet<String> = programs.iter().map(|p| p.project.clone()).collect();
+        let reported_order: Vec<String> = programs.iter().map(|p| p.project.clone()).collect();
+        let reported: HashSet<String> = reported_order.iter().cloned().collect();
         scope.update(programs);
         let mut rows = Vec::new();
         let mut file_rows = Vec::new();
@@ -287,6 +289,7 @@ pub fn sync(index: &mut Index, ws: &Workspace, tree: &Tree, view: &FileView, pro
             if old.is_some_and(|o| o.imports != f.imports) {
                 scope.follow_imports(&f.relative_path, &f.imports, &reported, &imports);
             }
+            scope.check_unresolved(&f.relative_path, &reported_order);
             rows.extend(f.occurrences.iter().map(|o| OccurrenceRow {
                 relative_path: f.relative_path.clone(),
                 line: o.line,
@@ -319,6 +322,7 @@ pub fn sync(index: &mut Index, ws: &Workspace, tree: &Tree, view: &FileView, pro
             });
         }
         for fail in failed {
+            scope.check_unresolved(&fail.relative_path, &[]);
             report.failed.push((fail.relative_path.clone(), fail.message.clone()));
             if let Some((_, hash)) = current.get(&fail.relative_path) {
                 file_rows.push(OccFileRow {

@@ -14,12 +14,21 @@
 //! (transitively), so a scope only ever errs on the wide side, as the
 //! rows did before there was one. Without a complete record nothing is
 //! filtered.
+//!
+//! The record also holds what `tsq inspect`'s coverage rests on, so that
+//! inspect is answered from the rows too: the workspace's projects (as
+//! loaded at the last sync) and each program's unresolved imports (an
+//! entry per importing file, `file: cannot resolve 'x'`). A program the
+//! sync did not rebuild keeps its list while each re-indexed file it holds
+//! has the same entries in its owner's new list; otherwise its list is
+//! unknown until it is rebuilt, and inspects that need it run live.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
 use super::StructureError;
+use crate::answer::{Coverage, SymbolMetadata, WorkspaceInfo};
 use crate::index::Index;
 use crate::ts::protocol::ProgramFiles;
 
@@ -31,6 +40,11 @@ pub struct Scope {
     /// Every project reported since the last full pass began and it ended.
     complete: bool,
     programs: BTreeMap<String, BTreeSet<String>>,
+    /// Each program's unresolved imports, in the Language Service's
+    /// order; `None` once unknown (see the module doc).
+    unresolved: BTreeMap<String, Option<Vec<String>>>,
+    /// The workspace as the last sync loaded it (build log cleared).
+    info: Option<WorkspaceInfo>,
     /// File -> the projects whose programs hold it (built on load).
     #[serde(skip)]
     holders: HashMap<String, Vec<String>>,
@@ -62,9 +76,37 @@ impl Scope {
     /// Programs as one request reported them.
     pub fn update(&mut self, programs: Vec<ProgramFiles>) {
         for p in programs {
+            self.unresolved.insert(p.project.clone(), Some(p.unresolved));
             self.programs.insert(p.project, p.files.into_iter().collect());
         }
         self.reindex();
+    }
+
+    /// The workspace as loaded for this sync.
+    pub fn set_info(&mut self, info: &WorkspaceInfo) {
+        let mut info = info.clone();
+        info.build_log.clear();
+        self.info = Some(info);
+    }
+
+    /// Re-indexed `file`'s unresolved imports are those of the first
+    /// program this request reported (`reported`, in the request's order:
+    /// owners first) that holds it: a program that holds it and was not
+    /// reported keeps its list only if it says the same of `file`.
+    pub fn check_unresolved(&mut self, file: &str, reported: &[String]) {
+        let prefix = format!("{file}: ");
+        let entries = |list: &[String]| -> Vec<String> { list.iter().filter(|u| u.starts_with(&prefix)).cloned().collect() };
+        let owner = reported.iter().find(|p| self.programs.get(*p).is_some_and(|f| f.contains(file)));
+        let now: Option<Vec<String>> = owner.and_then(|o| self.unresolved.get(o)).and_then(|l| l.as_deref()).map(entries);
+        for (project, files) in &self.programs {
+            if reported.contains(project) || !files.contains(file) {
+                continue;
+            }
+            let Some(slot) = self.unresolved.get_mut(project) else { continue };
+            if slot.as_deref().map(entries) != now {
+                *slot = None;
+            }
+        }
     }
 
     /// Re-indexed `file` now imports `imports`: every program that holds
@@ -85,12 +127,16 @@ impl Scope {
         self.reindex();
     }
 
-    /// Deleted files leave every program.
+    /// Deleted files leave every program, and their unresolved imports
+    /// every list.
     pub fn forget(&mut self, deleted: &[String]) {
         for files in self.programs.values_mut() {
             for d in deleted {
                 files.remove(d);
             }
+        }
+        for list in self.unresolved.values_mut().flatten() {
+            list.retain(|u| !deleted.iter().any(|d| u.strip_prefix(d.as_str()).is_some_and(|r| r.starts_with(": "))));
         }
         self.reindex();
     }
@@ -102,6 +148,41 @@ impl Scope {
                 self.holders.entry(f.clone()).or_default().push(project.clone());
             }
         }
+    }
+
+    /// `tsq inspect`'s workspace and coverage for these matches, as the
+    /// live Language Service computes them with every program built
+    /// (`js/39_inspect.js`), none built by this answer; `None` when the
+    /// record cannot tell (incomplete, a match's file held by no known
+    /// program, or a holder's unresolved imports unknown).
+    pub fn coverage(&self, matches: &[SymbolMetadata]) -> Option<(WorkspaceInfo, Coverage)> {
+        let info = self.info.as_ref().filter(|_| self.complete)?;
+        let order: Vec<&str> = info.projects.iter().map(|p| p.name.as_str()).collect();
+        let mut used: Vec<String> = Vec::new();
+        let mut partial: Vec<String> = Vec::new();
+        for m in matches {
+            if !used.contains(&m.project) {
+                used.push(m.project.clone());
+            }
+            let mut holders: Vec<&String> = self.holders.get(m.symbol.file_path.as_deref()?)?.iter().collect();
+            holders.sort_by_key(|h| order.iter().position(|o| o == h).unwrap_or(usize::MAX));
+            for h in holders {
+                for u in self.unresolved.get(h)?.as_ref()? {
+                    if !partial.contains(u) {
+                        partial.push(u.clone());
+                    }
+                }
+            }
+        }
+        let coverage = Coverage {
+            projects_loaded: Vec::new(),
+            projects_not_loaded: order.iter().map(|p| p.to_string()).collect(),
+            projects_used: used,
+            files_outside_projects: info.files_outside_projects.len() as u32,
+            partial,
+            config_errors: info.config_errors.clone(),
+        };
+        Some((info.clone(), coverage))
     }
 
     /// Whether a live answer about a declaration of `from` sees `file`:
@@ -123,7 +204,30 @@ mod tests {
     use super::*;
 
     fn program(project: &str, files: &[&str]) -> ProgramFiles {
-        ProgramFiles { project: project.into(), files: files.iter().map(|f| f.to_string()).collect() }
+        ProgramFiles { project: project.into(), files: files.iter().map(|f| f.to_string()).collect(), unresolved: Vec::new() }
+    }
+
+    #[test]
+    fn a_program_not_rebuilt_keeps_its_unresolved_imports_while_a_held_file_says_the_same() {
+        let mut s = Scope::default();
+        let mut a = program("a", &["a.ts", "shared.ts"]);
+        a.unresolved = vec!["a.ts: cannot resolve 'x'".into(), "shared.ts: cannot resolve 'y'".into()];
+        let mut b = program("b", &["b.ts", "shared.ts"]);
+        b.unresolved = vec!["shared.ts: cannot resolve 'y'".into()];
+        s.update(vec![a, b.clone()]);
+        // shared.ts re-indexed in b (its owner), a not rebuilt: same entries.
+        let reported = vec!["b".to_string()];
+        s.update(vec![b.clone()]);
+        s.check_unresolved("shared.ts", &reported);
+        assert!(s.unresolved["a"].is_some());
+        // Now shared.ts resolves 'y': a's list is unknown.
+        b.unresolved.clear();
+        s.update(vec![b]);
+        s.check_unresolved("shared.ts", &reported);
+        assert!(s.unresolved["a"].is_none());
+        // A deleted file's entries leave every list.
+        s.forget(&["b.ts".to_string()]);
+        assert_eq!(s.unresolved["b"], Some(vec![]));
     }
 
     #[test]

@@ -50,7 +50,7 @@ fn compare(e: &Engine, queries: &[String], call_depth: i32, label: &str, tally: 
     let json = |v: &dyn erased::Ser| v.json();
     for q in queries {
         tally.queries += 1;
-        let live = match e.inspect(q, Some(call_depth)) {
+        let live = match e.inspect_live(q, Some(call_depth)) {
             Ok(a) => a,
             Err(err) => {
                 println!("{label}: {q}: live error: {err}");

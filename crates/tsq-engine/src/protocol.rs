@@ -394,6 +394,10 @@ pub struct CallEntry {
 pub struct ProgramFiles {
     pub project: String,
     pub files: Vec<String>,
+    /// Its files' imports it cannot resolve (`file: cannot resolve 'x'`),
+    /// in the Language Service's order (`unresolvedImports`).
+    #[serde(default)]
+    pub unresolved: Vec<String>,
 }
 
 /// One file's rows from one checker pass.
