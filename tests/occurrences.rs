@@ -4,7 +4,9 @@
 //! - on every Language Service fixture, every declaration's references,
 //!   incoming callers and outgoing calls derived from the rows equal the
 //!   live `inspect` answer exactly (depth 1, and depth 3 on the call-tree
-//!   fixtures);
+//!   fixtures), and `tsq inspect` through the engine, answered from the
+//!   rows, equals the live one with every program built (coverage
+//!   included);
 //! - after edits of every kind (body-only, renamed and default imports,
 //!   `declare global` and `declare module` in a module file, a re-export
 //!   chain, a moved, a renamed and a deleted declaration, a deleted file,
