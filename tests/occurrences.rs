@@ -348,6 +348,22 @@ fn members_implementing_a_library_interface_relate_through_it() {
     assert!(lines.contains(&21), "the literal's get (line 21): {lines:?}");
 }
 
+/// A query's parents are a subsequence of a declaration's containers
+/// (vue's `resolveTransitionHooks > key` names a local of the function and
+/// one inside a method of the object it returns): the rows find both, as
+/// the live `findDeclarations` does.
+#[test]
+fn a_query_names_nested_declarations_as_the_language_service_does() {
+    let ws = TempDir::copy_of(&common::repo().join("fixtures/occurrences/nested-names"), "occ-nested-names");
+    let e = engine(&ws.0);
+    let (checked, diffs) = differences(&e, &ws.0, 1);
+    assert!(checked >= 5, "{checked} declarations checked");
+    assert!(diffs.is_empty(), "{} differences:\n{}", diffs.len(), diffs.join("\n"));
+    let r = e.relations("symbol = hooks.ts > resolveTransitionHooks > key", Some(1), &tsq::index::sync_silent()).unwrap();
+    let lines: Vec<Option<u32>> = r.matches.iter().map(|m| m.symbol.line).collect();
+    assert_eq!(lines, vec![Some(10), Some(13)], "both keys");
+}
+
 /// CommonJS in checked JS (tanstack's codemods): `require` aliases,
 /// `module.exports = x`, `exports.y = y`.
 #[test]

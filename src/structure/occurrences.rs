@@ -104,14 +104,16 @@ impl Graph {
         out.into_iter().collect()
     }
 
-    /// The declarations a `symbol =` query names: `file`, then containers
-    /// and name.
+    /// The declarations a `symbol =` query names: `file`, then the parents
+    /// as a subsequence of the containers (as `findDeclarations` matches
+    /// them: `f > key` names a `key` inside `f`'s nested object too) and
+    /// the name.
     pub fn find(&self, file: &str, names: &[String]) -> Vec<(String, Declaration)> {
-        let (name, containers) = names.split_last().map(|(n, c)| (n.as_str(), c)).unwrap_or(("", &[]));
+        let (name, parents) = names.split_last().map(|(n, c)| (n.as_str(), c)).unwrap_or(("", &[]));
         let file = file.trim_start_matches("./");
         self.declarations
             .iter()
-            .filter(|(f, d)| (f == file || f.ends_with(&format!("/{file}"))) && d.name == name && d.containers.ends_with(containers))
+            .filter(|(f, d)| (f == file || f.ends_with(&format!("/{file}"))) && d.name == name && super::parents_within(parents, &d.containers))
             .cloned()
             .collect()
     }
