@@ -12,7 +12,6 @@ use crate::inspect::InspectConfig;
 use crate::query::SymbolQuery;
 use crate::source::Tree;
 use crate::structure::answers;
-use crate::structure::scope::Scope;
 
 impl Engine {
     /// `SymbolMetadata` for every declaration `query` names
@@ -68,7 +67,8 @@ impl Engine {
         let sync = self.sync_occurrences_of(tree, &crate::index::sync_silent())?;
         let guard = lock(&self.index);
         let index = guard.as_ref().expect("opened by the sync");
-        let found = match answers::lookup(index, &self.view, &tree.sources, query, call_depth).map_err(structure_error)? {
+        let rows = answers::Rows::new(index, &self.view, &tree.sources);
+        let found = match rows.lookup(query, call_depth).map_err(structure_error)? {
             Ok(found) if !found.metadata.is_empty() => found,
             Ok(_) => return Ok(None),
             Err(why) => {
@@ -76,7 +76,7 @@ impl Engine {
                 return Ok(None);
             }
         };
-        let Some((workspace, coverage)) = Scope::load(index).coverage(&found.metadata) else {
+        let Some((workspace, coverage)) = rows.scope().map_err(structure_error)?.coverage(&found.metadata) else {
             tracing::debug!(query = %query, "the scope record cannot tell this inspect's coverage");
             return Ok(None);
         };

@@ -79,6 +79,11 @@ impl<'a> Rows<'a> {
         Ok(self.files.get().expect("set above"))
     }
 
+    /// The scope record, as the graph read it (read once per request).
+    pub fn scope(&self) -> Result<&super::scope::Scope, StructureError> {
+        Ok(self.graph()?.scope())
+    }
+
     fn graph(&self) -> Result<&Graph, StructureError> {
         if self.graph.get().is_none() {
             let _ = self.graph.set(Graph::load(self.index, false)?);

@@ -39,6 +39,11 @@ pub struct Graph {
 }
 
 impl Graph {
+    /// Which programs hold which files, as the graph was loaded with.
+    pub fn scope(&self) -> &Scope {
+        &self.scope
+    }
+
     /// Every file's call-hierarchy items, call edges and base members;
     /// `with_declarations`: their declarations too (`find`, for
     /// `relations`), which a lookup does not need.

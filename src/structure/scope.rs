@@ -24,6 +24,7 @@
 //! unknown until it is rebuilt, and inspects that need it run live.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
@@ -45,17 +46,16 @@ pub struct Scope {
     unresolved: BTreeMap<String, Option<Vec<String>>>,
     /// The workspace as the last sync loaded it (build log cleared).
     info: Option<WorkspaceInfo>,
-    /// File -> the projects whose programs hold it (built on load).
+    /// File -> the projects whose programs hold it (built on first use
+    /// after a change, not after each of a sync's many updates).
     #[serde(skip)]
-    holders: HashMap<String, Vec<String>>,
+    holders: OnceLock<HashMap<String, Vec<String>>>,
 }
 
 impl Scope {
     /// The stored record (empty, and filtering nothing, when there is none).
     pub fn load(index: &Index) -> Scope {
-        let mut s: Scope = index.record(RECORD).and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default();
-        s.reindex();
-        s
+        index.record(RECORD).and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default()
     }
 
     pub fn save(&self, index: &Index) -> Result<(), StructureError> {
@@ -141,13 +141,21 @@ impl Scope {
         self.reindex();
     }
 
+    /// The programs changed: the holders map is built again on next use.
     fn reindex(&mut self) {
-        self.holders.clear();
-        for (project, files) in &self.programs {
-            for f in files {
-                self.holders.entry(f.clone()).or_default().push(project.clone());
+        self.holders = OnceLock::new();
+    }
+
+    fn holders(&self) -> &HashMap<String, Vec<String>> {
+        self.holders.get_or_init(|| {
+            let mut holders: HashMap<String, Vec<String>> = HashMap::new();
+            for (project, files) in &self.programs {
+                for f in files {
+                    holders.entry(f.clone()).or_default().push(project.clone());
+                }
             }
-        }
+            holders
+        })
     }
 
     /// `tsq inspect`'s workspace and coverage for these matches, as the
@@ -164,7 +172,7 @@ impl Scope {
             if !used.contains(&m.project) {
                 used.push(m.project.clone());
             }
-            let mut holders: Vec<&String> = self.holders.get(m.symbol.file_path.as_deref()?)?.iter().collect();
+            let mut holders: Vec<&String> = self.holders().get(m.symbol.file_path.as_deref()?)?.iter().collect();
             holders.sort_by_key(|h| order.iter().position(|o| o == h).unwrap_or(usize::MAX));
             for h in holders {
                 for u in self.unresolved.get(h)?.as_ref()? {
@@ -192,7 +200,7 @@ impl Scope {
         if !self.complete || from == file {
             return true;
         }
-        match self.holders.get(from) {
+        match self.holders().get(from) {
             None => true,
             Some(projects) => projects.iter().any(|p| self.programs.get(p).is_some_and(|files| files.contains(file))),
         }

@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+pub mod inspect;
 pub mod random_edits;
 
 use std::path::{Path, PathBuf};
