@@ -15,7 +15,18 @@
     return ws.projects.filter((q) => q !== p && q.configPath && q.fileSet.has(f));
   }
 
-  /** Whether `q` resolves any workspace file's imports that `p`'s
+  /** A program's global environment: its default library files and its
+   *  automatic type packages. Where two holders' differ (trpc's server
+   *  project has no `AsyncDisposable`, the root project's `esnext` lib
+   *  has), the same file's names can resolve in one and not the other. */
+  function environment(program) {
+    const libs = program.getSourceFiles().filter((sf) => program.isSourceFileDefaultLibrary(sf)).map((sf) => sf.fileName).sort();
+    const types = (program.getAutomaticTypeDirectiveNames ? program.getAutomaticTypeDirectiveNames() : []).slice().sort();
+    return JSON.stringify([libs, types]);
+  }
+
+  /** Whether `q` has another global environment than `p`, or resolves
+   *  any workspace file's imports that `p`'s
    *  program holds otherwise than `p` does: a file's types depend on its
    *  imports' imports too (a trpc example imports `./trpc`, which alone
    *  imports `@trpc/server`). Remembered per request (`differs`: p -> q
@@ -26,8 +37,8 @@
     if (known.has(q)) return known.get(q);
     const pp = p.program();
     const qp = q.program();
-    let d = false;
-    for (const sf of pp.getSourceFiles()) {
+    let d = environment(pp) !== environment(qp);
+    for (const sf of d ? [] : pp.getSourceFiles()) {
       if (!L.isUserFile(sf.fileName)) continue;
       const qsf = qp.getSourceFile(sf.fileName);
       if (qsf && moduleEdges(pp, sf).imports.join("\n") !== moduleEdges(qp, qsf).imports.join("\n")) { d = true; break; }
@@ -38,10 +49,12 @@
 
   /** Live answers merge every project that holds a file, and a file can
    *  resolve differently in each (trpc's examples resolve `@trpc/client`
-   *  only through the root config's `paths`). Where another holder
-   *  resolves the owner's files' imports to other workspace files than
-   *  the owner does, `f`'s identifiers are resolved in that holder too and their
-   *  rows added, and its imports join the entry's (the builder rule then
+   *  only through the root config's `paths`; trpc's `ws.ts` names
+   *  `AsyncDisposable`, which only the root config's lib declares). Where
+   *  another holder has another global environment, or resolves the
+   *  owner's files' imports to other workspace files than the owner does,
+   *  `f`'s identifiers are resolved in that holder too and their rows
+   *  added, and its imports join the entry's (the builder rule then
    *  re-indexes `f` when those files' API changes), with the contextual
    *  properties its object literals' members get there. Declarations,
    *  items, calls and answers stay the owner's, as live answers compute
@@ -101,24 +114,32 @@
     const built = new Set(); // other holders whose programs were built
     const programs = []; // each used project's workspace files (the live answers' scope)
     const differs = new Map(); // p -> q -> whether q resolves p's files otherwise
-    // A full pass bounds each checker's growth: once the heap has grown
-    // `sliceMb` past the slice's start, the project goes on with a fresh
-    // checker (the old one's types are collected). Type-heavy files (vue's
-    // component tests) get short slices, light ones long ones.
+    // A full pass keeps the process near `memoryMb` (soft): past it the
+    // engine collects garbage (QuickJS otherwise collects cycles only once
+    // its heap grew half again), and if the checker's own types still
+    // hold too much, the project goes on with a fresh checker (the old
+    // one's types are collected). `floor` is what the last fresh checker
+    // left (programs and process), so that a bound below it checks a
+    // light file with the same checker rather than a new one per file.
     const ops = Deno.core.ops;
-    let sliceStart = req.release ? ops.op_tsq_heap_mb() : 0;
+    const bound = req.release && req.memoryMb > 0 ? req.memoryMb : 0;
+    let floor = 0;
+    const over = () => ops.op_tsq_rss_mb() > Math.max(bound, floor + 100);
     for (const [p, list] of byProject) {
       let program = p.program();
       const pi = ws.projects.indexOf(p);
       const owns = (f) => ws.projectOf(f) === p;
       for (const f of list) {
-        if (req.release && req.sliceMb > 0 && ops.op_tsq_heap_mb() > sliceStart + req.sliceMb) {
-          p.freshChecker();
-          ws.callMemo = undefined;
-          program = null;
+        if (bound && over()) {
           ops.op_tsq_collect_garbage();
-          program = p.program();
-          sliceStart = ops.op_tsq_heap_mb();
+          if (ops.op_tsq_rss_mb() > Math.max(bound * 0.8, floor + 100)) {
+            p.freshChecker();
+            ws.callMemo = undefined;
+            program = null;
+            ops.op_tsq_collect_garbage();
+            program = p.program();
+            floor = ops.op_tsq_rss_mb();
+          }
         }
         const sf = program.getSourceFile(f);
         if (!sf) {

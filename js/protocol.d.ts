@@ -82,7 +82,7 @@ export type ServiceRequest =
   | { method: "analyze"; analysis: string; file: string | null; names: string[] | null; typeDepth: number }
   /** `release`: a full pass, in owner order; each request is a slice
    *  (programs of other projects dropped, a fresh checker after it). */
-  | { method: "occurrences"; files: string[]; release: boolean; sliceMb: number }
+  | { method: "occurrences"; files: string[]; release: boolean; memoryMb: number }
   /** Each file's owner project index (-1: none), without building programs. */
   | { method: "owners"; files: string[] }
   /** Builds and binds the programs of the files' owner projects, so that

@@ -3,6 +3,7 @@
 //! diagnostics), never an early return.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::chunk::{chunk_file, CodeChunk, FilePaths};
@@ -33,8 +34,10 @@ impl FileParse {
 
 pub struct TsqEngine {
     /// Started on the first parse: a sync that finds nothing changed (a
-    /// lookup from the index) never loads the compiler.
-    pool: std::sync::OnceLock<Result<EnginePool, TsError>>,
+    /// lookup from the index) never loads the compiler. Released by
+    /// [`TsqEngine::release`] (a full index frees its isolates before the
+    /// occurrence pass) and started again on the next parse.
+    pool: std::sync::Mutex<Option<Arc<Result<EnginePool, TsError>>>>,
     config: crate::ts::PoolConfig,
     read: ReadConfig,
 }
@@ -44,19 +47,27 @@ const BATCH: usize = 256;
 
 impl TsqEngine {
     pub fn new(config: &EngineConfig) -> Result<TsqEngine, TsError> {
-        Ok(TsqEngine { pool: std::sync::OnceLock::new(), config: config.pool.clone(), read: config.read.clone() })
+        Ok(TsqEngine { pool: std::sync::Mutex::new(None), config: config.pool.clone(), read: config.read.clone() })
     }
 
-    fn pool(&self) -> Result<&EnginePool, &TsError> {
-        self.pool.get_or_init(|| EnginePool::new(&self.config)).as_ref()
+    /// The pool, started if it is not running.
+    fn pool(&self) -> Arc<Result<EnginePool, TsError>> {
+        let mut slot = self.pool.lock().unwrap_or_else(|e| e.into_inner());
+        slot.get_or_insert_with(|| Arc::new(EnginePool::new(&self.config))).clone()
     }
 
-    pub fn startup_times(&self) -> &[Duration] {
-        self.pool().map(|p| p.startup_times()).unwrap_or_default()
+    /// Stops the pool's isolates (each holds a compiler: tens of MB); the
+    /// next parse starts them again. Work in flight keeps its pool.
+    pub fn release(&self) {
+        self.pool.lock().unwrap_or_else(|e| e.into_inner()).take();
+    }
+
+    pub fn startup_times(&self) -> Vec<Duration> {
+        self.pool().as_ref().as_ref().map(|p| p.startup_times().to_vec()).unwrap_or_default()
     }
 
     pub fn workers(&self) -> usize {
-        self.pool().map(|p| p.workers()).unwrap_or(0)
+        self.pool().as_ref().as_ref().map(|p| p.workers()).unwrap_or(0)
     }
 
     /// Reads and parses `files`, calling `sink` for each in input order.
@@ -93,7 +104,7 @@ impl TsqEngine {
                 Err(skipped) => slots.push(Err(skipped)),
             }
         }
-        let mut responses: Vec<Option<Result<ParseResponse, TsError>>> = match self.pool() {
+        let mut responses: Vec<Option<Result<ParseResponse, TsError>>> = match self.pool().as_ref() {
             Ok(pool) => pool.parse_all(requests).into_iter().map(Some).collect(),
             Err(e) => requests.iter().map(|_| Some(Err(TsError::Startup(e.to_string())))).collect(),
         };
@@ -111,7 +122,7 @@ impl TsqEngine {
 
     /// Parses text that did not come from disk (tests, benchmarks).
     pub fn parse_text(&self, file_name: &str, text: String) -> ParsedFile {
-        let response = match self.pool() {
+        let response = match self.pool().as_ref() {
             Ok(pool) => pool.parse(ParseRequest { file_name: file_name.to_string(), text: text.clone() }),
             Err(e) => Err(TsError::Startup(e.to_string())),
         };

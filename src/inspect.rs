@@ -261,8 +261,8 @@ impl Workspace {
     /// The occurrence index's rows of `files` (one checker pass each, with
     /// the owner project's program); `release` drops each program after
     /// its files. Also the workspace files of every program it used.
-    pub(crate) fn occurrences(&self, files: &[PathBuf], release: bool, slice_mb: u32) -> Result<Occurrences, TsError> {
-        let request = ServiceRequest::Occurrences { files: files.iter().map(|f| slash(f)).collect(), release, slice_mb };
+    pub(crate) fn occurrences(&self, files: &[PathBuf], release: bool, memory_mb: u32) -> Result<Occurrences, TsError> {
+        let request = ServiceRequest::Occurrences { files: files.iter().map(|f| slash(f)).collect(), release, memory_mb };
         match self.service.call(request)? {
             ServiceResponse::Occurrences { files, failed, programs, mut build_log } => {
                 log_builds(&mut build_log);

@@ -147,28 +147,9 @@ fn same_inspect(e: &Engine, live: &tsq::inspect::Workspace, q: &str, call_depth:
     if known(q, "references") {
         return Ok(());
     }
-    let parsed = tsq::query::SymbolQuery::parse(q).unwrap();
-    let expected = live.inspect(&parsed, &tsq::inspect::InspectConfig { call_depth, resolvers: None }).unwrap();
-    let (a, b) = (&answer.result.coverage, &expected.coverage);
-    let projects = |c: &tsq::answer::Coverage| {
-        let mut all: Vec<String> = c.projects_loaded.iter().chain(&c.projects_not_loaded).cloned().collect();
-        all.sort();
-        all
-    };
-    let mut info = live.info();
-    info.build_log.clear();
-    let same = answer.result.matches == expected.matches
-        && answer.workspace == info
-        && projects(a) == projects(b)
-        && (&a.projects_used, &a.partial, a.files_outside_projects, &a.config_errors)
-            == (&b.projects_used, &b.partial, b.files_outside_projects, &b.config_errors);
-    match same {
-        true => Ok(()),
-        false => Err(format!(
-            "{q} inspect\n--- rows\n{}\n--- live\n{}",
-            serde_json::to_string_pretty(&(&answer.result, &answer.workspace)).unwrap(),
-            serde_json::to_string_pretty(&(&expected, &info)).unwrap()
-        )),
+    match common::inspect::differs(&answer, live, q, call_depth) {
+        None => Ok(()),
+        Some(d) => Err(format!("{q} inspect\n{d}")),
     }
 }
 
@@ -346,6 +327,23 @@ fn members_implementing_a_library_interface_relate_through_it() {
     let r = e.relations("symbol = handlers.ts > BaseHandler > get", Some(1), &tsq::index::sync_silent()).unwrap();
     let lines: Vec<u32> = r.matches.iter().flat_map(|m| m.references.files.iter().flat_map(|f| f.lines.clone())).collect();
     assert!(lines.contains(&21), "the literal's get (line 21): {lines:?}");
+}
+
+/// A file held by two projects with different libs (trpc's `ws.ts`): a
+/// name that resolves only in the other holder's lib (`.catch` on an
+/// `AsyncIterator & AsyncDisposable`) is a row too, as the live answer
+/// merges both programs.
+#[test]
+fn a_holder_with_another_lib_adds_what_resolves_only_there() {
+    let ws = TempDir::copy_of(&common::repo().join("fixtures/occurrences/holder-lib"), "occ-holder-lib");
+    let e = engine(&ws.0);
+    let (checked, diffs) = differences(&e, &ws.0, 1);
+    assert!(checked >= 5, "{checked} declarations checked");
+    assert!(diffs.is_empty(), "{} differences:\n{}", diffs.len(), diffs.join("\n"));
+    // Not vacuous: both `.catch` calls in ws.ts (line 5 resolves only in the root project).
+    let r = e.relations("symbol = packages/server/src/proxy.ts > ProxyPromise > catch", Some(1), &tsq::index::sync_silent()).unwrap();
+    let ws_lines: Vec<u32> = r.matches.iter().flat_map(|m| m.references.files.iter().filter(|f| f.file_path.ends_with("ws.ts")).flat_map(|f| f.lines.clone())).collect();
+    assert_eq!(ws_lines, vec![5, 10], "ProxyPromise > catch's references in ws.ts");
 }
 
 /// A query's parents are a subsequence of a declaration's containers

@@ -64,6 +64,9 @@ impl Engine {
             }
             report
         };
+        // The structure pass holds its own isolate and programs: the parse
+        // isolates are not needed meanwhile (a later parse starts them).
+        parser.release();
         match mode {
             StructureMode::None => Ok((IndexReport { sync: report, occurrences: None }, None)),
             StructureMode::Occurrences => match self.sync_occurrences_of(&tree, progress) {

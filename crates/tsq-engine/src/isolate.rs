@@ -136,11 +136,26 @@ fn op_tsq_fs_realpath(state: &mut OpState, #[string] path: String) -> Result<Str
     Ok(host(state)?.realpath(&path))
 }
 
-/// The engine heap in MiB (QuickJS: bytes malloc'd), for the occurrence
-/// pass's slices.
+/// The process's resident memory in MiB, for the occurrence pass's
+/// bound. Cheap (one read of `/proc/self/status`), unlike the engine's
+/// heap statistics, which QuickJS computes by walking every object.
 #[op2(fast)]
-fn op_tsq_heap_mb(isolate: &mut v8::Isolate) -> f64 {
-    isolate.get_heap_statistics().total_heap_size() as f64 / (1 << 20) as f64
+fn op_tsq_rss_mb() -> f64 {
+    resident_mb().unwrap_or(0.0)
+}
+
+/// Resident memory in MiB, where the platform tells it cheaply.
+pub fn resident_mb() -> Option<f64> {
+    #[cfg(target_os = "linux")]
+    {
+        let status = std::fs::read_to_string("/proc/self/status").ok()?;
+        let kb: f64 = status.lines().find_map(|l| l.strip_prefix("VmRSS:"))?.split_whitespace().next()?.parse().ok()?;
+        Some(kb / 1024.0)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        None
+    }
 }
 
 /// Collects garbage now (QuickJS collects cycles only when its heap grows
@@ -177,7 +192,7 @@ deno_core::extension!(
         op_tsq_fs_version,
         op_tsq_fs_generation,
         op_tsq_fs_realpath,
-        op_tsq_heap_mb,
+        op_tsq_rss_mb,
         op_tsq_collect_garbage,
     ],
     options = { fs: Option<WorkspaceFs> },
@@ -267,7 +282,8 @@ impl Engine {
         if tracing::enabled!(tracing::Level::DEBUG) {
             let stats = isolate.get_heap_statistics();
             let ms = started.elapsed().as_millis() as u64;
-            tracing::debug!(heap_mb = stats.total_heap_size() / (1 << 20), ms, "engine heap after a collection");
+            let rss_mb = resident_mb().unwrap_or(0.0) as u64;
+            tracing::debug!(heap_mb = stats.total_heap_size() / (1 << 20), rss_mb, ms, "engine heap after a collection");
         }
     }
 

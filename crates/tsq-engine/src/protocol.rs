@@ -111,11 +111,12 @@ pub enum ServiceRequest {
         files: Vec<String>,
         #[serde(default)]
         release: bool,
-        /// In a full pass, a project goes on with a fresh checker once the
-        /// engine heap has grown this many MiB in the slice (0: only
-        /// between requests).
+        /// In a full pass, a soft bound on the process's resident memory
+        /// in MiB: past it, the engine collects garbage, and if that is
+        /// not enough the project goes on with a fresh checker (0: fresh
+        /// checkers only between requests).
         #[serde(default)]
-        slice_mb: u32,
+        memory_mb: u32,
     },
     /// Each file's owner project (its index in load order), from the
     /// config graph alone (no program is built): the order of a full
