@@ -342,7 +342,8 @@ fn a_holder_with_another_lib_adds_what_resolves_only_there() {
     assert!(diffs.is_empty(), "{} differences:\n{}", diffs.len(), diffs.join("\n"));
     // Not vacuous: both `.catch` calls in ws.ts (line 5 resolves only in the root project).
     let r = e.relations("symbol = packages/server/src/proxy.ts > ProxyPromise > catch", Some(1), &tsq::index::sync_silent()).unwrap();
-    let ws_lines: Vec<u32> = r.matches.iter().flat_map(|m| m.references.files.iter().filter(|f| f.file_path.ends_with("ws.ts")).flat_map(|f| f.lines.clone())).collect();
+    let ws_lines: Vec<u32> =
+        r.matches.iter().flat_map(|m| m.references.files.iter().filter(|f| f.file_path.ends_with("ws.ts")).flat_map(|f| f.lines.clone())).collect();
     assert_eq!(ws_lines, vec![5, 10], "ProxyPromise > catch's references in ws.ts");
 }
 

@@ -161,10 +161,6 @@ pub enum BenchCommand {
         #[arg(long, value_enum, default_value = "none")]
         embedder: tsq::embed::EmbedderChoice,
     },
-    /// A shared index published in shards with Lance's distributed write:
-    /// N jobs write data fragments of every table of an indexed workspace
-    /// to one dataset per table, one commit step commits them all; beside
-    /// one writer writing every row.
     /// The occurrence index against the live Language Service on a real
     /// workspace: N sampled declarations, then M random edits (each
     /// followed by the sync), compared exactly. Works on a temp copy.
@@ -184,6 +180,10 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 1)]
         call_depth: i32,
     },
+    /// A shared index published in shards with Lance's distributed write:
+    /// N jobs write data fragments of every table of an indexed workspace
+    /// to one dataset per table, one commit step commits them all; beside
+    /// one writer writing every row.
     Shards {
         /// A workspace with an index (`tsq index`).
         dir: PathBuf,
