@@ -16,9 +16,9 @@
   }
 
   /** A program's global environment: its default library files and its
-   *  automatic type packages. Where two holders' differ (trpc's server
-   *  project has no `AsyncDisposable`, the root project's `esnext` lib
-   *  has), the same file's names can resolve in one and not the other. */
+   *  automatic type packages. Where two holders' differ (one lib
+   *  declares `AsyncDisposable`, the other does not), the same file's
+   *  names can resolve in one and not the other. */
   function environment(program) {
     const libs = program.getSourceFiles().filter((sf) => program.isSourceFileDefaultLibrary(sf)).map((sf) => sf.fileName).sort();
     const types = (program.getAutomaticTypeDirectiveNames ? program.getAutomaticTypeDirectiveNames() : []).slice().sort();
@@ -49,8 +49,10 @@
 
   /** Live answers merge every project that holds a file, and a file can
    *  resolve differently in each (trpc's examples resolve `@trpc/client`
-   *  only through the root config's `paths`; trpc's `ws.ts` names
-   *  `AsyncDisposable`, which only the root config's lib declares). Where
+   *  only through the root config's `paths`; fixture `holder-lib`: a
+   *  name only one holder's lib declares). Holders are the configs that
+   *  include `f`; a program that reaches `f` only through `paths` or an
+   *  import is not one (ARCHITECTURE.md lists the trpc case). Where
    *  another holder has another global environment, or resolves the
    *  owner's files' imports to other workspace files than the owner does,
    *  `f`'s identifiers are resolved in that holder too and their rows
