@@ -37,9 +37,11 @@ const BATCH: usize = 64;
 /// A full pass's soft bound on resident memory, MiB: past it the engine
 /// collects garbage, then starts a fresh checker if that was not enough;
 /// 0 starts fresh checkers only between requests. Checked between files,
-/// so one type-heavy file can overshoot it (benches/README.md, "Peak RSS
-/// of the occurrence pass, seventh pass": on vue, 1.61 → 1.31 GB).
-const MEMORY_MB: u32 = 1024;
+/// so one type-heavy file can overshoot it. 1,200 keeps vue's full index
+/// within 300 s (benches/README.md, "Peak RSS and the holders'
+/// environment": 1.61 → 1.40 GB at 278 s; 1,024 gave 1.31-1.38 GB at
+/// 301-305 s).
+const MEMORY_MB: u32 = 1200;
 
 /// What an occurrence sync did.
 #[derive(Debug, Clone, Default, Serialize)]
