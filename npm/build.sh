@@ -7,9 +7,9 @@
 #   npm/build.sh [OUT_DIR]     (default: target dir's npm/)
 #
 # Uses $CARGO_TARGET_DIR/<profile>/tsq (profile: $TSQ_PROFILE, default
-# `dist`, falling back to `release`), strips it, and puts it with
-# libonnxruntime.so (which tsq looks for beside its binary) and every
-# license and NOTICE into the linux-x64-gnu package. Other platforms are
+# `dist`, falling back to `release`), strips it, and puts it with every
+# license and NOTICE into the linux-x64-gnu package (the binary is the whole
+# product: the model and its forward pass are inside it). Other platforms are
 # listed in PLATFORMS: their packages are built when their binaries exist
 # under npm/bin/<platform>/ (cross builds; none are made here). Then each
 # package is `npm pack`ed. Nothing is published.
@@ -23,9 +23,6 @@ profile=${TSQ_PROFILE:-dist}
 [ -x "$target/$profile/tsq" ] || profile=release
 bin="$target/$profile/tsq"
 [ -x "$bin" ] || { echo "npm/build.sh: no $bin; run cargo build --profile dist (or --release) first" >&2; exit 1; }
-ort_dir=${TSQ_ONNXRUNTIME_DIR:-/usr/local/lib/tsq}
-[ -f "$ort_dir/libonnxruntime.so" ] || ort_dir="$HOME/.local/lib/tsq"
-[ -f "$ort_dir/libonnxruntime.so" ] || { echo "npm/build.sh: no libonnxruntime.so; run vendor-models/install-onnxruntime.sh" >&2; exit 1; }
 
 # platform  os  cpu  libc
 PLATFORMS="linux-x64-gnu linux x64 glibc
@@ -62,11 +59,6 @@ while read -r platform os cpu libc; do
   cp "$src" "$dir/bin/"
   strip "$dir/bin/$(basename "$src")" 2>/dev/null || true
   licenses "$dir"
-  if [ "$os" = linux ]; then
-    cp "$ort_dir/libonnxruntime.so" "$dir/bin/"
-    cp "$ort_dir/LICENSE-onnxruntime" "$dir/licenses/LICENSE-onnxruntime"
-    cp "$ort_dir/ThirdPartyNotices-onnxruntime.txt" "$dir/licenses/ThirdPartyNotices-onnxruntime.txt"
-  fi
   libc_field=""
   [ "$libc" != - ] && libc_field="\"libc\": [\"$libc\"],"
   cat > "$dir/package.json" <<JSON

@@ -6,8 +6,7 @@
 # a user would:
 #   npx tsq --version                  tsq, TypeScript and engine versions
 #   npx tsq index / npx tsq search     on the README sample
-#   npx tsq doctor                     (linux) the package's own
-#                                      libonnxruntime.so is the one loaded
+#   npx tsq doctor                     healthy, the built-in model answering
 #   npx tsq serve, driven by the MCP Inspector CLI: tools/list, tools/call
 # Every part is required: one that cannot run fails the test and says why.
 # The MCP part needs the Inspector CLI in TSQ_MCP_INSPECTOR (.ci/run
@@ -47,9 +46,8 @@ fi
 command -v npm >/dev/null || fail "npm is not installed (apt-get install nodejs npm)"
 command -v npx >/dev/null || fail "npx is not installed (it comes with npm)"
 
-# The package's own ONNX Runtime is under test: no other one may answer, and
-# no remote embedder.
-unset TSQ_ONNXRUNTIME ORT_DYLIB_PATH VOYAGE_API_KEY
+# The package's built-in model is under test: no remote embedder.
+unset VOYAGE_API_KEY TSQ_EMBEDDER
 
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
 [ -n "$version" ] || fail "no version in Cargo.toml"
@@ -82,20 +80,11 @@ answer=$(npx --offline tsq search "where do we get a new access token once the o
   || fail "tsq search failed: $(cat "$work/search.err")"
 grep -q "refreshAccessToken" <<<"$answer" || fail "tsq search did not find refreshAccessToken: $answer"
 first=$(head -1 <<<"$answer")
-case "$platform" in
-  linux-*)
-    # libonnxruntime.so beside the binary: the local embedder answered, and
-    # the runtime it loaded is the package's (not a machine-wide copy).
-    grep -q "embedder: all-MiniLM" <<<"$first" || fail "the local embedder did not answer (libonnxruntime.so beside tsq): $first"
-    doctor=$(npx --offline tsq doctor --root "$work/sample" 2>&1) || true
-    grep -Eq "onnxruntime +found and loaded: .*node_modules/@tsq/cli-$platform/bin/libonnxruntime\.so$" <<<"$doctor" \
-      || fail "tsq doctor does not report the package's own libonnxruntime.so as loaded: $(grep onnxruntime <<<"$doctor" || echo "$doctor")"
-    ;;
-  *)
-    # npm/build.sh puts libonnxruntime.so only into the linux packages.
-    echo "install-test: NOTE: the $platform package carries no ONNX Runtime, so search ran as: $first" >&2
-    ;;
-esac
+# The built-in model answered (on every platform: it runs inside the binary).
+grep -q "embedder: all-MiniLM" <<<"$first" || fail "the built-in embedder did not answer: $first"
+doctor=$(npx --offline tsq doctor --root "$work/sample" 2>&1) || fail "tsq doctor reports a problem: $doctor"
+grep -Eq "local model +all-MiniLM-L6-v2-int8 \(384d\), built in: loaded and answered" <<<"$doctor" \
+  || fail "tsq doctor does not report the built-in model answering: $doctor"
 
 if [ -z "$skip_mcp" ]; then
   # The Inspector prints one JSON object on stdout; node checks it.

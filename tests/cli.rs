@@ -164,10 +164,10 @@ fn inspect_reports_bad_queries_and_misses() {
     assert_eq!(unknown.status.code(), Some(2));
 }
 
-/// `tsq doctor` on a healthy workspace exits 0 and names ONNX Runtime's
-/// location; with ONNX Runtime hidden it exits 2 and names the fix.
+/// `tsq doctor` on a healthy workspace exits 0, with the built-in model
+/// loaded and answering; with a broken setting it exits 2 and names the fix.
 #[test]
-fn doctor_reports_a_healthy_workspace_and_a_missing_onnx_runtime() {
+fn doctor_reports_a_healthy_workspace_and_a_broken_setting() {
     let ws = common::TempDir::copy_of(&common::repo().join("fixtures/search"), "doctor");
     let tsq = env!("CARGO_BIN_EXE_tsq");
     let run = |envs: &[(&str, &str)]| {
@@ -181,29 +181,28 @@ fn doctor_reports_a_healthy_workspace_and_a_missing_onnx_runtime() {
         (out.status.code(), v)
     };
     let check = |v: &serde_json::Value, name: &str| v["checks"].as_array().unwrap().iter().find(|c| c["name"] == name).unwrap().clone();
-    let (code, v) = run(&[]);
-    if !check(&v, "onnxruntime")["ok"].as_bool().unwrap() {
-        // This machine has no ONNX Runtime: the healthy case cannot be shown
-        // here (CI installs it with vendor-models/install-onnxruntime.sh).
-        eprintln!("skipped the healthy case: {}", check(&v, "onnxruntime")["detail"]);
-    } else {
-        assert_eq!(code, Some(0), "{v}");
-        assert_eq!(v["healthy"], true);
-        assert!(check(&v, "onnxruntime")["detail"].as_str().unwrap().contains("libonnxruntime.so"), "{v}");
-        assert!(check(&v, "engine")["detail"].as_str().unwrap().contains(tsq::ts::TYPESCRIPT_VERSION));
-        let settings = v["settings"].as_array().unwrap();
-        assert!(settings.iter().any(|s| s["key"] == "topK" && s["source"] == "default"), "{v}");
-    }
-    let (code, v) = run(&[("TSQ_ONNXRUNTIME", "/nonexistent/libonnxruntime.so"), ("TSQ_TOP_K", "7")]);
+    let (code, v) = run(&[("TSQ_TOP_K", "7")]);
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(v["healthy"], true);
+    let model = check(&v, "local model");
+    assert_eq!(model["ok"], true, "{v}");
+    assert!(model["detail"].as_str().unwrap().contains("all-MiniLM-L6-v2-int8 (384d), built in: loaded and answered"), "{v}");
+    assert!(check(&v, "engine")["detail"].as_str().unwrap().contains(tsq::ts::TYPESCRIPT_VERSION));
+    let settings = v["settings"].as_array().unwrap();
+    assert!(settings.iter().any(|s| s["key"] == "topK" && s["value"] == "7" && s["source"] == "env TSQ_TOP_K"), "{v}");
+    assert!(settings.iter().any(|s| s["key"] == "callDepth" && s["source"] == "default"), "{v}");
+    // Without the local embedder the model is not asked.
+    let (code, v) = run(&[("TSQ_EMBEDDER", "none")]);
+    assert_eq!(code, Some(0));
+    assert!(check(&v, "local model")["detail"].as_str().unwrap().contains("not used"), "{v}");
+    // A setting that does not parse: exit 2, with the fix.
+    let (code, v) = run(&[("TSQ_TOP_K", "many")]);
     assert_eq!(code, Some(2), "{v}");
     assert_eq!(v["healthy"], false);
-    let onnx = check(&v, "onnxruntime");
-    assert_eq!(onnx["ok"], false);
-    assert!(onnx["fix"].as_str().unwrap().contains("install-onnxruntime.sh"), "{v}");
-    assert!(v["settings"].as_array().unwrap().iter().any(|s| s["key"] == "topK" && s["value"] == "7" && s["source"] == "env TSQ_TOP_K"), "{v}");
-    // Not needed without the local embedder: healthy again.
-    let (code, _) = run(&[("TSQ_ONNXRUNTIME", "/nonexistent/libonnxruntime.so"), ("TSQ_EMBEDDER", "none")]);
-    assert_eq!(code, Some(0));
+    let settings = check(&v, "settings");
+    assert_eq!(settings["ok"], false);
+    assert!(settings["detail"].as_str().unwrap().contains("TSQ_TOP_K"), "{v}");
+    assert!(settings["fix"].as_str().unwrap().contains("tsq.toml"), "{v}");
 }
 
 #[test]

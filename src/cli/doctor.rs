@@ -1,6 +1,6 @@
 //! `tsq doctor`: is this installation and workspace healthy? The engine and
-//! TypeScript versions (and a real parse through the engine), ONNX Runtime
-//! (found where, loadable), the index (its state and schema version), and
+//! TypeScript versions (and a real parse through the engine), the built-in
+//! model (loaded and asked for a vector), the index (its state and schema version), and
 //! every setting in force with where it came from. Exit 2 when something
 //! the settings need is broken, each problem with its fix.
 
@@ -70,22 +70,26 @@ pub fn run(engine: &Engine, json: bool) -> anyhow::Result<ExitStatus> {
         }),
     }
 
-    // ONNX Runtime: needed by the local embedder (the default without a key).
+    // The local model: built in; loaded and asked for one vector when it
+    // is the embedder in force (the default without a key).
     let voyage_key = std::env::var("VOYAGE_API_KEY").is_ok_and(|k| !k.trim().is_empty());
     let needs_local = matches!(embedder, EmbedderChoice::Local) || (embedder == EmbedderChoice::Auto && !voyage_key);
-    let found = tsq::embed::local::runtime_candidates().into_iter().find(|p| p.is_file());
-    let loaded = found.as_ref().map(|_| tsq::embed::local::environment().map(|_| ()));
-    let (ok, detail) = match (&found, &loaded) {
-        (Some(p), Some(Ok(()))) => (true, format!("found and loaded: {}", p.display())),
-        (Some(p), Some(Err(e))) => (false, format!("found at {} but not loadable: {e}", p.display())),
-        _ => (false, "libonnxruntime.so not found beside tsq, in ~/.local/lib/tsq, /usr/local/lib/tsq, or TSQ_ONNXRUNTIME".into()),
+    let model = format!("{} ({}d), built in", tsq::embed::local::MODEL, tsq::embed::local::DIMENSION);
+    let answered = needs_local.then(|| {
+        use tsq::embed::Embedder;
+        tsq::embed::local::LocalEmbedder::load().and_then(|e| e.embed_query("doctor")).map(|v| v.len())
+    });
+    let (ok, detail) = match answered {
+        None => (true, format!("{model}; not used: the embedder is {embedder:?}")),
+        Some(Ok(n)) if n == tsq::embed::local::DIMENSION => (true, format!("{model}: loaded and answered")),
+        Some(Ok(n)) => (false, format!("{model}: answered with {n} dimensions")),
+        Some(Err(e)) => (false, format!("{model}: {e}")),
     };
     checks.push(Check {
-        name: "onnxruntime",
-        ok: ok || !needs_local,
-        detail: if ok || needs_local { detail } else { format!("{detail} (not needed: the embedder is {embedder:?})") },
-        fix: (!ok && needs_local)
-            .then(|| "run vendor-models/install-onnxruntime.sh (or set TSQ_ONNXRUNTIME to the library), or use `embedder = \"none\"` in tsq.toml".into()),
+        name: "local model",
+        ok,
+        detail,
+        fix: (!ok).then(|| "this binary's embedded model is damaged: reinstall tsq, or use `embedder = \"none\"` in tsq.toml".into()),
     });
     checks.push(Check {
         name: "voyage",

@@ -248,7 +248,7 @@ enum Command {
         json: bool,
     },
     /// Check the installation and the workspace: the engine, TypeScript,
-    /// ONNX Runtime, the index, the settings in force and where each came
+    /// the built-in model, the index, the settings in force and where each came
     /// from. Exits 2 when something is broken, with the fix.
     Doctor {
         #[arg(long)]

@@ -1,22 +1,22 @@
-//! The embedded default: all-MiniLM-L6-v2 (int8 ONNX, 384 dimensions) run
-//! by ONNX Runtime, which `ort` loads at run time from `libonnxruntime.so`
-//! (installed by `vendor-models/install-onnxruntime.sh`; see `find_runtime`).
-//! The weights and tokenizer are embedded in the binary (build.rs), so
-//! nothing is downloaded at run time.
+//! The embedded default: all-MiniLM-L6-v2 (int8 weights, 384 dimensions),
+//! run by tsq's own forward pass (`minilm.rs`). The weights and tokenizer
+//! are embedded in the binary (build.rs), so nothing is downloaded or loaded
+//! from outside the binary at run time, on every platform.
 //!
 //! Documents are embedded as 128-token windows at a 75% stride, each window
 //! prefixed with the chunk's breadcrumb; a chunk is scored by its best
-//! window. Vectors are mean-pooled over the attention mask and normalized.
+//! window. Vectors are mean-pooled over the window's tokens and normalized.
 
-use std::path::PathBuf;
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 
-use ort::session::Session;
-use ort::value::Tensor;
 use tokenizers::Tokenizer;
 
-use super::{normalize, Document, EmbedError, Embedder, EmbedderId};
+use super::minilm::MiniLm;
+use super::{Document, EmbedError, Embedder, EmbedderId};
 
+/// The index records this with every vector. The forward pass gives ONNX
+/// Runtime's vectors for this model (within 1e-4; `minilm::tests`), so
+/// indexes embedded before it keep their vectors.
 pub const MODEL: &str = "all-MiniLM-L6-v2-int8";
 pub const DIMENSION: usize = 384;
 /// Tokens per window, [CLS] and [SEP] included.
@@ -24,74 +24,33 @@ pub const WINDOW_TOKENS: usize = 128;
 /// At most this many windows per chunk (the first ~3,000 tokens); a chunk
 /// longer than that is found by its beginning, its name or BM25.
 pub const MAX_WINDOWS: usize = 24;
-/// Windows per ONNX Runtime call.
-const RUN_BATCH: usize = 32;
 
-static MODEL_BYTES: &[u8] = include_bytes!("../../vendor-models/minilm/model.onnx");
+pub(super) static MODEL_BYTES: &[u8] = include_bytes!("../../vendor-models/minilm/model.onnx");
 static TOKENIZER_JSON: &[u8] = include_bytes!("../../vendor-models/minilm/tokenizer.json");
 
-/// Where tsq looks for `libonnxruntime.so`, in order. `TSQ_ONNXRUNTIME`,
-/// when set, is the only place (an explicit choice is never second-guessed).
-pub fn runtime_candidates() -> Vec<PathBuf> {
-    if let Some(p) = std::env::var_os("TSQ_ONNXRUNTIME").filter(|p| !p.is_empty()) {
-        return vec![PathBuf::from(p)];
-    }
-    let mut out = Vec::new();
-    for var in ["ORT_DYLIB_PATH"] {
-        if let Some(p) = std::env::var_os(var).filter(|p| !p.is_empty()) {
-            out.push(PathBuf::from(p));
-        }
-    }
-    if let Some(dir) = std::env::current_exe().ok().and_then(|e| e.parent().map(|p| p.to_path_buf())) {
-        out.push(dir.join("libonnxruntime.so"));
-    }
-    if let Some(home) = std::env::var_os("HOME") {
-        out.push(PathBuf::from(home).join(".local/lib/tsq/libonnxruntime.so"));
-    }
-    out.push(PathBuf::from("/usr/local/lib/tsq/libonnxruntime.so"));
-    out
-}
-
-fn find_runtime() -> Result<PathBuf, EmbedError> {
-    runtime_candidates().into_iter().find(|p| p.is_file()).ok_or_else(|| {
-        EmbedError::LocalUnavailable("libonnxruntime.so not found (run vendor-models/install-onnxruntime.sh, or set TSQ_ONNXRUNTIME to its path)".into())
-    })
-}
-
-/// ONNX Runtime is loaded once per process.
-pub fn environment() -> Result<&'static ort::environment::Environment, EmbedError> {
-    static ENV: OnceLock<Result<ort::environment::Environment, String>> = OnceLock::new();
-    ENV.get_or_init(|| {
-        let path = find_runtime().map_err(|e| e.to_string())?;
-        let builder = ort::init_from(&path).map_err(|e| format!("loading {}: {e}", path.display()))?;
-        builder.with_name("tsq").build().map_err(|e| format!("starting ONNX Runtime: {e}"))
-    })
-    .as_ref()
-    .map_err(|e| EmbedError::LocalUnavailable(e.clone()))
-}
-
 pub struct LocalEmbedder {
-    session: Mutex<Session>,
+    model: MiniLm,
     tokenizer: Tokenizer,
+    threads: usize,
     cls: u32,
     sep: u32,
 }
 
 impl LocalEmbedder {
+    /// Reads the embedded model and tokenizer (about 30 ms).
     pub fn load() -> Result<LocalEmbedder, EmbedError> {
-        let env = environment()?;
+        let model = MiniLm::load(MODEL_BYTES).map_err(|e| EmbedError::Local(format!("loading the model: {e}")))?;
         let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
-        let fail = |e: String| EmbedError::Local(format!("loading the model: {e}"));
-        let builder = Session::builder(env).map_err(|e| fail(e.to_string()))?;
-        let mut builder = builder.with_intra_threads(threads).map_err(|e| fail(e.to_string()))?;
-        let session = builder.commit_from_memory(MODEL_BYTES).map_err(|e| fail(e.to_string()))?;
         let mut tokenizer = Tokenizer::from_bytes(TOKENIZER_JSON).map_err(|e| EmbedError::Local(format!("tokenizer: {e}")))?;
         // The packaged tokenizer pads and truncates at 128; windows are cut here.
         tokenizer.with_padding(None);
         tokenizer.with_truncation(None).map_err(|e| EmbedError::Local(e.to_string()))?;
         let id = |t: &str| tokenizer.token_to_id(t).ok_or_else(|| EmbedError::Local(format!("tokenizer has no {t}")));
         let (cls, sep) = (id("[CLS]")?, id("[SEP]")?);
-        Ok(LocalEmbedder { session: Mutex::new(session), tokenizer, cls, sep })
+        if tokenizer.get_vocab_size(true) > model.vocabulary() {
+            return Err(EmbedError::Local(format!("the tokenizer has {} tokens, the model {}", tokenizer.get_vocab_size(true), model.vocabulary())));
+        }
+        Ok(LocalEmbedder { model, tokenizer, threads, cls, sep })
     }
 
     fn tokens(&self, text: &str) -> Result<Vec<u32>, EmbedError> {
@@ -118,45 +77,8 @@ impl LocalEmbedder {
     }
 
     /// Mean-pooled, normalized vectors of token sequences.
-    fn run(&self, seqs: &[Vec<u32>]) -> Result<Vec<Vec<f32>>, EmbedError> {
-        let mut out = Vec::with_capacity(seqs.len());
-        for batch in seqs.chunks(RUN_BATCH) {
-            let width = batch.iter().map(|s| s.len()).max().unwrap_or(1).max(1);
-            let n = batch.len();
-            let mut ids = vec![0i64; n * width];
-            let mut mask = vec![0i64; n * width];
-            for (row, seq) in batch.iter().enumerate() {
-                for (col, &t) in seq.iter().enumerate() {
-                    ids[row * width + col] = t as i64;
-                    mask[row * width + col] = 1;
-                }
-            }
-            let shape = [n as i64, width as i64];
-            let err = |e: ort::Error| EmbedError::Local(e.to_string());
-            let inputs = ort::inputs![
-                "input_ids" => Tensor::from_array((shape, ids)).map_err(err)?,
-                "attention_mask" => Tensor::from_array((shape, mask.clone())).map_err(err)?,
-                "token_type_ids" => Tensor::from_array((shape, vec![0i64; n * width])).map_err(err)?,
-            ];
-            let mut session = self.session.lock().unwrap_or_else(|p| p.into_inner());
-            let outputs = session.run(inputs).map_err(err)?;
-            let (_, hidden) = outputs["last_hidden_state"].try_extract_tensor::<f32>().map_err(err)?;
-            for row in 0..n {
-                let mut v = vec![0f32; DIMENSION];
-                let mut count = 0f32;
-                for col in 0..width {
-                    if mask[row * width + col] == 1 {
-                        let base = (row * width + col) * DIMENSION;
-                        v.iter_mut().zip(&hidden[base..base + DIMENSION]).for_each(|(a, b)| *a += b);
-                        count += 1.0;
-                    }
-                }
-                v.iter_mut().for_each(|x| *x /= count.max(1.0));
-                normalize(&mut v);
-                out.push(v);
-            }
-        }
-        Ok(out)
+    fn run(&self, seqs: &[Vec<u32>]) -> Vec<Vec<f32>> {
+        self.model.embed(seqs, self.threads)
     }
 }
 
@@ -176,18 +98,13 @@ pub fn window_spans(len: usize, width: usize) -> Vec<std::ops::Range<usize>> {
 }
 
 /// The local embedder, its model loaded on first use: an answer that
-/// embeds nothing (a `symbol =` lookup, an inspect) never pays for it
-/// (about 250 ms). The runtime is checked at once, so `auto` still falls
-/// back to BM25 when it is missing.
+/// embeds nothing (a `symbol =` lookup, an inspect) never pays for it.
+#[derive(Default)]
 pub struct LazyLocal(OnceLock<Result<LocalEmbedder, String>>);
 
 impl LazyLocal {
-    /// Checks that ONNX Runtime is installed; loading it (about 15 ms, a
-    /// 35 MB library) waits for the first embedding, which a `symbol =`
-    /// lookup never asks for.
-    pub fn new() -> Result<LazyLocal, EmbedError> {
-        find_runtime()?;
-        Ok(LazyLocal(OnceLock::new()))
+    pub fn new() -> LazyLocal {
+        LazyLocal::default()
     }
 
     fn get(&self) -> Result<&LocalEmbedder, EmbedError> {
@@ -226,7 +143,7 @@ impl Embedder for LocalEmbedder {
             counts.push(w.len());
             seqs.extend(w);
         }
-        let mut vectors = self.run(&seqs)?.into_iter();
+        let mut vectors = self.run(&seqs).into_iter();
         Ok(counts.into_iter().map(|n| vectors.by_ref().take(n).collect()).collect())
     }
 
@@ -234,7 +151,7 @@ impl Embedder for LocalEmbedder {
         let mut ids = vec![self.cls];
         ids.extend(self.tokens(query)?.into_iter().take(WINDOW_TOKENS - 2));
         ids.push(self.sep);
-        self.run(&[ids])?.pop().ok_or_else(|| EmbedError::Local("no vector".into()))
+        self.run(&[ids]).pop().ok_or_else(|| EmbedError::Local("no vector".into()))
     }
 
     fn batch_size(&self) -> usize {

@@ -1,9 +1,12 @@
 //! The embedding stage: the `Embedder` trait and its backends (Voyage over
-//! HTTP, the local MiniLM through ONNX Runtime), plus the Voyage reranker.
+//! HTTP, the local MiniLM run by tsq's own forward pass), plus the Voyage
+//! reranker.
 //! This module is the only one in tsq that does network IO.
 
 mod http;
 pub mod local;
+mod minilm;
+mod onnx;
 pub mod voyage;
 
 use std::fmt;
@@ -103,8 +106,8 @@ pub enum EmbedError {
 /// An embedder (none: BM25 only) and a note on why, when it fell back.
 pub type Chosen = (Option<Box<dyn Embedder>>, Option<String>);
 
-/// Builds the embedder for a choice. `Ok(None)` is BM25 only. `Auto` falls
-/// back to BM25 only (with the reason) when the local runtime is missing.
+/// Builds the embedder for a choice. `Ok(None)` is BM25 only. `Auto` is
+/// Voyage with a key, else the local model, which is always there.
 pub fn choose(choice: EmbedderChoice, http: &HttpConfig) -> Result<Chosen, EmbedError> {
     let key = std::env::var("VOYAGE_API_KEY").ok().filter(|k| !k.trim().is_empty());
     match choice {
@@ -113,16 +116,11 @@ pub fn choose(choice: EmbedderChoice, http: &HttpConfig) -> Result<Chosen, Embed
             Some(key) => Ok((Some(Box::new(voyage::VoyageEmbedder::new(key, http.clone())?)), None)),
             None => Err(EmbedError::Transport { service: "voyage", message: "--embedder voyage needs VOYAGE_API_KEY in the environment".into() }),
         },
-        EmbedderChoice::Local => Ok((Some(Box::new(local::LazyLocal::new()?)), None)),
-        EmbedderChoice::Auto => {
-            if let Some(key) = key {
-                return Ok((Some(Box::new(voyage::VoyageEmbedder::new(key, http.clone())?)), None));
-            }
-            match local::LazyLocal::new() {
-                Ok(e) => Ok((Some(Box::new(e)), None)),
-                Err(e) => Ok((None, Some(format!("{e}; searching with BM25 only")))),
-            }
-        }
+        EmbedderChoice::Local => Ok((Some(Box::new(local::LazyLocal::new())), None)),
+        EmbedderChoice::Auto => match key {
+            Some(key) => Ok((Some(Box::new(voyage::VoyageEmbedder::new(key, http.clone())?)), None)),
+            None => Ok((Some(Box::new(local::LazyLocal::new())), None)),
+        },
     }
 }
 

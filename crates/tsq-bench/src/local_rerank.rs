@@ -1,6 +1,7 @@
 //! A local reranker, measured and not adopted: the ms-marco-MiniLM-L-12-v2
-//! cross-encoder (int8 ONNX) run by the same ONNX Runtime as the local
-//! embedder. On `tsq bench search` it lost to the hybrid on the held-out
+//! cross-encoder (int8 ONNX) run by ONNX Runtime, which `ort` loads at run
+//! time from `libonnxruntime.so` (`vendor-models/install-onnxruntime.sh`;
+//! tsq itself no longer uses it: its embedder runs in Rust). On `tsq bench search` it lost to the hybrid on the held-out
 //! repository and added ~0.7 s per query (benches/README.md), so it is not
 //! built into tsq: only the benchmark loads it, from the files
 //! `vendor-models/update.sh --reranker` fetches (a pinned, checked PyPI
@@ -12,7 +13,7 @@
 //! the stage-1 top `DEPTH` candidates are reranked (`Reranker::depth`).
 
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
 use ort::session::Session;
 use ort::value::Tensor;
@@ -27,6 +28,39 @@ pub const MAX_TOKENS: usize = 256;
 pub const DEPTH: usize = 20;
 /// Pairs per ONNX Runtime call.
 const RUN_BATCH: usize = 10;
+
+/// Where `libonnxruntime.so` may be, in order: `TSQ_ONNXRUNTIME` alone
+/// when set, else `ORT_DYLIB_PATH`, beside this binary, `~/.local/lib/tsq`
+/// and `/usr/local/lib/tsq` (where install-onnxruntime.sh puts it).
+fn runtime_candidates() -> Vec<PathBuf> {
+    if let Some(p) = std::env::var_os("TSQ_ONNXRUNTIME").filter(|p| !p.is_empty()) {
+        return vec![PathBuf::from(p)];
+    }
+    let mut out: Vec<PathBuf> = std::env::var_os("ORT_DYLIB_PATH").filter(|p| !p.is_empty()).map(PathBuf::from).into_iter().collect();
+    if let Some(dir) = std::env::current_exe().ok().and_then(|e| e.parent().map(|p| p.to_path_buf())) {
+        out.push(dir.join("libonnxruntime.so"));
+    }
+    if let Some(home) = std::env::var_os("HOME") {
+        out.push(PathBuf::from(home).join(".local/lib/tsq/libonnxruntime.so"));
+    }
+    out.push(PathBuf::from("/usr/local/lib/tsq/libonnxruntime.so"));
+    out
+}
+
+/// ONNX Runtime, loaded once per process.
+fn environment() -> Result<&'static ort::environment::Environment, EmbedError> {
+    static ENV: OnceLock<Result<ort::environment::Environment, String>> = OnceLock::new();
+    ENV.get_or_init(|| {
+        let path = runtime_candidates()
+            .into_iter()
+            .find(|p| p.is_file())
+            .ok_or("libonnxruntime.so not found (run vendor-models/install-onnxruntime.sh, or set TSQ_ONNXRUNTIME to its path)")?;
+        let builder = ort::init_from(&path).map_err(|e| format!("loading {}: {e}", path.display()))?;
+        builder.with_name("tsq-bench").build().map_err(|e| format!("starting ONNX Runtime: {e}"))
+    })
+    .as_ref()
+    .map_err(|e| EmbedError::LocalUnavailable(e.clone()))
+}
 
 /// Where the model files are: `TSQ_RERANKER_DIR`, else the source tree's
 /// `vendor-models/reranker/`.
@@ -50,7 +84,7 @@ impl LocalReranker {
                 .map_err(|e| EmbedError::LocalUnavailable(format!("{}: {e} (run vendor-models/update.sh --reranker)", dir.join(name).display())))
         };
         let (model, tokenizer_json) = (read("model.onnx")?, read("tokenizer.json")?);
-        let env = tsq::embed::local::environment()?;
+        let env = environment()?;
         let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
         let fail = |e: String| EmbedError::Local(format!("loading the reranker: {e}"));
         let builder = Session::builder(env).map_err(|e| fail(e.to_string()))?;

@@ -1,0 +1,403 @@
+//! all-MiniLM-L6-v2's forward pass in Rust: a 6-layer BERT encoder
+//! (hidden 384, 12 heads, feed-forward 1,536, exact GELU, LayerNorm ε 1e-12)
+//! over the vendored int8 weights, mean-pooled and L2-normalized.
+//!
+//! The weights come from `vendor-models/minilm/model.onnx` as it is vendored
+//! (`onnx.rs` reads it): weight-only int8, each matrix `Cast` and `Mul`ed by
+//! its scales in the graph, so the model's own arithmetic is float32 on
+//! dequantized weights, which is what this does. A linear layer is found by
+//! its bias's name (`…attention.self.query.bias`): the `Add` that takes the
+//! bias, the `MatMul` before it, and the `Mul`/`Cast` pair behind that
+//! `MatMul`'s weight. `tests` checks the vectors against ONNX Runtime's
+//! (`fixtures/embed/minilm-reference.json`, `vendor-models/reference.py`).
+//!
+//! Matrix products go through `matrixmultiply` (a pure-Rust SGEMM, already
+//! linked through LanceDB). Each sequence runs alone, so nothing is padded;
+//! a batch is split across threads.
+
+use std::collections::HashMap;
+
+use super::onnx::{self, Node};
+
+const HIDDEN: usize = 384;
+const HEADS: usize = 12;
+const HEAD: usize = HIDDEN / HEADS;
+const FFN: usize = 1536;
+const LAYERS: usize = 6;
+const EPS: f32 = 1e-12;
+/// Positions the model has embeddings for.
+pub const MAX_TOKENS: usize = 512;
+
+/// A dense layer: `x · w + b`, `w` row-major `[inputs, outputs]`.
+struct Linear {
+    w: Vec<f32>,
+    b: Vec<f32>,
+    inputs: usize,
+    outputs: usize,
+}
+
+struct Norm {
+    gamma: Vec<f32>,
+    beta: Vec<f32>,
+}
+
+struct Layer {
+    /// Query, key and value side by side: `[384, 1152]`.
+    qkv: Linear,
+    attention_out: Linear,
+    attention_norm: Norm,
+    intermediate: Linear,
+    output: Linear,
+    output_norm: Norm,
+}
+
+pub struct MiniLm {
+    /// The token table stays int8 (11.7 MB); rows are scaled on lookup.
+    words: &'static [i8],
+    word_scales: Vec<f32>,
+    positions: Vec<f32>,
+    token_type: Vec<f32>,
+    embedding_norm: Norm,
+    layers: Vec<Layer>,
+}
+
+impl MiniLm {
+    /// Builds the model from the vendored ONNX file. Errors name the weight
+    /// that could not be found or had the wrong shape.
+    pub fn load(model: &'static [u8]) -> Result<MiniLm, String> {
+        let graph = onnx::parse(model)?;
+        let w = Weights::new(&graph);
+        let (words, word_scales) = w.table("inner.embeddings.word_embeddings.weight")?;
+        let (pos_q, pos_scales) = w.table("inner.embeddings.position_embeddings.weight")?;
+        if pos_scales.len() < MAX_TOKENS {
+            return Err(format!("the position table has {} rows, expected {MAX_TOKENS}", pos_scales.len()));
+        }
+        let positions = pos_q.iter().enumerate().map(|(i, &q)| f32::from(q) * pos_scales[i / HIDDEN]).collect();
+        let token_type = w.floats("inner.embeddings.token_type_embeddings.weight", 2 * HIDDEN)?[..HIDDEN].to_vec();
+        let mut layers = Vec::with_capacity(LAYERS);
+        for i in 0..LAYERS {
+            let p = format!("inner.encoder.layer.{i}");
+            let q = w.linear(&format!("{p}.attention.self.query"))?;
+            let k = w.linear(&format!("{p}.attention.self.key"))?;
+            let v = w.linear(&format!("{p}.attention.self.value"))?;
+            layers.push(Layer {
+                qkv: side_by_side(&[q, k, v]),
+                attention_out: w.linear(&format!("{p}.attention.output.dense"))?,
+                attention_norm: w.norm(&format!("{p}.attention.output.LayerNorm"))?,
+                intermediate: w.linear(&format!("{p}.intermediate.dense"))?,
+                output: w.linear(&format!("{p}.output.dense"))?,
+                output_norm: w.norm(&format!("{p}.output.LayerNorm"))?,
+            });
+        }
+        let shapes = [(HIDDEN, 3 * HIDDEN), (HIDDEN, HIDDEN), (HIDDEN, FFN), (FFN, HIDDEN)];
+        for l in &layers {
+            for (lin, want) in [&l.qkv, &l.attention_out, &l.intermediate, &l.output].into_iter().zip(shapes) {
+                if (lin.inputs, lin.outputs) != want {
+                    return Err(format!("a layer has shape {:?}, expected {want:?}", (lin.inputs, lin.outputs)));
+                }
+            }
+        }
+        let embedding_norm = w.norm("inner.embeddings.LayerNorm")?;
+        Ok(MiniLm { words, word_scales, positions, token_type, embedding_norm, layers })
+    }
+
+    pub fn vocabulary(&self) -> usize {
+        self.word_scales.len()
+    }
+
+    /// Mean-pooled, normalized vectors of token sequences (each at most
+    /// `MAX_TOKENS`, every id within the vocabulary), split across up to
+    /// `threads` threads.
+    pub fn embed(&self, seqs: &[Vec<u32>], threads: usize) -> Vec<Vec<f32>> {
+        let threads = threads.clamp(1, seqs.len().max(1));
+        if threads == 1 {
+            return seqs.iter().map(|s| self.sequence(s)).collect();
+        }
+        let per = seqs.len().div_ceil(threads);
+        std::thread::scope(|scope| {
+            let parts: Vec<_> = seqs.chunks(per).map(|part| scope.spawn(move || part.iter().map(|s| self.sequence(s)).collect::<Vec<_>>())).collect();
+            parts.into_iter().flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
+        })
+    }
+
+    /// One sequence's vector.
+    fn sequence(&self, ids: &[u32]) -> Vec<f32> {
+        let t = ids.len().min(MAX_TOKENS);
+        let mut out = vec![0f32; HIDDEN];
+        if t == 0 {
+            return out;
+        }
+        let mut x = vec![0f32; t * HIDDEN];
+        for (pos, (&id, row)) in ids.iter().zip(x.chunks_exact_mut(HIDDEN)).enumerate() {
+            let id = (id as usize).min(self.word_scales.len() - 1);
+            let scale = self.word_scales[id];
+            let word = &self.words[id * HIDDEN..(id + 1) * HIDDEN];
+            let position = &self.positions[pos * HIDDEN..(pos + 1) * HIDDEN];
+            for (j, r) in row.iter_mut().enumerate() {
+                *r = f32::from(word[j]) * scale + position[j] + self.token_type[j];
+            }
+        }
+        layer_norm(&mut x, &self.embedding_norm);
+        let mut qkv = vec![0f32; t * 3 * HIDDEN];
+        let mut scores = vec![0f32; t * t];
+        let mut context = vec![0f32; t * HIDDEN];
+        let mut hidden = vec![0f32; t * HIDDEN];
+        let mut wide = vec![0f32; t * FFN];
+        for layer in &self.layers {
+            linear(&x, t, &layer.qkv, &mut qkv);
+            let stride = 3 * HIDDEN as isize;
+            for h in 0..HEADS {
+                let (q, k, v) = (h * HEAD, HIDDEN + h * HEAD, 2 * HIDDEN + h * HEAD);
+                // scores = Q_h · K_hᵀ / √32
+                // SAFETY: every index sgemm forms lies within qkv (t rows of
+                // 1,152) and scores (t × t), as the strides say.
+                unsafe {
+                    matrixmultiply::sgemm(
+                        t,
+                        HEAD,
+                        t,
+                        1.0 / (HEAD as f32).sqrt(),
+                        qkv.as_ptr().add(q),
+                        stride,
+                        1,
+                        qkv.as_ptr().add(k),
+                        1,
+                        stride,
+                        0.0,
+                        scores.as_mut_ptr(),
+                        t as isize,
+                        1,
+                    );
+                }
+                scores.chunks_exact_mut(t).for_each(softmax);
+                // context_h = scores · V_h
+                // SAFETY: as above, with context's t rows of 384.
+                unsafe {
+                    matrixmultiply::sgemm(
+                        t,
+                        t,
+                        HEAD,
+                        1.0,
+                        scores.as_ptr(),
+                        t as isize,
+                        1,
+                        qkv.as_ptr().add(v),
+                        stride,
+                        1,
+                        0.0,
+                        context.as_mut_ptr().add(h * HEAD),
+                        HIDDEN as isize,
+                        1,
+                    );
+                }
+            }
+            linear(&context, t, &layer.attention_out, &mut hidden);
+            add_norm(&mut x, &hidden, &layer.attention_norm);
+            linear(&x, t, &layer.intermediate, &mut wide);
+            wide.iter_mut().for_each(|v| *v = gelu(*v));
+            linear(&wide, t, &layer.output, &mut hidden);
+            add_norm(&mut x, &hidden, &layer.output_norm);
+        }
+        for row in x.chunks_exact(HIDDEN) {
+            out.iter_mut().zip(row).for_each(|(o, v)| *o += v);
+        }
+        out.iter_mut().for_each(|v| *v /= t as f32);
+        super::normalize(&mut out);
+        out
+    }
+}
+
+/// `out = x · w + b` for `rows` rows.
+fn linear(x: &[f32], rows: usize, l: &Linear, out: &mut [f32]) {
+    for row in out[..rows * l.outputs].chunks_exact_mut(l.outputs) {
+        row.copy_from_slice(&l.b);
+    }
+    // SAFETY: x holds rows × inputs, w inputs × outputs, out rows × outputs.
+    unsafe {
+        matrixmultiply::sgemm(
+            rows,
+            l.inputs,
+            l.outputs,
+            1.0,
+            x.as_ptr(),
+            l.inputs as isize,
+            1,
+            l.w.as_ptr(),
+            l.outputs as isize,
+            1,
+            1.0,
+            out.as_mut_ptr(),
+            l.outputs as isize,
+            1,
+        );
+    }
+}
+
+fn softmax(row: &mut [f32]) {
+    let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let mut sum = 0.0;
+    for v in row.iter_mut() {
+        *v = (*v - max).exp();
+        sum += *v;
+    }
+    row.iter_mut().for_each(|v| *v /= sum);
+}
+
+fn gelu(x: f32) -> f32 {
+    0.5 * x * (1.0 + libm::erff(x / std::f32::consts::SQRT_2))
+}
+
+/// `x = norm(x + y)`, row by row.
+fn add_norm(x: &mut [f32], y: &[f32], n: &Norm) {
+    x.iter_mut().zip(y).for_each(|(a, b)| *a += b);
+    layer_norm(x, n);
+}
+
+fn layer_norm(x: &mut [f32], n: &Norm) {
+    for row in x.chunks_exact_mut(HIDDEN) {
+        let mean = row.iter().sum::<f32>() / HIDDEN as f32;
+        let var = row.iter().map(|v| (v - mean) * (v - mean)).sum::<f32>() / HIDDEN as f32;
+        let inv = 1.0 / (var + EPS).sqrt();
+        for (j, v) in row.iter_mut().enumerate() {
+            *v = (*v - mean) * inv * n.gamma[j] + n.beta[j];
+        }
+    }
+}
+
+/// Concatenates layers that read the same input along their outputs.
+fn side_by_side(parts: &[Linear]) -> Linear {
+    let inputs = parts[0].inputs;
+    let outputs = parts.iter().map(|p| p.outputs).sum();
+    let mut w = Vec::with_capacity(inputs * outputs);
+    for i in 0..inputs {
+        for p in parts {
+            w.extend_from_slice(&p.w[i * p.outputs..(i + 1) * p.outputs]);
+        }
+    }
+    Linear { w, b: parts.iter().flat_map(|p| p.b.iter().copied()).collect(), inputs, outputs }
+}
+
+/// The graph's weights, found through its wiring.
+struct Weights<'g> {
+    graph: &'g onnx::Graph<'static>,
+    producer: HashMap<&'static str, &'g Node<'static>>,
+    /// The `Add` node that takes each initializer.
+    adds: HashMap<&'static str, &'g Node<'static>>,
+}
+
+impl<'g> Weights<'g> {
+    fn new(graph: &'g onnx::Graph<'static>) -> Weights<'g> {
+        let mut producer = HashMap::new();
+        let mut adds = HashMap::new();
+        for n in &graph.nodes {
+            for &o in &n.outputs {
+                producer.insert(o, n);
+            }
+            if n.op == "Add" {
+                for &i in &n.inputs {
+                    adds.insert(i, n);
+                }
+            }
+        }
+        Weights { graph, producer, adds }
+    }
+
+    fn init(&self, name: &str) -> Result<&'g onnx::Initializer<'static>, String> {
+        self.graph.initializers.get(name).ok_or_else(|| format!("model.onnx has no `{name}`"))
+    }
+
+    fn floats(&self, name: &str, len: usize) -> Result<Vec<f32>, String> {
+        let v = self.init(name)?.f32s().map_err(|e| format!("`{name}`: {e}"))?;
+        if v.len() != len {
+            return Err(format!("`{name}` has {} values, expected {len}", v.len()));
+        }
+        Ok(v)
+    }
+
+    fn norm(&self, prefix: &str) -> Result<Norm, String> {
+        Ok(Norm { gamma: self.floats(&format!("{prefix}.weight"), HIDDEN)?, beta: self.floats(&format!("{prefix}.bias"), HIDDEN)? })
+    }
+
+    /// A dequantized value: `Mul(Cast(int8 initializer), float scales)`.
+    /// Returns the int8 data, its shape and the scales.
+    fn quantized(&self, value: &str) -> Result<(&'static [i8], Vec<usize>, Vec<f32>), String> {
+        let not = || format!("`{value}` is not an int8 weight times its scales");
+        let mul = self.producer.get(value).filter(|n| n.op == "Mul" && n.inputs.len() == 2).ok_or_else(not)?;
+        let cast = self.producer.get(mul.inputs[0]).filter(|n| n.op == "Cast").ok_or_else(not)?;
+        let q = self.init(cast.inputs[0])?;
+        let scales = self.init(mul.inputs[1])?.f32s().map_err(|e| format!("`{}`: {e}", mul.inputs[1]))?;
+        Ok((q.i8s().map_err(|e| format!("`{}`: {e}", cast.inputs[0]))?, q.dims.clone(), scales))
+    }
+
+    /// An embedding table `[rows, 384]` with one scale per row. The int8
+    /// rows are borrowed from the model, which is `'static`.
+    fn table(&self, value: &str) -> Result<(&'static [i8], Vec<f32>), String> {
+        let (q, dims, scales) = self.quantized(value)?;
+        match dims[..] {
+            [rows, HIDDEN] if scales.len() == rows => Ok((q, scales)),
+            _ => Err(format!("`{value}` has shape {dims:?} with {} scales, expected [rows, {HIDDEN}] with one per row", scales.len())),
+        }
+    }
+
+    /// The dense layer whose bias is `{prefix}.bias`: its `Add`, the
+    /// `MatMul` feeding it, and that `MatMul`'s weight (one scale per
+    /// output).
+    fn linear(&self, prefix: &str) -> Result<Linear, String> {
+        let bias_name = format!("{prefix}.bias");
+        let add = self.adds.get(bias_name.as_str()).ok_or_else(|| format!("no Add takes `{bias_name}`"))?;
+        let product = add.inputs.iter().find(|&&i| i != bias_name).ok_or_else(|| format!("`{bias_name}`'s Add has one input"))?;
+        let matmul =
+            self.producer.get(product).filter(|n| n.op == "MatMul" && n.inputs.len() == 2).ok_or_else(|| format!("`{bias_name}` is not added to a MatMul"))?;
+        let (q, dims, scales) = self.quantized(matmul.inputs[1])?;
+        let [inputs, outputs] = dims[..] else { return Err(format!("`{prefix}`'s weight has shape {dims:?}")) };
+        if scales.len() != outputs {
+            return Err(format!("`{prefix}` has {} scales for {outputs} outputs", scales.len()));
+        }
+        let w = q.iter().enumerate().map(|(i, &v)| f32::from(v) * scales[i % outputs]).collect();
+        Ok(Linear { w, b: self.floats(&bias_name, outputs)?, inputs, outputs })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(serde::Deserialize)]
+    struct Reference {
+        cases: Vec<Case>,
+    }
+
+    #[derive(serde::Deserialize)]
+    struct Case {
+        text: String,
+        ids: Vec<u32>,
+        vector: Vec<f32>,
+    }
+
+    /// The forward pass gives ONNX Runtime's vectors: every component within
+    /// 1e-4 and a cosine above 0.99999, on short, long (128-token) and
+    /// padded-batch cases.
+    #[test]
+    fn vectors_match_onnx_runtime() {
+        let reference: Reference = serde_json::from_str(include_str!("../../fixtures/embed/minilm-reference.json")).unwrap();
+        let model = MiniLm::load(super::super::local::MODEL_BYTES).unwrap();
+        assert_eq!(model.vocabulary(), 30522);
+        let seqs: Vec<Vec<u32>> = reference.cases.iter().map(|c| c.ids.clone()).collect();
+        let got = model.embed(&seqs, 2);
+        assert_eq!(got, model.embed(&seqs, 1), "threads change nothing");
+        assert!(reference.cases.len() >= 6);
+        for (case, v) in reference.cases.iter().zip(&got) {
+            let worst = case.vector.iter().zip(v).map(|(a, b)| (a - b).abs()).fold(0f32, f32::max);
+            let cosine: f32 = case.vector.iter().zip(v).map(|(a, b)| a * b).sum();
+            eprintln!("{}: max difference {worst:.2e}, cosine {cosine:.7}", case.text);
+            assert!(worst < 1e-4 && cosine > 0.99999, "{}: max difference {worst}, cosine {cosine}", case.text);
+        }
+    }
+
+    #[test]
+    fn a_model_without_the_expected_weights_is_refused_by_name() {
+        // A valid ONNX file with an empty graph.
+        let err = MiniLm::load(&[0x3a, 0]).err().unwrap();
+        assert!(err.contains("inner.embeddings.word_embeddings.weight"), "{err}");
+    }
+}
