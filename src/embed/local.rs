@@ -15,7 +15,7 @@ use super::minilm::MiniLm;
 use super::{Document, EmbedError, Embedder, EmbedderId};
 
 /// The index records this with every vector. The forward pass gives ONNX
-/// Runtime's vectors for this model (within 1e-4; `minilm::tests`), so
+/// Runtime's vectors for this model (within 1e-5; `minilm::tests`), so
 /// indexes embedded before it keep their vectors.
 pub const MODEL: &str = "all-MiniLM-L6-v2-int8";
 pub const DIMENSION: usize = 384;
