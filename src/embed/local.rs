@@ -37,7 +37,7 @@ pub struct LocalEmbedder {
 }
 
 impl LocalEmbedder {
-    /// Reads the embedded model and tokenizer (about 30 ms).
+    /// Reads the embedded model and tokenizer.
     pub fn load() -> Result<LocalEmbedder, EmbedError> {
         let model = MiniLm::load(MODEL_BYTES).map_err(|e| EmbedError::Local(format!("loading the model: {e}")))?;
         let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
