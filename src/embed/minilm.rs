@@ -302,6 +302,14 @@ fn side_by_side(parts: &[Linear]) -> Linear {
     Linear { w, b: parts.iter().flat_map(|p| p.b.iter().copied()).collect(), inputs, outputs }
 }
 
+/// An int8 initializer (borrowed from the `'static` model), its shape, and
+/// the scales the graph multiplies it by.
+struct Quantized {
+    values: &'static [i8],
+    dims: Vec<usize>,
+    scales: Vec<f32>,
+}
+
 /// The graph's weights, found through its wiring.
 struct Weights<'g> {
     graph: &'g onnx::Graph<'static>,
@@ -344,22 +352,21 @@ impl<'g> Weights<'g> {
     }
 
     /// A dequantized value: `Mul(Cast(int8 initializer), float scales)`.
-    /// Returns the int8 data, its shape and the scales.
-    fn quantized(&self, value: &str) -> Result<(&'static [i8], Vec<usize>, Vec<f32>), String> {
+    fn quantized(&self, value: &str) -> Result<Quantized, String> {
         let not = || format!("`{value}` is not an int8 weight times its scales");
         let mul = self.producer.get(value).filter(|n| n.op == "Mul" && n.inputs.len() == 2).ok_or_else(not)?;
         let cast = self.producer.get(mul.inputs[0]).filter(|n| n.op == "Cast").ok_or_else(not)?;
         let q = self.init(cast.inputs[0])?;
         let scales = self.init(mul.inputs[1])?.f32s().map_err(|e| format!("`{}`: {e}", mul.inputs[1]))?;
-        Ok((q.i8s().map_err(|e| format!("`{}`: {e}", cast.inputs[0]))?, q.dims.clone(), scales))
+        Ok(Quantized { values: q.i8s().map_err(|e| format!("`{}`: {e}", cast.inputs[0]))?, dims: q.dims.clone(), scales })
     }
 
     /// An embedding table `[rows, 384]` with one scale per row. The int8
     /// rows are borrowed from the model, which is `'static`.
     fn table(&self, value: &str) -> Result<(&'static [i8], Vec<f32>), String> {
-        let (q, dims, scales) = self.quantized(value)?;
+        let Quantized { values, dims, scales } = self.quantized(value)?;
         match dims[..] {
-            [rows, HIDDEN] if scales.len() == rows => Ok((q, scales)),
+            [rows, HIDDEN] if scales.len() == rows => Ok((values, scales)),
             _ => Err(format!("`{value}` has shape {dims:?} with {} scales, expected [rows, {HIDDEN}] with one per row", scales.len())),
         }
     }
@@ -373,7 +380,7 @@ impl<'g> Weights<'g> {
         let product = add.inputs.iter().find(|&&i| i != bias_name).ok_or_else(|| format!("`{bias_name}`'s Add has one input"))?;
         let matmul =
             self.producer.get(product).filter(|n| n.op == "MatMul" && n.inputs.len() == 2).ok_or_else(|| format!("`{bias_name}` is not added to a MatMul"))?;
-        let (q, dims, scales) = self.quantized(matmul.inputs[1])?;
+        let Quantized { values: q, dims, scales } = self.quantized(matmul.inputs[1])?;
         let [inputs, outputs] = dims[..] else { return Err(format!("`{prefix}`'s weight has shape {dims:?}")) };
         if scales.len() != outputs {
             return Err(format!("`{prefix}` has {} scales for {outputs} outputs", scales.len()));
