@@ -5,6 +5,7 @@ use std::process::ExitCode;
 mod cli;
 
 fn main() -> ExitCode {
+    tsq::embed::configure_process();
     tsq::share::install_crypto_provider();
     match cli::run() {
         Ok(status) => status.into(),

@@ -133,6 +133,20 @@ pub fn choose_reranker(http: &HttpConfig) -> Result<Option<Box<dyn Reranker>>, E
     }
 }
 
+/// Called first in `main`, before any thread starts (setting the
+/// environment later would race with readers). The local model runs
+/// sequences in parallel itself; `matrixmultiply`, built with its
+/// `threading` feature through LanceDB, would also split every product
+/// across the cores, and the two pools spin against each other. One
+/// thread per product embedded vue's windows in 46.6 s against 72.3 s
+/// (ONNX Runtime: 59.5 s; benches/README.md). A `MATMUL_NUM_THREADS` the
+/// user set is kept.
+pub fn configure_process() {
+    if std::env::var_os("MATMUL_NUM_THREADS").is_none() {
+        std::env::set_var("MATMUL_NUM_THREADS", "1");
+    }
+}
+
 /// L2-normalizes in place (cosine similarity becomes a dot product).
 pub fn normalize(v: &mut [f32]) {
     let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();

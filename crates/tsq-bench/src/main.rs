@@ -35,6 +35,7 @@ struct Cli {
 }
 
 fn main() -> ExitCode {
+    tsq::embed::configure_process();
     match run(Cli::parse().what) {
         Ok(ExitStatus::Success) => ExitCode::SUCCESS,
         Err(err) => {
