@@ -34,7 +34,7 @@ impl Engine {
     /// and the embedder the settings choose.
     fn share_key(&self) -> Result<Key, EngineError> {
         let settings = self.settings()?;
-        let (embedder, _) = crate::embed::choose(settings.embedder, &Default::default()).map_err(crate::index::IndexError::from)?;
+        let embedder = crate::embed::choose(settings.embedder, &Default::default()).map_err(crate::index::IndexError::from)?;
         Ok(Key { schema_version: SCHEMA_VERSION, typescript: crate::ts::TYPESCRIPT_VERSION.to_string(), embedder: embedder_key(embedder.map(|e| e.id())) })
     }
 

@@ -103,23 +103,20 @@ pub enum EmbedError {
     Local(String),
 }
 
-/// An embedder (none: BM25 only) and a note on why, when it fell back.
-pub type Chosen = (Option<Box<dyn Embedder>>, Option<String>);
-
 /// Builds the embedder for a choice. `Ok(None)` is BM25 only. `Auto` is
 /// Voyage with a key, else the local model, which is always there.
-pub fn choose(choice: EmbedderChoice, http: &HttpConfig) -> Result<Chosen, EmbedError> {
+pub fn choose(choice: EmbedderChoice, http: &HttpConfig) -> Result<Option<Box<dyn Embedder>>, EmbedError> {
     let key = std::env::var("VOYAGE_API_KEY").ok().filter(|k| !k.trim().is_empty());
     match choice {
-        EmbedderChoice::None => Ok((None, None)),
+        EmbedderChoice::None => Ok(None),
         EmbedderChoice::Voyage => match key {
-            Some(key) => Ok((Some(Box::new(voyage::VoyageEmbedder::new(key, http.clone())?)), None)),
+            Some(key) => Ok(Some(Box::new(voyage::VoyageEmbedder::new(key, http.clone())?))),
             None => Err(EmbedError::Transport { service: "voyage", message: "--embedder voyage needs VOYAGE_API_KEY in the environment".into() }),
         },
-        EmbedderChoice::Local => Ok((Some(Box::new(local::LazyLocal::new())), None)),
+        EmbedderChoice::Local => Ok(Some(Box::new(local::LazyLocal::new()))),
         EmbedderChoice::Auto => match key {
-            Some(key) => Ok((Some(Box::new(voyage::VoyageEmbedder::new(key, http.clone())?)), None)),
-            None => Ok((Some(Box::new(local::LazyLocal::new())), None)),
+            Some(key) => Ok(Some(Box::new(voyage::VoyageEmbedder::new(key, http.clone())?))),
+            None => Ok(Some(Box::new(local::LazyLocal::new()))),
         },
     }
 }

@@ -154,11 +154,9 @@ impl Index {
     /// private index under the temp directory, with a note.
     pub fn open(root: &Path, config: &IndexConfig) -> Result<Index, IndexError> {
         let started = std::time::Instant::now();
-        let (embedder, embed_note) = embed::choose(config.embedder, &config.http)?;
+        let embedder = embed::choose(config.embedder, &config.http)?;
         tracing::debug!(ms = started.elapsed().as_millis() as u64, "embedder chosen");
-        let mut index = Index::open_with(root, config, embedder)?;
-        index.notes.extend(embed_note);
-        Ok(index)
+        Index::open_with(root, config, embedder)
     }
 
     /// `open` with a given embedder (tests use a deterministic one).
