@@ -7,8 +7,9 @@
 #   npm/build.sh [OUT_DIR]     (default: target dir's npm/)
 #
 # Uses $CARGO_TARGET_DIR/<profile>/tsq (profile: $TSQ_PROFILE, default
-# `dist`, falling back to `release`), strips it, and puts it with every
-# license and NOTICE into the linux-x64-gnu package (the binary is the whole
+# `dist`, falling back to `release`), strips it, packs it with brotli
+# (npm/pack-binary.js; $TSQ_PACK_QUALITY, default 11, the smallest) and puts
+# it with every license and NOTICE into the linux-x64-gnu package (the binary is the whole
 # product: the model and its forward pass are inside it). Other platforms are
 # listed in PLATFORMS: their packages are built when their binaries exist
 # under npm/bin/<platform>/ (cross builds; none are made here). Then each
@@ -56,8 +57,15 @@ while read -r platform os cpu libc; do
     continue
   fi
   mkdir -p "$dir/bin"
-  cp "$src" "$dir/bin/"
-  strip "$dir/bin/$(basename "$src")" 2>/dev/null || true
+  exe="$dir/bin/$(basename "$src")"
+  cp "$src" "$exe"
+  strip "$exe" 2>/dev/null || true
+  # The binary ships brotli-packed; the launcher unpacks it on first use and
+  # checks this sha256 (npm/tsq/bin/tsq.js).
+  sha=$(sha256sum "$exe" | cut -d' ' -f1)
+  bytes=$(stat -c %s "$exe")
+  node "$repo/npm/pack-binary.js" "$exe" "$exe.br" || { echo "npm/build.sh: packing $exe failed" >&2; exit 1; }
+  rm "$exe"
   licenses "$dir"
   libc_field=""
   [ "$libc" != - ] && libc_field="\"libc\": [\"$libc\"],"
@@ -71,7 +79,8 @@ while read -r platform os cpu libc; do
   "cpu": ["$cpu"],
   $libc_field
   "files": ["bin", "licenses"],
-  "preferUnplugged": true
+  "preferUnplugged": true,
+  "tsqPacked": { "file": "bin/$(basename "$exe").br", "sha256": "$sha", "size": $bytes }
 }
 JSON
   optional="$optional\"@tsq/cli-$platform\": \"$version\","

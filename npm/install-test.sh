@@ -4,7 +4,9 @@
 # machine's platform package and the main package from their tarballs into
 # an empty project with no network beyond the local files, then use tsq as
 # a user would:
-#   npx tsq --version                  tsq, TypeScript and engine versions
+#   npx tsq --version                  the first run unpacks the packed binary,
+#                                      the second doesn't; the versions
+#   a flipped byte in the packed binary  refused, with what to do
 #   npx tsq index / npx tsq search     on the README sample
 #   npx tsq doctor                     healthy, the built-in model answering
 #   npx tsq serve, driven by the MCP Inspector CLI: tools/list, tools/call
@@ -53,7 +55,10 @@ version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
 [ -n "$version" ] || fail "no version in Cargo.toml"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-npm/build.sh "$work/pkgs" >/dev/null || fail "npm/build.sh failed (its message is above)"
+# The binary is packed as it is for release, at a quicker brotli quality
+# unless TSQ_PACK_QUALITY says otherwise (the format is the same; quality 11
+# takes minutes on a release build).
+TSQ_PACK_QUALITY=${TSQ_PACK_QUALITY:-5} npm/build.sh "$work/pkgs" >/dev/null || fail "npm/build.sh failed (its message is above)"
 main_tgz="$work/pkgs/tsq-cli-$version.tgz"
 platform_tgz="$work/pkgs/tsq-cli-$platform-$version.tgz"
 [ -f "$main_tgz" ] || fail "npm/build.sh made no main package ($(basename "$main_tgz"))"
@@ -66,9 +71,16 @@ printf '{ "name": "tsq-install-test", "version": "1.0.0", "private": true }\n' >
 # tarball, the other platforms' optional packages are skipped.
 npm install --offline --no-audit --no-fund --loglevel=error "$platform_tgz" "$main_tgz" >/dev/null \
   || fail "npm install of $(basename "$platform_tgz") and $(basename "$main_tgz") failed (npm's message is above)"
-[ -x "node_modules/@tsq/cli-$platform/bin/tsq" ] || fail "npm installed no node_modules/@tsq/cli-$platform/bin/tsq"
+bindir="node_modules/@tsq/cli-$platform/bin"
+[ -f "$bindir/tsq.br" ] || fail "npm installed no $bindir/tsq.br (the packed binary)"
+[ ! -e "$bindir/tsq" ] || fail "$bindir/tsq exists before the first run: the package should ship the binary packed only"
 
+# The first run unpacks the binary (and says so on stderr); later runs don't.
+out=$(npx --offline tsq --version 2>"$work/first.err") || fail "npx tsq --version failed: $out $(cat "$work/first.err")"
+grep -q "unpacking the native binary" "$work/first.err" || fail "the first run did not say it unpacked the binary: $(cat "$work/first.err")"
+[ -x "$bindir/tsq" ] || fail "the first run left no executable $bindir/tsq"
 out=$(npx --offline tsq --version 2>&1) || fail "npx tsq --version failed: $out"
+! grep -q "unpacking" <<<"$out" || fail "the second run unpacked the binary again: $out"
 grep -qF "$version" <<<"$out" || fail "--version does not name $version: $out"
 grep -q "TypeScript" <<<"$out" || fail "--version names no TypeScript version: $out"
 grep -q "engine" <<<"$out" || fail "--version names no engine: $out"
@@ -85,6 +97,17 @@ grep -q "embedder: all-MiniLM" <<<"$first" || fail "the built-in embedder did no
 doctor=$(npx --offline tsq doctor --root "$work/sample" 2>&1) || fail "tsq doctor reports a problem: $doctor"
 grep -Eq "local model +all-MiniLM-L6-v2-int8 \(384d\), built in: loaded and answered" <<<"$doctor" \
   || fail "tsq doctor does not report the built-in model answering: $doctor"
+
+# A damaged pack is refused with what to do, and nothing half-written is
+# left to run: a flipped byte in a copy of the platform package.
+cp -r "node_modules/@tsq/cli-$platform" "$work/pristine"
+rm "$bindir/tsq"
+node -e 'const fs = require("fs"); const f = process.argv[1]; const b = fs.readFileSync(f); b[b.length >> 1] ^= 0xff; fs.writeFileSync(f, b);' "$bindir/tsq.br"
+if damaged=$(npx --offline tsq --version 2>&1); then fail "a damaged packed binary ran: $damaged"; fi
+grep -Eq "(damaged|cannot be read).*reinstall" <<<"$damaged" || fail "a damaged packed binary gave no clear error: $damaged"
+[ ! -e "$bindir/tsq" ] || fail "a damaged packed binary left $bindir/tsq behind"
+[ -z "$(find "$bindir" -name '*.tmp')" ] || fail "a damaged packed binary left a temporary file in $bindir"
+rm -rf "node_modules/@tsq/cli-$platform" && mv "$work/pristine" "node_modules/@tsq/cli-$platform"
 
 if [ -z "$skip_mcp" ]; then
   # The Inspector prints one JSON object on stdout; node checks it.
