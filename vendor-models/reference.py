@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes fixtures/embed/minilm-reference.json: what ONNX Runtime computes
-for the vendored all-MiniLM-L6-v2 (vendor-models/minilm/model.onnx) on a few
+for the vendored all-MiniLM-L6-v2 (vendor-models/minilm/model-w4.onnx, the
+file tsq embeds; derive_w4.py makes it) on a few
 texts. tsq runs the model with its own forward pass (src/embed/minilm.rs);
 `minilm::tests` checks it against these vectors, so the reference must come
 from the model's own runtime, never from tsq.
@@ -21,7 +22,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 tok = Tokenizer.from_file(os.path.join(here, "minilm", "tokenizer.json"))
 tok.no_padding()
 tok.no_truncation()
-sess = ort.InferenceSession(os.path.join(here, "minilm", "model.onnx"), providers=["CPUExecutionProvider"])
+sess = ort.InferenceSession(os.path.join(here, "minilm", "model-w4.onnx"), providers=["CPUExecutionProvider"])
 CLS, SEP = tok.token_to_id("[CLS]"), tok.token_to_id("[SEP]")
 
 texts = [
@@ -59,5 +60,5 @@ for text, seq in zip(texts, seqs):
 # The first text again, padded in a batch beside the longest one.
 padded = run([seqs[0], seqs[-1]])[0]
 cases.append({"text": texts[0] + " (padded in a batch)", "ids": seqs[0], "vector": [float(f"{x:.7g}") for x in padded]})
-json.dump({"model": "vendor-models/minilm/model.onnx", "runtime": f"onnxruntime {ort.__version__}", "cases": cases}, sys.stdout, indent=None)
+json.dump({"model": "vendor-models/minilm/model-w4.onnx", "runtime": f"onnxruntime {ort.__version__}", "cases": cases}, sys.stdout, indent=None)
 sys.stdout.write("\n")

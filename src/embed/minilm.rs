@@ -1,11 +1,12 @@
 //! all-MiniLM-L6-v2's forward pass in Rust: a 6-layer BERT encoder
 //! (hidden 384, 12 heads, feed-forward 1,536, exact GELU, LayerNorm ε 1e-12)
-//! over the vendored int8 weights, mean-pooled and L2-normalized.
+//! over the vendored quantized weights, mean-pooled and L2-normalized.
 //!
-//! The weights come from `vendor-models/minilm/model.onnx` as it is vendored
-//! (`onnx.rs` reads it): weight-only int8, each matrix `Cast` and `Mul`ed by
-//! its scales in the graph, so the model's own arithmetic is float32 on
-//! dequantized weights, which is what this does. A linear layer is found by
+//! The weights come from `vendor-models/minilm/model-w4.onnx` (`onnx.rs`
+//! reads it): the vendored int8 model with its token table made 4-bit by
+//! `vendor-models/derive_w4.py`. The encoder is weight-only int8, each
+//! matrix `Cast` and `Mul`ed by its scales in the graph, so the model's own
+//! arithmetic is float32 on dequantized weights, which is what this does. A linear layer is found by
 //! its bias's name (`…attention.self.query.bias`): the `Add` that takes the
 //! bias, the `MatMul` before it, and the `Mul`/`Cast` pair behind that
 //! `MatMul`'s weight. `tests` checks the vectors against ONNX Runtime's
@@ -52,9 +53,7 @@ struct Layer {
 }
 
 pub struct MiniLm {
-    /// The token table stays int8 (11.7 MB); rows are scaled on lookup.
-    words: &'static [i8],
-    word_scales: Vec<f32>,
+    words: Words,
     positions: Vec<f32>,
     token_type: Vec<f32>,
     embedding_norm: Norm,
@@ -67,7 +66,7 @@ impl MiniLm {
     pub fn load(model: &'static [u8]) -> Result<MiniLm, String> {
         let graph = onnx::parse(model)?;
         let w = Weights::new(&graph);
-        let (words, word_scales) = w.table("inner.embeddings.word_embeddings.weight")?;
+        let words = w.words("inner.embeddings.word_embeddings.weight")?;
         let (pos_q, pos_scales) = w.table("inner.embeddings.position_embeddings.weight")?;
         if pos_scales.len() < MAX_TOKENS {
             return Err(format!("the position table has {} rows, expected {MAX_TOKENS}", pos_scales.len()));
@@ -98,11 +97,11 @@ impl MiniLm {
             }
         }
         let embedding_norm = w.norm("inner.embeddings.LayerNorm")?;
-        Ok(MiniLm { words, word_scales, positions, token_type, embedding_norm, layers })
+        Ok(MiniLm { words, positions, token_type, embedding_norm, layers })
     }
 
     pub fn vocabulary(&self) -> usize {
-        self.word_scales.len()
+        self.words.rows
     }
 
     /// Mean-pooled, normalized vectors of token sequences (each at most
@@ -147,12 +146,10 @@ impl MiniLm {
         }
         let mut x = vec![0f32; t * HIDDEN];
         for (pos, (&id, row)) in ids.iter().zip(x.chunks_exact_mut(HIDDEN)).enumerate() {
-            let id = (id as usize).min(self.word_scales.len() - 1);
-            let scale = self.word_scales[id];
-            let word = &self.words[id * HIDDEN..(id + 1) * HIDDEN];
+            self.words.row(id as usize, row);
             let position = &self.positions[pos * HIDDEN..(pos + 1) * HIDDEN];
             for (j, r) in row.iter_mut().enumerate() {
-                *r = f32::from(word[j]) * scale + position[j] + self.token_type[j];
+                *r += position[j] + self.token_type[j];
             }
         }
         layer_norm(&mut x, &self.embedding_norm);
@@ -302,6 +299,33 @@ fn side_by_side(parts: &[Linear]) -> Linear {
     Linear { w, b: parts.iter().flat_map(|p| p.b.iter().copied()).collect(), inputs, outputs }
 }
 
+/// The token table, 4-bit (`vendor-models/derive_w4.py`): row `r` packs
+/// columns `2j` and `2j + 1` into byte `j` (low nibble first), and nibble
+/// `n` stands for `(n - 8) × scales[r][c / 32]`. Borrowed from the binary
+/// (5.9 MB); a row is widened on lookup.
+struct Words {
+    packed: &'static [u8],
+    scales: Vec<f32>,
+    rows: usize,
+}
+
+const WORD_GROUP: usize = 32;
+
+impl Words {
+    /// Writes row `id` (clamped to the table) into `out`.
+    fn row(&self, id: usize, out: &mut [f32]) {
+        let id = id.min(self.rows - 1);
+        let packed = &self.packed[id * HIDDEN / 2..(id + 1) * HIDDEN / 2];
+        let scales = &self.scales[id * HIDDEN / WORD_GROUP..(id + 1) * HIDDEN / WORD_GROUP];
+        for (j, pair) in out.chunks_exact_mut(2).enumerate() {
+            let scale = scales[2 * j / WORD_GROUP];
+            let byte = packed[j];
+            pair[0] = (f32::from(byte & 15) - 8.0) * scale;
+            pair[1] = (f32::from(byte >> 4) - 8.0) * scale;
+        }
+    }
+}
+
 /// An int8 initializer (borrowed from the `'static` model), its shape, and
 /// the scales the graph multiplies it by.
 struct Quantized {
@@ -368,6 +392,23 @@ impl<'g> Weights<'g> {
         match dims[..] {
             [rows, HIDDEN] if scales.len() == rows => Ok((values, scales)),
             _ => Err(format!("`{value}` has shape {dims:?} with {} scales, expected [rows, {HIDDEN}] with one per row", scales.len())),
+        }
+    }
+
+    /// The 4-bit token table `{value}`: `{value}_q4` (uint8 `[rows, 192]`)
+    /// and `{value}_scale4` (float16 `[rows, 12]`), which the graph unpacks
+    /// into `{value}` (`derive_w4.py`; ONNX Runtime runs that graph for the
+    /// reference vectors).
+    fn words(&self, value: &str) -> Result<Words, String> {
+        let (q, s) = (format!("{value}_q4"), format!("{value}_scale4"));
+        let (qi, si) = (self.init(&q)?, self.init(&s)?);
+        let packed = qi.u8s().map_err(|e| format!("`{q}`: {e}"))?;
+        let scales = si.f16s().map_err(|e| format!("`{s}`: {e}"))?;
+        match (&qi.dims[..], &si.dims[..]) {
+            (&[rows, half], &[srows, groups]) if half * 2 == HIDDEN && srows == rows && groups * WORD_GROUP == HIDDEN && rows > 0 => {
+                Ok(Words { packed, scales, rows })
+            }
+            (a, b) => Err(format!("`{q}` has shape {a:?} and `{s}` {b:?}, expected [rows, {}] and [rows, {}]", HIDDEN / 2, HIDDEN / WORD_GROUP)),
         }
     }
 

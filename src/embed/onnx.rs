@@ -1,4 +1,4 @@
-//! Reads the vendored `model.onnx` without ONNX Runtime: just enough of the
+//! Reads the embedded `model-w4.onnx` without ONNX Runtime: just enough of the
 //! protobuf wire format to list the graph's nodes (operator, inputs,
 //! outputs) and its initializers (name, shape, element type, raw bytes).
 //! `minilm.rs` finds its weights through that wiring. Nothing here runs a
@@ -14,7 +14,9 @@ use std::collections::HashMap;
 
 /// ONNX `TensorProto.DataType` values used here.
 pub const FLOAT: i32 = 1;
+pub const UINT8: i32 = 2;
 pub const INT8: i32 = 3;
+pub const FLOAT16: i32 = 10;
 
 #[derive(Debug, Default)]
 pub struct Node<'a> {
@@ -59,6 +61,41 @@ impl<'a> Initializer<'a> {
         // SAFETY: i8 and u8 have the same size and alignment.
         Ok(unsafe { std::slice::from_raw_parts(self.raw.as_ptr().cast::<i8>(), self.raw.len()) })
     }
+
+    /// The elements of a UINT8 tensor (stored as `raw_data`), borrowed.
+    pub fn u8s(&self) -> Result<&'a [u8], String> {
+        if self.data_type != UINT8 || self.raw.len() != self.len() {
+            return Err(format!("expected {} raw uint8 values, found type {} with {} bytes", self.len(), self.data_type, self.raw.len()));
+        }
+        Ok(self.raw)
+    }
+
+    /// The elements of a FLOAT16 tensor (stored as `raw_data`), widened.
+    pub fn f16s(&self) -> Result<Vec<f32>, String> {
+        if self.data_type != FLOAT16 || self.raw.len() != 2 * self.len() {
+            return Err(format!("expected {} raw float16 values, found type {} with {} bytes", self.len(), self.data_type, self.raw.len()));
+        }
+        Ok(self.raw.chunks_exact(2).map(|b| f16_to_f32(u16::from_le_bytes([b[0], b[1]]))).collect())
+    }
+}
+
+/// IEEE 754 half precision to single, exactly (subnormals, infinities and
+/// NaN included).
+pub fn f16_to_f32(h: u16) -> f32 {
+    let sign = u32::from(h >> 15) << 31;
+    let exp = u32::from((h >> 10) & 0x1f);
+    let mant = u32::from(h & 0x3ff);
+    let bits = match (exp, mant) {
+        (0, 0) => sign,
+        // Subnormal: mant × 2^-24, exactly representable in f32.
+        (0, m) => {
+            let v = m as f32 * 2f32.powi(-24);
+            return if sign == 0 { v } else { -v };
+        }
+        (0x1f, m) => sign | 0x7f80_0000 | (m << 13),
+        (e, m) => sign | ((e + 127 - 15) << 23) | (m << 13),
+    };
+    f32::from_bits(bits)
 }
 
 #[derive(Debug, Default)]
@@ -223,6 +260,25 @@ mod tests {
         assert_eq!(w.dims, vec![2, 1]);
         assert_eq!(w.f32s().unwrap(), vec![1.0, -2.0]);
         assert!(w.i8s().is_err());
+    }
+
+    #[test]
+    fn half_precision_widens_exactly() {
+        for (h, f) in [
+            (0x3c00, 1.0f32),
+            (0xc000, -2.0),
+            (0x0000, 0.0),
+            (0x7bff, 65504.0),
+            (0x0400, 6.103_515_6e-5),
+            (0x0001, 5.960_464_5e-8),
+            (0x8001, -5.960_464_5e-8),
+            (0x3555, 0.333_251_95),
+        ] {
+            assert_eq!(f16_to_f32(h), f, "{h:#06x}");
+        }
+        assert_eq!(f16_to_f32(0x7c00), f32::INFINITY);
+        assert!(f16_to_f32(0x7e00).is_nan());
+        assert_eq!(f16_to_f32(0x8000).to_bits(), 0x8000_0000, "negative zero");
     }
 
     #[test]
