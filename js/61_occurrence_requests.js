@@ -18,11 +18,19 @@
   /** A program's global environment: its default library files and its
    *  automatic type packages. Where two holders' differ (one lib
    *  declares `AsyncDisposable`, the other does not), the same file's
-   *  names can resolve in one and not the other. */
+   *  names can resolve in one and not the other. Kept per program (a
+   *  program never changes; a rebuilt one is a new key), since every
+   *  pair of holders asks for both of theirs. */
+  const environments = new WeakMap();
   function environment(program) {
-    const libs = program.getSourceFiles().filter((sf) => program.isSourceFileDefaultLibrary(sf)).map((sf) => sf.fileName).sort();
-    const types = (program.getAutomaticTypeDirectiveNames ? program.getAutomaticTypeDirectiveNames() : []).slice().sort();
-    return JSON.stringify([libs, types]);
+    let known = environments.get(program);
+    if (known === undefined) {
+      const libs = program.getSourceFiles().filter((sf) => program.isSourceFileDefaultLibrary(sf)).map((sf) => sf.fileName).sort();
+      const types = (program.getAutomaticTypeDirectiveNames ? program.getAutomaticTypeDirectiveNames() : []).slice().sort();
+      known = JSON.stringify([libs, types]);
+      environments.set(program, known);
+    }
+    return known;
   }
 
   /** Whether `q` has another global environment than `p`, or resolves
