@@ -62,9 +62,8 @@ while read -r platform os cpu libc; do
   strip "$exe" 2>/dev/null || true
   # The binary ships brotli-packed; the launcher unpacks it on first use and
   # checks this sha256 (npm/tsq/bin/tsq.js).
-  sha=$(sha256sum "$exe" | cut -d' ' -f1)
-  bytes=$(stat -c %s "$exe")
-  node "$repo/npm/pack-binary.js" "$exe" "$exe.br" || { echo "npm/build.sh: packing $exe failed" >&2; exit 1; }
+  packed=$(node "$repo/npm/pack-binary.js" "$exe" "$exe.br") || { echo "npm/build.sh: packing $exe failed" >&2; exit 1; }
+  read -r sha bytes <<< "$packed"
   rm "$exe"
   licenses "$dir"
   libc_field=""

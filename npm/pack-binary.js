@@ -6,7 +6,7 @@
 // brotli at 11 leaves about 30% (benches/README.md, "The packed binary").
 // The launcher (npm/tsq/bin/tsq.js) unpacks it with Node's own zlib.
 //
-//   node npm/pack-binary.js BINARY OUT.br
+//   node npm/pack-binary.js BINARY OUT.br    (prints "SHA256 BYTES" of BINARY)
 "use strict";
 const fs = require("node:fs");
 const zlib = require("node:zlib");
@@ -32,5 +32,8 @@ const packed = zlib.brotliCompressSync(input, {
   },
 });
 fs.writeFileSync(to, packed);
+// For the package.json that npm/build.sh writes (no sha256sum or GNU stat
+// needed: the release workflow runs this on macOS too).
+process.stdout.write(`${require("node:crypto").createHash("sha256").update(input).digest("hex")} ${input.length}\n`);
 const mb = (n) => `${(n / 1e6).toFixed(1)} MB`;
 console.error(`pack-binary: ${mb(input.length)} -> ${mb(packed.length)} (brotli ${quality}) in ${((Date.now() - start) / 1000).toFixed(0)} s`);
