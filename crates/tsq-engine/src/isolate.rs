@@ -144,7 +144,9 @@ fn op_tsq_rss_mb() -> f64 {
     resident_mb().unwrap_or(0.0)
 }
 
-/// Resident memory in MiB, where the platform tells it cheaply.
+/// Resident memory in MiB, where the platform tells it cheaply: Linux's
+/// `/proc/self/status`, macOS's `proc_pidinfo` task info. Elsewhere
+/// `None`, and the occurrence pass's memory bound does not act.
 pub fn resident_mb() -> Option<f64> {
     #[cfg(target_os = "linux")]
     {
@@ -152,7 +154,17 @@ pub fn resident_mb() -> Option<f64> {
         let kb: f64 = status.lines().find_map(|l| l.strip_prefix("VmRSS:"))?.split_whitespace().next()?.parse().ok()?;
         Some(kb / 1024.0)
     }
-    #[cfg(not(target_os = "linux"))]
+    #[cfg(target_os = "macos")]
+    {
+        // SAFETY: a plain C struct of integers; all zeroes is a valid value.
+        let mut info: libc::proc_taskinfo = unsafe { std::mem::zeroed() };
+        let size = std::mem::size_of::<libc::proc_taskinfo>() as libc::c_int;
+        let pid = std::process::id() as libc::c_int;
+        // SAFETY: proc_pidinfo writes at most `size` bytes into `info`.
+        let written = unsafe { libc::proc_pidinfo(pid, libc::PROC_PIDTASKINFO, 0, (&mut info as *mut libc::proc_taskinfo).cast(), size) };
+        (written == size).then(|| info.pti_resident_size as f64 / (1024.0 * 1024.0))
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "macos")))]
     {
         None
     }
@@ -165,6 +177,24 @@ pub fn resident_mb() -> Option<f64> {
 fn op_tsq_collect_garbage(isolate: &mut v8::Isolate) {
     isolate.low_memory_notification();
     trim_malloc();
+}
+
+/// What the C allocator holds, in MiB: in use (the engine's heap plus
+/// everything else malloc serves), and free but still mapped (freed
+/// chunks inside pages that hold live ones, which no trim returns).
+/// Debug logs only; benches/README.md ("Where a vue index's memory
+/// goes") reads them.
+fn malloc_mb() -> Option<[u64; 2]> {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        // SAFETY: mallinfo2 only reads the allocator's counters.
+        let mi = unsafe { libc::mallinfo2() };
+        Some([(mi.uordblks >> 20) as u64, (mi.fordblks >> 20) as u64])
+    }
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    {
+        None
+    }
 }
 
 /// glibc keeps what the engine freed mapped (its arenas are trimmed only
@@ -283,7 +313,8 @@ impl Engine {
             let stats = isolate.get_heap_statistics();
             let ms = started.elapsed().as_millis() as u64;
             let rss_mb = resident_mb().unwrap_or(0.0) as u64;
-            tracing::debug!(heap_mb = stats.total_heap_size() / (1 << 20), rss_mb, ms, "engine heap after a collection");
+            let [malloc_used_mb, malloc_free_mb] = malloc_mb().unwrap_or_default();
+            tracing::debug!(heap_mb = stats.total_heap_size() / (1 << 20), rss_mb, malloc_used_mb, malloc_free_mb, ms, "engine heap after a collection");
         }
     }
 
