@@ -251,7 +251,7 @@ impl TsqServer {
         let root = self.root(ctx).await;
         self.engine
             .get_or_try_init(|| async move {
-                let engine = Arc::new(Engine::open(&root, EngineOptions { warm: true, ..Default::default() }).map_err(|e| e.to_string())?);
+                let engine = Arc::new(Engine::open(&root, EngineOptions { warm: true, background: Some(crate::api::INLINE_REINDEX_FILES), ..Default::default() }).map_err(|e| e.to_string())?);
                 // `[share] from`: the team's published index first, then the
                 // local sync on top. A failure leaves the local index in use.
                 let pulling = Arc::clone(&engine);

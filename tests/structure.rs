@@ -27,7 +27,7 @@ use tsq::api::{Answer, Engine, EngineOptions, QueryInput, StructureMode};
 use tsq::embed::EmbedderChoice;
 
 fn engine(root: &Path) -> Engine {
-    Engine::open(root, EngineOptions { embedder: Some(EmbedderChoice::None), warm: false }).unwrap()
+    Engine::open(root, EngineOptions { embedder: Some(EmbedderChoice::None), ..Default::default() }).unwrap()
 }
 
 fn full_text(engine: &Engine, query: &str) -> String {

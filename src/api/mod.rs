@@ -64,7 +64,19 @@ pub struct EngineOptions {
     /// A long-lived process (`tsq serve`): the index keeps what repeated
     /// queries read (the window vectors) in memory.
     pub warm: bool,
+    /// `tsq serve`: a background worker keeps the occurrence index fresh,
+    /// and an answer re-indexes at most this many files itself
+    /// (`INLINE_REINDEX_FILES`); a larger re-index, or one the worker is
+    /// running, is not waited for (`Engine::occurrences_for_answer`).
+    /// `None` (the CLI): every answer brings the rows up to date first.
+    pub background: Option<usize>,
 }
+
+/// Files a `tsq serve` answer re-indexes before it answers. A body-only
+/// edit re-indexes one file, an exported-signature edit its importers; an
+/// engine upgrade re-indexes every file, which is minutes on a monorepo
+/// and is left to the background worker.
+pub const INLINE_REINDEX_FILES: usize = 32;
 
 /// Errors of the engine API, one enum for both front ends.
 #[derive(Debug, thiserror::Error)]
@@ -165,6 +177,9 @@ pub struct Engine {
     view: Arc<FileView>,
     index: Mutex<Option<Index>>,
     workspace: Mutex<Option<Arc<Workspace>>>,
+    /// Held for an occurrence sync: one pass at a time (`tsq serve`'s
+    /// worker and an answer's own sync).
+    occurrence_pass: Mutex<()>,
     /// A second Language Service for `tsq serve`'s background precompute,
     /// so that a query never waits for it.
     background: Mutex<Option<Arc<Workspace>>>,
@@ -195,6 +210,7 @@ impl Engine {
             view: Arc::new(FileView::new(ReadConfig::default())),
             index: Mutex::new(None),
             workspace: Mutex::new(None),
+            occurrence_pass: Mutex::new(()),
             background: Mutex::new(None),
             parser: OnceLock::new(),
             reranker: OnceLock::new(),
@@ -332,7 +348,8 @@ impl Engine {
 
     fn lookup(&self, req: &Request, query: &SymbolQuery, tree: &Tree, progress: &dyn Progress) -> Result<Answer, EngineError> {
         let config = LookupConfig { call_depth: req.settings.call_depth, max_token_budget: req.settings.max_token_budget, paths: req.scope.clone() };
-        let answer = match self.stored_lookup(query, &config, tree, progress)? {
+        let (stored, refreshing) = self.stored_lookup(query, &config, tree, progress)?;
+        let mut answer = match stored {
             Some(answer) => answer,
             None => {
                 let ws = self.workspace(tree, progress)?;
@@ -343,6 +360,9 @@ impl Engine {
                 answer
             }
         };
+        if let Some(pending) = refreshing {
+            answer = crate::lookup::with_backends(answer, &occurrences::RowsFor::refreshing_note(pending));
+        }
         Ok(match req.shape {
             Shape::Full => Answer::Full(FullAnswer::Lookup(answer)),
             Shape::Concise => Answer::Concise(ConciseAnswer {
@@ -359,24 +379,28 @@ impl Engine {
     /// workspace has an index that can answer it exactly
     /// (`structure::lookup`) at the stored depth. Syncs first, so that
     /// edits invalidate what they may have changed.
-    fn stored_lookup(&self, query: &SymbolQuery, config: &LookupConfig, tree: &Tree, progress: &dyn Progress) -> Result<Option<LookupAnswer>, EngineError> {
+    /// Beside the answer: `Some(files pending)` when the occurrence rows
+    /// are being refreshed in the background and were not read.
+    fn stored_lookup(&self, query: &SymbolQuery, config: &LookupConfig, tree: &Tree, progress: &dyn Progress) -> Result<(Option<LookupAnswer>, Option<usize>), EngineError> {
         if !crate::index::index_dir(&self.root).exists() {
-            return Ok(None);
+            return Ok((None, None));
         }
-        if let Some(answer) = self.occurrence_lookup(query, config, tree, progress)? {
-            return Ok(Some(answer));
-        }
+        let refreshing = match self.occurrence_lookup(query, config, tree, progress)? {
+            occurrences::OccurrenceLookup::Answered(answer) => return Ok((Some(answer), None)),
+            occurrences::OccurrenceLookup::Unanswered => None,
+            occurrences::OccurrenceLookup::Refreshing { pending } => Some(pending),
+        };
         if config.call_depth != crate::structure::STORED_DEPTH {
-            return Ok(None);
+            return Ok((None, refreshing));
         }
         self.sync_tree(tree, progress)?;
-        let Some((found, backends)) = self.answer_from_index(query, tree, progress)? else { return Ok(None) };
+        let Some((found, backends)) = self.answer_from_index(query, tree, progress)? else { return Ok((None, refreshing)) };
         let (matches, hints) = crate::lookup::in_scope_only(found.matches, Vec::new(), config);
         if matches.is_empty() {
             // The hints come from the Language Service.
-            return Ok(None);
+            return Ok((None, refreshing));
         }
-        Ok(Some(crate::lookup::answer_from(query, config, Some(backends), matches, &found.snapshots, hints, found.metadata)))
+        Ok((Some(crate::lookup::answer_from(query, config, Some(backends), matches, &found.snapshots, hints, found.metadata)), refreshing))
     }
 
     /// A query's parts from the index (synced by the caller), with the
@@ -438,15 +462,17 @@ impl Engine {
         // file), so that enrichment reads fresh rows.
         if index.has_occurrences()? {
             drop(guard);
-            self.sync_occurrences_of(tree, progress)?;
-            return self.full_search(req, text, tree, progress, notes, sync_ms);
+            let rows = match self.occurrences_for_answer(tree, progress)? {
+                occurrences::RowsFor::Fresh(_) => true,
+                occurrences::RowsFor::Refreshing { pending } => {
+                    notes.push(occurrences::RowsFor::refreshing_note(pending));
+                    false
+                }
+            };
+            let guard = self.open_index()?;
+            return self.full_search_in(guard.as_ref().expect("opened above"), req, text, tree, progress, notes, sync_ms, rows);
         }
-        self.full_search_in(index, req, text, tree, progress, notes, sync_ms)
-    }
-
-    fn full_search(&self, req: &Request, text: &str, tree: &Tree, progress: &dyn Progress, notes: Vec<String>, sync_ms: u64) -> Result<Answer, EngineError> {
-        let guard = self.open_index()?;
-        self.full_search_in(guard.as_ref().expect("opened above"), req, text, tree, progress, notes, sync_ms)
+        self.full_search_in(index, req, text, tree, progress, notes, sync_ms, false)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -459,6 +485,7 @@ impl Engine {
         progress: &dyn Progress,
         mut notes: Vec<String>,
         sync_ms: u64,
+        with_rows: bool,
     ) -> Result<Answer, EngineError> {
         let filter = crate::search::filter(&req.scope, req.language.as_deref());
         // The Language Service starts only if a result's structure is not
@@ -470,7 +497,10 @@ impl Engine {
             })
         };
         let rows = crate::structure::answers::Rows::new(index, &self.view, &tree.sources);
-        let structures = crate::structure::Structures::new(index, &self.view, &live).with_rows(&rows);
+        // Rows only when they are fresh (synced above; not while the
+        // background worker refreshes them).
+        let structures = crate::structure::Structures::new(index, &self.view, &live);
+        let structures = if with_rows { structures.with_rows(&rows) } else { structures };
         let mut answer = crate::search::search(index, &structures, self.reranker(), text, &filter, &req.settings)?;
         let computed = structures.computed.get();
         if computed > 0 {

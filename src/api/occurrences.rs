@@ -9,6 +9,8 @@ use serde::Serialize;
 
 use super::request::RequestError;
 use super::{lock, structure_error, Engine, EngineError};
+use crate::index::Index;
+use crate::structure::StructureError;
 use crate::config::Overrides;
 use crate::index::Progress;
 use crate::lookup::{LookupAnswer, LookupConfig};
@@ -16,6 +18,33 @@ use crate::query::SymbolQuery;
 use crate::source::Tree;
 use crate::structure::answers;
 use crate::structure::occurrences::{self, Graph, OccurrenceReport, Relations};
+
+/// The occurrence rows an answer may read (`Engine::occurrences_for_answer`).
+pub(super) enum RowsFor {
+    /// Up to date; the sync that made them so.
+    Fresh(OccurrenceReport),
+    /// Being brought up to date in the background: the answer does not
+    /// read them. `pending`: files left to re-index (before any cascade).
+    Refreshing { pending: usize },
+}
+
+impl RowsFor {
+    /// The note an answer computed without the rows carries.
+    pub(super) fn refreshing_note(pending: usize) -> String {
+        format!("structure: the occurrence index is being refreshed in the background ({pending} files to re-index), so this answer's structure was computed without it")
+    }
+}
+
+/// What the occurrence rows made of a `symbol =` lookup.
+pub(super) enum OccurrenceLookup {
+    Answered(LookupAnswer),
+    /// No occurrence index, or the rows cannot answer exactly (a file
+    /// that failed, no match): the caller asks the Language Service.
+    Unanswered,
+    /// The rows are being refreshed in the background (`RowsFor`): the
+    /// caller answers without them and says so.
+    Refreshing { pending: usize },
+}
 
 /// A `relations` answer: the declarations the query names, each with its
 /// references, callers and callees from the occurrence index, and the
@@ -39,9 +68,46 @@ impl Engine {
         self.sync_occurrences_of(&self.walk(), progress)
     }
 
-    /// `sync_occurrences` for a walk the caller made.
+    /// `sync_occurrences` for a walk the caller made. Waits for a pass
+    /// another thread is running (then finds little or nothing to do).
     pub(super) fn sync_occurrences_of(&self, tree: &Tree, progress: &dyn Progress) -> Result<OccurrenceReport, EngineError> {
         self.sync_tree(tree, progress)?;
+        let _pass = lock(&self.occurrence_pass);
+        self.run_occurrence_sync(tree, progress)
+    }
+
+    /// The occurrence rows an answer may read. A CLI process brings them
+    /// up to date first, as `sync_occurrences_of`. In `tsq serve`
+    /// (`EngineOptions::background`) an answer never waits for a large
+    /// re-index: when the background worker is running a pass, or more
+    /// files are pending than the answer may re-index itself (an
+    /// upgrade's engine change re-indexes every file), the answer is
+    /// `Refreshing` and is computed without the rows; the worker, started
+    /// after every answer, brings them up to date.
+    pub(super) fn occurrences_for_answer(&self, tree: &Tree, progress: &dyn Progress) -> Result<RowsFor, EngineError> {
+        let Some(inline) = self.options.background else {
+            return Ok(RowsFor::Fresh(self.sync_occurrences_of(tree, progress)?));
+        };
+        self.sync_tree(tree, progress)?;
+        let pending = || -> Result<usize, EngineError> {
+            let guard = self.open_index()?;
+            occurrences::pending(guard.as_ref().expect("opened above"), tree, &self.view).map_err(structure_error)
+        };
+        let _pass = match self.occurrence_pass.try_lock() {
+            Ok(g) => g,
+            Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner(),
+            Err(std::sync::TryLockError::WouldBlock) => return Ok(RowsFor::Refreshing { pending: pending()? }),
+        };
+        let n = pending()?;
+        if n > inline {
+            return Ok(RowsFor::Refreshing { pending: n });
+        }
+        Ok(RowsFor::Fresh(self.run_occurrence_sync(tree, progress)?))
+    }
+
+    /// One occurrence sync; the caller holds `occurrence_pass`. The index
+    /// is locked only to read and to write, not while a batch is checked.
+    fn run_occurrence_sync(&self, tree: &Tree, progress: &dyn Progress) -> Result<OccurrenceReport, EngineError> {
         {
             let guard = self.open_index()?;
             if !occurrences::needs_sync(guard.as_ref().expect("opened above"), tree, &self.view).map_err(structure_error)? {
@@ -49,13 +115,15 @@ impl Engine {
             }
         }
         let ws = self.workspace(tree, progress)?;
-        let mut guard = self.open_index()?;
-        let index = guard.as_mut().expect("opened above");
-        let mut report = occurrences::sync(index, &ws, tree, &self.view, progress).map_err(structure_error)?;
+        let with_index = |f: &mut dyn FnMut(&mut Index) -> Result<(), StructureError>| {
+            let mut guard = lock(&self.index);
+            f(guard.as_mut().expect("opened above"))
+        };
+        let mut report = occurrences::sync(&with_index, &ws, tree, &self.view, progress).map_err(structure_error)?;
         // A file edited during the pass: its batch was dropped; once more
         // picks it up (a second interruption is reported as is).
         if report.interrupted {
-            let again = occurrences::sync(index, &ws, tree, &self.view, progress).map_err(structure_error)?;
+            let again = occurrences::sync(&with_index, &ws, tree, &self.view, progress).map_err(structure_error)?;
             report = OccurrenceReport { indexed: report.indexed + again.indexed, occurrences: report.occurrences + again.occurrences, ..again };
         }
         Ok(report)
@@ -89,14 +157,17 @@ impl Engine {
         config: &LookupConfig,
         tree: &Tree,
         progress: &dyn Progress,
-    ) -> Result<Option<LookupAnswer>, EngineError> {
+    ) -> Result<OccurrenceLookup, EngineError> {
         {
             let guard = self.open_index()?;
             if !guard.as_ref().expect("opened above").has_occurrences()? {
-                return Ok(None);
+                return Ok(OccurrenceLookup::Unanswered);
             }
         }
-        let sync = self.sync_occurrences_of(tree, progress)?;
+        let sync = match self.occurrences_for_answer(tree, progress)? {
+            RowsFor::Fresh(sync) => sync,
+            RowsFor::Refreshing { pending } => return Ok(OccurrenceLookup::Refreshing { pending }),
+        };
         let guard = lock(&self.index);
         let index = guard.as_ref().expect("opened by the sync");
         let started = std::time::Instant::now();
@@ -106,18 +177,18 @@ impl Engine {
             Ok(found) => found,
             Err(why) => {
                 tracing::debug!(query = %query, "occurrence index cannot answer: {why:?}");
-                return Ok(None);
+                return Ok(OccurrenceLookup::Unanswered);
             }
         };
         let (matches, hints) = crate::lookup::in_scope_only(found.matches, Vec::new(), config);
         if matches.is_empty() {
-            return Ok(None);
+            return Ok(OccurrenceLookup::Unanswered);
         }
         let line = match sync.indexed {
             0 => "structure: from the occurrence index".to_string(),
             n => format!("structure: from the occurrence index ({n} files re-indexed first)"),
         };
         let line = super::with_origin(index, line);
-        Ok(Some(crate::lookup::answer_from(query, config, Some(line), matches, &found.snapshots, hints, found.metadata)))
+        Ok(OccurrenceLookup::Answered(crate::lookup::answer_from(query, config, Some(line), matches, &found.snapshots, hints, found.metadata)))
     }
 }

@@ -330,19 +330,19 @@ pub fn run() -> anyhow::Result<ExitStatus> {
                 ..Default::default()
             };
             let input = tsq::api::QueryInput { query, paths, languages, shape: format.shape(), overrides, symbol_only: false };
-            query::run(&engine(root, tsq::api::EngineOptions { embedder, warm: false })?, input, format)
+            query::run(&engine(root, tsq::api::EngineOptions { embedder, warm: false, background: None })?, input, format)
         }
         Command::Index { root, embedder, no_structure, occurrences: _, from: Some(url), json } => {
             if no_structure {
                 eprintln!("tsq: --from pulls the whole index, structure included; drop --no-structure");
                 return Ok(ExitStatus::Error);
             }
-            index::run_pull(&engine(root, tsq::api::EngineOptions { embedder, warm: false })?, &url, json)
+            index::run_pull(&engine(root, tsq::api::EngineOptions { embedder, warm: false, background: None })?, &url, json)
         }
         Command::Index { root, embedder, no_structure, occurrences: _, from: None, json } => {
-            index::run_index(&engine(root, tsq::api::EngineOptions { embedder, warm: false })?, !no_structure, json)
+            index::run_index(&engine(root, tsq::api::EngineOptions { embedder, warm: false, background: None })?, !no_structure, json)
         }
-        Command::Publish { to, root, embedder, json } => index::run_publish(&engine(root, tsq::api::EngineOptions { embedder, warm: false })?, &to, json),
+        Command::Publish { to, root, embedder, json } => index::run_publish(&engine(root, tsq::api::EngineOptions { embedder, warm: false, background: None })?, &to, json),
         Command::Relations { query, root, call_depth, json } => relations::run(&engine(root, none())?, &query, call_depth, json),
         Command::Status { root, json } => index::run_status(&engine(root, none())?, json),
         Command::Clean { root, json } => index::run_clean(&engine(root, none())?, json),

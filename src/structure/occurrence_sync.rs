@@ -16,6 +16,10 @@
 //! **No stale row is written.** Every workspace file's hash is read before
 //! a batch is computed and again after; if any changed, the batch is
 //! dropped and the sync reports it (the next sync redoes it).
+//!
+//! **The index is held only to read and to write** (`WithIndexMut`): a
+//! pass computes each batch without it, so that `tsq serve` answers from
+//! the index while its background pass runs.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -123,25 +127,33 @@ fn importers_of(imports: &Imports, target: &str) -> Vec<(String, bool)> {
 /// indexed yet. Cheap (the file rows and the view's hashes): an answer
 /// that needs no re-indexing loads no TypeScript project.
 pub fn needs_sync(index: &Index, tree: &Tree, view: &FileView) -> Result<bool, StructureError> {
-    let started = std::time::Instant::now();
-    let stale = stale(index, tree, view)?;
-    tracing::debug!(ms = started.elapsed().as_millis() as u64, stale, "occurrence freshness check");
-    Ok(stale)
+    Ok(pending(index, tree, view)? > 0)
 }
 
-fn stale(index: &Index, tree: &Tree, view: &FileView) -> Result<bool, StructureError> {
+/// How many files `sync` would re-index before any cascade: those whose
+/// hash differs from their rows', new and deleted ones; every file when
+/// the layout changed or nothing is indexed yet. 0: the rows are fresh.
+pub fn pending(index: &Index, tree: &Tree, view: &FileView) -> Result<usize, StructureError> {
+    let started = std::time::Instant::now();
+    let pending = count_pending(index, tree, view)?;
+    tracing::debug!(ms = started.elapsed().as_millis() as u64, pending, "occurrence freshness check");
+    Ok(pending)
+}
+
+fn count_pending(index: &Index, tree: &Tree, view: &FileView) -> Result<usize, StructureError> {
     let root = index.root().to_path_buf();
     let stored: HashMap<String, String> = index.occ_file_hashes()?.into_iter().map(|r| (r.relative_path, r.content_hash)).collect();
+    let everything = || tree.sources.iter().filter(|s| !is_declaration_file(&relative(s, &root))).count().max(1);
     if stored.is_empty() || std::fs::read_to_string(index.dir().join(LAYOUT_MARKER)).ok() != Some(layout_hash(tree, &root, view)) {
-        return Ok(true);
+        return Ok(everything());
     }
     if index.usage_missing()? {
-        return Ok(true);
+        return Ok(1);
     }
     // The chunk sync just checked every file's mtime and size: where
     // they hold, its stored hash is the file's, and nothing is read.
     let stamped = index.stamped_hashes(&tree.sources)?;
-    let mut seen = 0;
+    let (mut seen, mut changed) = (0, 0);
     for s in &tree.sources {
         let rel = relative(s, &root);
         if is_declaration_file(&rel) {
@@ -157,20 +169,38 @@ fn stale(index: &Index, tree: &Tree, view: &FileView) -> Result<bool, StructureE
                 e.hash.clone()
             }
         };
-        seen += 1;
-        if stored.get(&rel) != Some(&hash) {
-            return Ok(true);
+        match stored.get(&rel) {
+            Some(h) => {
+                seen += 1;
+                if h != &hash {
+                    changed += 1;
+                }
+            }
+            None => changed += 1,
         }
     }
-    Ok(seen != stored.len())
+    // Files with rows that the walk no longer has.
+    Ok(changed + (stored.len() - seen.min(stored.len())))
 }
 
+/// The index for a moment: the caller holds its lock only inside the call.
+pub type WithIndexMut<'a> = dyn Fn(&mut dyn FnMut(&mut Index) -> Result<(), StructureError>) -> Result<(), StructureError> + 'a;
+
 /// Brings the occurrence index up to date with the walk.
-pub fn sync(index: &mut Index, ws: &Workspace, tree: &Tree, view: &FileView, progress: &dyn Progress) -> Result<OccurrenceReport, StructureError> {
+pub fn sync(index: &WithIndexMut<'_>, ws: &Workspace, tree: &Tree, view: &FileView, progress: &dyn Progress) -> Result<OccurrenceReport, StructureError> {
     let started = std::time::Instant::now();
-    let root = index.root().to_path_buf();
     let mut report = OccurrenceReport::default();
-    let stored: HashMap<String, OccFileRow> = index.occ_files(false)?.into_iter().map(|r| (r.relative_path.clone(), r)).collect();
+    let (mut root, mut stored, mut marker, mut scope) = (PathBuf::new(), HashMap::new(), PathBuf::new(), None);
+    index(&mut |ix| {
+        root = ix.root().to_path_buf();
+        stored = ix.occ_files(false)?.into_iter().map(|r| (r.relative_path.clone(), r)).collect();
+        marker = ix.dir().join(LAYOUT_MARKER);
+        // Which programs hold which files (the live answers' scope).
+        scope = Some(Scope::load(ix));
+        Ok(())
+    })?;
+    let stored: HashMap<String, OccFileRow> = stored;
+    let mut scope = scope.expect("read above");
     // Hashes of every walked source, read once here (the race guard compares against these).
     let mut current: BTreeMap<String, (PathBuf, String)> = BTreeMap::new();
     for s in &tree.sources {
@@ -183,7 +213,6 @@ pub fn sync(index: &mut Index, ws: &Workspace, tree: &Tree, view: &FileView, pro
     }
     let indexable: BTreeSet<String> = current.keys().filter(|r| !is_declaration_file(r)).cloned().collect();
     let layout = layout_hash(tree, &root, view);
-    let marker = index.dir().join(LAYOUT_MARKER);
     let layout_changed = std::fs::read_to_string(&marker).ok().as_deref() != Some(layout.as_str());
 
     let deleted: Vec<String> = stored.keys().filter(|p| !indexable.contains(*p)).cloned().collect();
@@ -226,16 +255,16 @@ pub fn sync(index: &mut Index, ws: &Workspace, tree: &Tree, view: &FileView, pro
             }
         }
     }
-    // Which programs hold which files (the live answers' scope).
-    let mut scope = Scope::load(index);
     if report.full {
         scope.restart();
     }
     scope.set_info(&ws.info());
     if !deleted.is_empty() {
-        index.delete_occurrences(&deleted)?;
         scope.forget(&deleted);
-        scope.save(index)?;
+        index(&mut |ix| {
+            ix.delete_occurrences(&deleted)?;
+            scope.save(ix)
+        })?;
         report.removed = deleted.len();
     }
 
@@ -339,13 +368,15 @@ pub fn sync(index: &mut Index, ws: &Workspace, tree: &Tree, view: &FileView, pro
             }
         }
         report.occurrences += rows.len();
-        index.put_occurrences(&file_rows, &rows, &declaration_rows)?;
-        scope.save(index)?;
+        index(&mut |ix| {
+            ix.put_occurrences(&file_rows, &rows, &declaration_rows)?;
+            scope.save(ix)
+        })?;
         done.extend(batch);
     }
     if report.full && !report.interrupted {
         scope.completed();
-        scope.save(index)?;
+        index(&mut |ix| scope.save(ix))?;
     }
     if report.full {
         // Release the last project's program too.
@@ -358,12 +389,16 @@ pub fn sync(index: &mut Index, ws: &Workspace, tree: &Tree, view: &FileView, pro
     }
     // The usage prior follows the rows (and is filled in on an index
     // built before it existed).
-    if !done.is_empty() || report.removed > 0 || index.usage_missing()? {
-        report.used_symbols = super::usage::refresh(index)?;
-    }
-    if !done.is_empty() || report.removed > 0 {
-        index.compact_if_due()?;
-    }
+    let wrote = !done.is_empty() || report.removed > 0;
+    index(&mut |ix| {
+        if wrote || ix.usage_missing()? {
+            report.used_symbols = super::usage::refresh(ix)?;
+        }
+        if wrote {
+            ix.compact_if_due()?;
+        }
+        Ok(())
+    })?;
     progress.update("occurrences indexed", done.len() as u64, done.len() as u64);
     report.ms = started.elapsed().as_millis() as u64;
     Ok(report)

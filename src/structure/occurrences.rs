@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use serde::Serialize;
 
-pub use super::occurrence_sync::{needs_sync, sync, OccurrenceReport};
+pub use super::occurrence_sync::{needs_sync, pending, sync, OccurrenceReport, WithIndexMut};
 use super::rows::Declaration;
 pub use super::rows::Facts;
 use super::scope::Scope;

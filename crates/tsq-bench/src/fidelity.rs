@@ -129,7 +129,7 @@ pub fn run(dir: &Path, sample: usize, edits: usize, per_edit: usize, seed: u64, 
     let work: PathBuf = std::env::temp_dir().join(format!("tsq-fidelity-{}", std::process::id()));
     copy_dir(dir, &work)?;
     let _cleanup = Cleanup(work.clone());
-    let e = Engine::open(&work, EngineOptions { embedder: Some(EmbedderChoice::None), warm: false })?;
+    let e = Engine::open(&work, EngineOptions { embedder: Some(EmbedderChoice::None), ..Default::default() })?;
     e.sync_occurrences(&tsq::index::sync_silent())?;
     let all = declaration_queries(&work)?;
     let mut rng = Rng(seed);
