@@ -251,7 +251,10 @@ impl TsqServer {
         let root = self.root(ctx).await;
         self.engine
             .get_or_try_init(|| async move {
-                let engine = Arc::new(Engine::open(&root, EngineOptions { warm: true, background: Some(crate::api::INLINE_REINDEX_FILES), ..Default::default() }).map_err(|e| e.to_string())?);
+                let engine = Arc::new(
+                    Engine::open(&root, EngineOptions { warm: true, background: Some(crate::api::INLINE_REINDEX_FILES), ..Default::default() })
+                        .map_err(|e| e.to_string())?,
+                );
                 // `[share] from`: the team's published index first, then the
                 // local sync on top. A failure leaves the local index in use.
                 let pulling = Arc::clone(&engine);
@@ -281,8 +284,9 @@ impl TsqServer {
     /// is in flight it computes what the index lacks: vectors first, a
     /// small batch at a time (a query never waits for more than one), then
     /// the occurrence index (`Engine::structure_step`: the first build,
-    /// then whatever edits made stale; a query meanwhile waits for it
-    /// rather than read stale rows), then the programs of the projects the
+    /// then whatever edits made stale; a query meanwhile is answered
+    /// without the rows and says so: `Engine::occurrences_for_answer`),
+    /// then the programs of the projects the
     /// latest answer showed, so that the re-index after the next edit
     /// there is incremental.
     fn work_in_background(&self, engine: &Arc<Engine>) {

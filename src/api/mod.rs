@@ -381,7 +381,13 @@ impl Engine {
     /// edits invalidate what they may have changed.
     /// Beside the answer: `Some(files pending)` when the occurrence rows
     /// are being refreshed in the background and were not read.
-    fn stored_lookup(&self, query: &SymbolQuery, config: &LookupConfig, tree: &Tree, progress: &dyn Progress) -> Result<(Option<LookupAnswer>, Option<usize>), EngineError> {
+    fn stored_lookup(
+        &self,
+        query: &SymbolQuery,
+        config: &LookupConfig,
+        tree: &Tree,
+        progress: &dyn Progress,
+    ) -> Result<(Option<LookupAnswer>, Option<usize>), EngineError> {
         if !crate::index::index_dir(&self.root).exists() {
             return Ok((None, None));
         }

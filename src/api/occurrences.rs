@@ -9,15 +9,15 @@ use serde::Serialize;
 
 use super::request::RequestError;
 use super::{lock, structure_error, Engine, EngineError};
-use crate::index::Index;
-use crate::structure::StructureError;
 use crate::config::Overrides;
+use crate::index::Index;
 use crate::index::Progress;
 use crate::lookup::{LookupAnswer, LookupConfig};
 use crate::query::SymbolQuery;
 use crate::source::Tree;
 use crate::structure::answers;
 use crate::structure::occurrences::{self, Graph, OccurrenceReport, Relations};
+use crate::structure::StructureError;
 
 /// The occurrence rows an answer may read (`Engine::occurrences_for_answer`).
 pub(super) enum RowsFor {
@@ -43,7 +43,9 @@ pub(super) enum OccurrenceLookup {
     Unanswered,
     /// The rows are being refreshed in the background (`RowsFor`): the
     /// caller answers without them and says so.
-    Refreshing { pending: usize },
+    Refreshing {
+        pending: usize,
+    },
 }
 
 /// A `relations` answer: the declarations the query names, each with its

@@ -342,7 +342,9 @@ pub fn run() -> anyhow::Result<ExitStatus> {
         Command::Index { root, embedder, no_structure, occurrences: _, from: None, json } => {
             index::run_index(&engine(root, tsq::api::EngineOptions { embedder, warm: false, background: None })?, !no_structure, json)
         }
-        Command::Publish { to, root, embedder, json } => index::run_publish(&engine(root, tsq::api::EngineOptions { embedder, warm: false, background: None })?, &to, json),
+        Command::Publish { to, root, embedder, json } => {
+            index::run_publish(&engine(root, tsq::api::EngineOptions { embedder, warm: false, background: None })?, &to, json)
+        }
         Command::Relations { query, root, call_depth, json } => relations::run(&engine(root, none())?, &query, call_depth, json),
         Command::Status { root, json } => index::run_status(&engine(root, none())?, json),
         Command::Clean { root, json } => index::run_clean(&engine(root, none())?, json),
