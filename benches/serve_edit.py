@@ -57,14 +57,19 @@ class Mcp:
                     raise SystemExit(f"{method}: {msg['error']}")
                 return msg["result"]
 
-    def ask(self, query):
-        """(seconds, the answer's first line)."""
+    def answer(self, query):
+        """(seconds, the answer's text)."""
         t = time.monotonic()
         r = self.call("tools/call", {"name": "codebase_search", "arguments": {"query": query}})
         secs = time.monotonic() - t
         text = "".join(c.get("text", "") for c in r.get("content", []) if c.get("type") == "text")
         if r.get("isError"):
             raise SystemExit(f"{query}: {text[:500]}")
+        return secs, text
+
+    def ask(self, query):
+        """(seconds, the answer's structure line)."""
+        secs, text = self.answer(query)
         return secs, header_of(text)
 
     def peak_rss_mb(self):

@@ -42,12 +42,7 @@ def stale(root):
 
 def ask(mcp, query):
     """(seconds, whether the answer says the rows are being refreshed)."""
-    t = time.monotonic()
-    r = mcp.call("tools/call", {"name": "codebase_search", "arguments": {"query": query}})
-    secs = time.monotonic() - t
-    text = "".join(c.get("text", "") for c in r.get("content", []) if c.get("type") == "text")
-    if r.get("isError"):
-        raise SystemExit(f"{query}: {text[:500]}")
+    secs, text = mcp.answer(query)
     return secs, REFRESHING in text
 
 
