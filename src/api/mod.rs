@@ -465,7 +465,8 @@ impl Engine {
         }
         // The occurrence index, when the workspace has one, is brought up
         // to date first (the builder rule: a body-only edit re-indexes one
-        // file), so that enrichment reads fresh rows.
+        // file), so that enrichment reads fresh rows; in `tsq serve`, a
+        // larger re-index is left to the worker and the rows are not read.
         if index.has_occurrences()? {
             drop(guard);
             let rows = match self.occurrences_for_answer(tree, progress)? {
