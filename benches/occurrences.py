@@ -5,6 +5,9 @@ For each corpus (../shared/corpus.sh), on a fresh copy:
   1. full index: `tsq index --embedder none` (chunks, then the occurrence
      index with every declaration's answer parts; QuickJS) and
      scip-typescript (Node) over the same projects: wall time, peak RSS;
+     and the same occurrence pass on V8 (`benches/node-occurrences.js`:
+     Node running tsq's own typescript.js and js/ over the same requests),
+     whose rows must number tsq's;
      then bare-name lookups (`tsq lookup 'symbol = NAME'`, a fresh process
      on the fresh index: the first answer a user gets) of --names;
   2. the edit workflow, RUNS times each: a body-only edit (`void 0;` at the
@@ -109,6 +112,12 @@ def main():
             )
             s, r, _, src = timed(["node", "--max-old-space-size=4096", args.scip, "index", "--no-progress-bar", "--output", os.path.join(work, "index.scip"), *projects], cwd=scip_root)
             row.update(scip_s=s if src == 0 else None, scip_rss=r)
+        # The same pass on V8, on the copy tsq indexed (its .tsq is skipped).
+        s, r, out, nrc = timed(["node", "--expose-gc", "--stack-size=7000", os.path.join(REPO, "benches/node-occurrences.js"), os.path.join(REPO, "vendor-typescript/lib/typescript.js"), os.path.join(REPO, "js"), root])
+        node = json.loads(out) if nrc == 0 else {}
+        row.update(node_s=node.get("passSeconds"), node_rss=r if nrc == 0 else None, node_rows=node.get("rows"))
+        if nrc == 0 and node.get("rows") != row["rows"]:
+            print(f"{name}: the pass on V8 wrote {node.get('rows')} rows, tsq {row['rows']}", file=sys.stderr)
         looks = []
         for n in args.names.split(","):
             s, _, out, rc = timed([args.tsq, "lookup", f"symbol = {n}", "--root", root, "--json"], env=env)
@@ -150,13 +159,14 @@ def main():
         rows.append(row)
         print(json.dumps(row), file=sys.stderr)
         shutil.rmtree(work, ignore_errors=True)
-    print("| corpus | files | rows | full index (QuickJS) | peak RSS | scip-typescript (Node) | ratio | body-only edit: files, sync | lookup after it | exported-signature edit: files, sync |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("| corpus | files | rows | full index (QuickJS) | peak RSS | the same pass on V8 (Node) | scip-typescript (Node) | ratio | body-only edit: files, sync | lookup after it | exported-signature edit: files, sync |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         scip = f"{r['scip_s']:.0f} s, {r['scip_rss']:.0f} MB" if r.get("scip_s") else "n/a"
         ratio = f"{r['full_s'] / r['scip_s']:.1f}×" if r.get("scip_s") else "n/a"
+        v8 = f"{r['node_s']:.0f} s, {r['node_rss']:.0f} MB, {r['node_rows']:,} rows" if r.get("node_s") else "n/a"
         print(
-            f"| {r['corpus']} | {r['files']} | {r['rows']:,} | {r['full_s']:.0f} s | {r['full_rss']:.0f} MB | {scip} | {ratio} | "
+            f"| {r['corpus']} | {r['files']} | {r['rows']:,} | {r['full_s']:.0f} s | {r['full_rss']:.0f} MB | {v8} | {scip} | {ratio} | "
             f"{r['body_files']:.0f}, {r['body_s']:.1f} s | {r['ask_s']:.2f} s | {r['sig_files']} ({r['sig_cascaded']} importers), {r['sig_s']:.1f} s |"
         )
     print()
