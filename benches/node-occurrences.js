@@ -10,7 +10,8 @@
 // build tsq (benches/README.md, "The occurrence pass on V8").
 //
 //   node --expose-gc --stack-size=7000 node-occurrences.js TYPESCRIPT_JS JS_DIR ROOT [MEMORY_MB]
-//     -> JSON on stdout: files, rows, failed, seconds, peak RSS (ru_maxrss)
+//     -> JSON on stdout: files, rows, failed, seconds, peak RSS (ru_maxrss),
+//        and a digest of every answer (equal digests: the same rows)
 //
 // Not measured here: the Rust side (the LanceDB writes, the file view),
 // the binary's mapped code. The walk skips `.git`, `.tsq`, `node_modules`
@@ -20,6 +21,7 @@
 const fs = require("fs");
 const path = require("path");
 const vm = require("vm");
+const crypto = require("crypto");
 
 const [tsPath, jsDir, rootArg, memoryArg] = process.argv.slice(2);
 if (!tsPath || !jsDir || !rootArg) {
@@ -164,12 +166,16 @@ const order = indexable
   .map((f, i) => ({ f, owner: owners[i] < 0 ? Infinity : owners[i] }))
   .sort((a, b) => a.owner - b.owner || (rel(a.f) < rel(b.f) ? -1 : rel(a.f) > rel(b.f) ? 1 : 0))
   .map((x) => x.f);
+// A digest of every answer: a change to tsq's JS that should not change
+// the rows (a memo, a faster walk) must keep it.
+const digest = crypto.createHash("sha256");
 let rows = 0;
 let indexed = 0;
 const failed = [];
 for (let i = 0; i < order.length; i += BATCH) {
   const res = call({ method: "occurrences", files: order.slice(i, i + BATCH), release: true, memoryMb });
   for (const f of res.files) rows += f.occurrences.length;
+  digest.update(JSON.stringify([res.files, res.failed, res.programs]));
   indexed += res.files.length;
   failed.push(...res.failed);
   // tsq collects after every full-pass request (Engine::service).
@@ -186,6 +192,7 @@ console.log(JSON.stringify({
   rows,
   failed: failed.length,
   failures: failed.slice(0, 5),
+  digest: digest.digest("hex").slice(0, 16),
   startupSeconds: +startup.toFixed(2),
   passSeconds: +pass.toFixed(1),
   peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
