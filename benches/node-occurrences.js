@@ -9,9 +9,11 @@
 // feature would bring and which cannot be linked on the machines that
 // build tsq (benches/README.md, "The occurrence pass on V8").
 //
-//   node --expose-gc --stack-size=7000 node-occurrences.js TYPESCRIPT_JS JS_DIR ROOT [MEMORY_MB]
+//   node --expose-gc --stack-size=7000 node-occurrences.js TYPESCRIPT_JS JS_DIR ROOT [MEMORY_MB] [--rows]
 //     -> JSON on stdout: files, rows, failed, seconds, peak RSS (ru_maxrss),
-//        and a digest of every answer (equal digests: the same rows)
+//        and a digest of every answer (equal digests: the same rows);
+//        with --rows, every occurrence row instead, as tsq stores them
+//        (tests/engine_parity.rs compares them with tsq's on QuickJS)
 //
 // Not measured here: the Rust side (the LanceDB writes, the file view),
 // the binary's mapped code. The walk skips `.git`, `.tsq`, `node_modules`
@@ -23,7 +25,8 @@ const path = require("path");
 const vm = require("vm");
 const crypto = require("crypto");
 
-const [tsPath, jsDir, rootArg, memoryArg] = process.argv.slice(2);
+const dumpRows = process.argv.includes("--rows");
+const [tsPath, jsDir, rootArg, memoryArg] = process.argv.slice(2).filter((a) => a !== "--rows");
 if (!tsPath || !jsDir || !rootArg) {
   console.error("usage: node --expose-gc node-occurrences.js TYPESCRIPT_JS JS_DIR ROOT [MEMORY_MB]");
   process.exit(2);
@@ -171,10 +174,16 @@ const order = indexable
 const digest = crypto.createHash("sha256");
 let rows = 0;
 let indexed = 0;
+const all = [];
 const failed = [];
 for (let i = 0; i < order.length; i += BATCH) {
   const res = call({ method: "occurrences", files: order.slice(i, i + BATCH), release: true, memoryMb });
   for (const f of res.files) rows += f.occurrences.length;
+  if (dumpRows) {
+    for (const f of res.files) {
+      for (const o of f.occurrences) all.push({ relativePath: f.relativePath, line: o.line, column: o.column, symbol: o.symbol, role: o.role, enclosing: o.enclosing, caller: o.caller ?? null, meaning: o.meaning });
+    }
+  }
   digest.update(JSON.stringify([res.files, res.failed, res.programs]));
   indexed += res.files.length;
   failed.push(...res.failed);
@@ -184,6 +193,10 @@ for (let i = 0; i < order.length; i += BATCH) {
 }
 process.stderr.write("\n");
 const pass = secs(t0);
+if (dumpRows) {
+  console.log(JSON.stringify({ rows: all, failed }));
+  process.exit(0);
+}
 console.log(JSON.stringify({
   engine: `node ${process.version} (V8 ${process.versions.v8})`,
   sources: sources.length,

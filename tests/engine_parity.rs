@@ -1,0 +1,136 @@
+//! tsq's JS answers the same on QuickJS and on V8. The `v8` feature cannot
+//! be linked on the machines that build tsq, so V8 is Node here:
+//! `benches/node-occurrences.js` loads the same vendored `typescript.js`
+//! and the same `js/NN_*.js` files in Node, with Node's `fs` in place of
+//! the Rust ops, and sends the full occurrence pass's requests. Every row
+//! it computes must be a row tsq stored on QuickJS, and the other way
+//! round, on every occurrence fixture (other holders' environments and
+//! resolutions, contextual types, library members, CommonJS, scopes) and
+//! every Language Service fixture.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::TempDir;
+use tsq::api::{Engine, EngineOptions};
+use tsq::embed::EmbedderChoice;
+use tsq::index::{Index, IndexConfig};
+
+/// (file, line, column, symbol, role, enclosing, caller, meaning)
+type Row = (String, u32, u32, String, String, String, Option<String>, u8);
+
+/// The rows Node computes for `root`, and the files it failed.
+fn rows_on_v8(root: &Path) -> (Vec<Row>, usize) {
+    let repo = common::repo();
+    let output = Command::new("node")
+        .args(["--expose-gc", "--stack-size=7000"])
+        .arg(repo.join("benches/node-occurrences.js"))
+        .arg(repo.join("vendor-typescript/lib/typescript.js"))
+        .arg(repo.join("js"))
+        .arg(root)
+        .arg("--rows")
+        .output()
+        .expect("node runs (it is on every machine here)");
+    assert!(output.status.success(), "node-occurrences.js failed:\n{}", String::from_utf8_lossy(&output.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&output.stdout).expect("node-occurrences.js --rows prints JSON");
+    let str_of = |r: &serde_json::Value, k: &str| r[k].as_str().unwrap_or_else(|| panic!("row field {k}: {r}")).to_string();
+    let rows = v["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| {
+            (
+                str_of(r, "relativePath"),
+                r["line"].as_u64().expect("line") as u32,
+                r["column"].as_u64().expect("column") as u32,
+                str_of(r, "symbol"),
+                str_of(r, "role"),
+                str_of(r, "enclosing"),
+                r["caller"].as_str().map(str::to_string),
+                r["meaning"].as_u64().expect("meaning") as u8,
+            )
+        })
+        .collect();
+    (rows, v["failed"].as_array().map_or(0, Vec::len))
+}
+
+/// The rows tsq stored for `root` on QuickJS (a full occurrence sync).
+fn rows_on_quickjs(root: &Path, files: &BTreeSet<String>) -> Vec<Row> {
+    let e = Engine::open(root, EngineOptions { embedder: Some(EmbedderChoice::None), ..Default::default() }).unwrap();
+    let report = e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
+    assert!(report.failed.is_empty(), "{}: files failed on QuickJS: {:?}", root.display(), report.failed);
+    let index = Index::open_with(root, &IndexConfig { embedder: EmbedderChoice::None, ..Default::default() }, None).unwrap();
+    let mut rows = Vec::new();
+    for f in files {
+        for o in index.occurrences_in(f).unwrap() {
+            rows.push((o.relative_path, o.line, o.column, o.symbol, o.role, o.enclosing, o.caller, o.meaning));
+        }
+    }
+    rows
+}
+
+/// The fixture's source files, relative (declaration files hold no rows).
+fn sources(root: &Path) -> BTreeSet<String> {
+    fn walk(dir: &Path, root: &Path, out: &mut BTreeSet<String>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            let name = p.file_name().unwrap().to_string_lossy().to_string();
+            if p.is_dir() && name != ".tsq" && name != "node_modules" {
+                walk(&p, root, out);
+            } else if tsq::source::is_supported(&p) && !name.ends_with(".d.ts") {
+                out.insert(p.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    let mut out = BTreeSet::new();
+    walk(root, root, &mut out);
+    out
+}
+
+/// The occurrence fixtures and the Language Service fixtures (the
+/// differential tests' workspaces).
+fn fixtures() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for set in ["fixtures/occurrences", "fixtures/ts-ls"] {
+        let dir = common::repo().join(set);
+        let mut dirs: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
+        dirs.sort();
+        out.extend(dirs);
+    }
+    out
+}
+
+#[test]
+fn the_occurrence_pass_writes_the_same_rows_on_v8_as_on_quickjs() {
+    let mut failures = Vec::new();
+    let mut compared = 0;
+    for dir in fixtures() {
+        let name = dir.file_name().unwrap().to_string_lossy().to_string();
+        let ws = TempDir::copy_of(&dir, &format!("engine-parity-{name}"));
+        let (mut v8, failed) = rows_on_v8(&ws.0);
+        assert_eq!(failed, 0, "{name}: files failed on V8");
+        let files = sources(&ws.0);
+        let mut quickjs = rows_on_quickjs(&ws.0, &files);
+        v8.sort();
+        quickjs.sort();
+        assert!(!quickjs.is_empty(), "{name}: tsq stored no rows");
+        compared += quickjs.len();
+        if v8 != quickjs {
+            let a: BTreeSet<&Row> = v8.iter().collect();
+            let b: BTreeSet<&Row> = quickjs.iter().collect();
+            let only_v8: Vec<_> = a.difference(&b).take(5).collect();
+            let only_quickjs: Vec<_> = b.difference(&a).take(5).collect();
+            failures.push(format!(
+                "{name}: {} rows on V8, {} on QuickJS\n  only on V8: {only_v8:?}\n  only on QuickJS: {only_quickjs:?}",
+                v8.len(),
+                quickjs.len()
+            ));
+        }
+    }
+    eprintln!("engine parity: {compared} rows compared over {} fixtures", fixtures().len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(compared > 500, "the fixtures hold more rows than {compared}");
+}
