@@ -57,49 +57,27 @@ fn rows_on_v8(root: &Path) -> (Vec<Row>, usize) {
     (rows, v["failed"].as_array().map_or(0, Vec::len))
 }
 
-/// The rows tsq stored for `root` on QuickJS (a full occurrence sync).
-fn rows_on_quickjs(root: &Path, files: &BTreeSet<String>) -> Vec<Row> {
+/// The rows tsq stored for `root` on QuickJS (a full occurrence sync), for
+/// every file the sync indexed.
+fn rows_on_quickjs(root: &Path) -> Vec<Row> {
     let e = Engine::open(root, EngineOptions { embedder: Some(EmbedderChoice::None), ..Default::default() }).unwrap();
     let report = e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
     assert!(report.failed.is_empty(), "{}: files failed on QuickJS: {:?}", root.display(), report.failed);
     let index = Index::open_with(root, &IndexConfig { embedder: EmbedderChoice::None, ..Default::default() }, None).unwrap();
     let mut rows = Vec::new();
-    for f in files {
-        for o in index.occurrences_in(f).unwrap() {
+    for f in index.occ_files(false).unwrap() {
+        for o in index.occurrences_in(&f.relative_path).unwrap() {
             rows.push((o.relative_path, o.line, o.column, o.symbol, o.role, o.enclosing, o.caller, o.meaning));
         }
     }
     rows
 }
 
-/// The fixture's source files, relative (declaration files hold no rows).
-fn sources(root: &Path) -> BTreeSet<String> {
-    fn walk(dir: &Path, root: &Path, out: &mut BTreeSet<String>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let p = e.unwrap().path();
-            let name = p.file_name().unwrap().to_string_lossy().to_string();
-            if p.is_dir() && name != ".tsq" && name != "node_modules" {
-                walk(&p, root, out);
-            } else if tsq::source::is_supported(&p) && !name.ends_with(".d.ts") {
-                out.insert(p.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/"));
-            }
-        }
-    }
-    let mut out = BTreeSet::new();
-    walk(root, root, &mut out);
-    out
-}
-
 /// The occurrence fixtures and the Language Service fixtures (the
 /// differential tests' workspaces).
 fn fixtures() -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for set in ["fixtures/occurrences", "fixtures/ts-ls"] {
-        let dir = common::repo().join(set);
-        let mut dirs: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
-        dirs.sort();
-        out.extend(dirs);
-    }
+    let mut out = common::fixture_dirs("fixtures/occurrences");
+    out.extend(common::fixture_dirs("fixtures/ts-ls"));
     out
 }
 
@@ -112,8 +90,7 @@ fn the_occurrence_pass_writes_the_same_rows_on_v8_as_on_quickjs() {
         let ws = TempDir::copy_of(&dir, &format!("engine-parity-{name}"));
         let (mut v8, failed) = rows_on_v8(&ws.0);
         assert_eq!(failed, 0, "{name}: files failed on V8");
-        let files = sources(&ws.0);
-        let mut quickjs = rows_on_quickjs(&ws.0, &files);
+        let mut quickjs = rows_on_quickjs(&ws.0);
         v8.sort();
         quickjs.sort();
         assert!(!quickjs.is_empty(), "{name}: tsq stored no rows");

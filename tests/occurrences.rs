@@ -18,7 +18,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use common::random_edits::{edit as random_edit, Rng};
 use common::TempDir;
@@ -172,18 +172,11 @@ mod erased {
     }
 }
 
-fn fixture_dirs() -> Vec<PathBuf> {
-    let fixtures = common::repo().join("fixtures/ts-ls");
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&fixtures).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
-    dirs.sort();
-    dirs
-}
-
 #[test]
 fn rows_answer_as_the_language_service_on_every_fixture() {
     let mut failures = Vec::new();
     let mut checked = 0;
-    for dir in fixture_dirs() {
+    for dir in common::fixture_dirs("fixtures/ts-ls") {
         let name = dir.file_name().unwrap().to_string_lossy().to_string();
         let ws = TempDir::copy_of(&dir, &format!("occ-fixture-{name}"));
         let e = engine(&ws.0);

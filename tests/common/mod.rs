@@ -19,6 +19,15 @@ pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The workspaces of a fixture set (`fixtures/ts-ls`, `fixtures/occurrences`),
+/// one directory each, in name order.
+pub fn fixture_dirs(set: &str) -> Vec<PathBuf> {
+    let dir = repo().join(set);
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
+    dirs.sort();
+    dirs
+}
+
 /// Parses files relative to `root`, in order; panics on a skipped file.
 pub fn parse(files: &[PathBuf], root: &Path) -> Vec<FileParse> {
     let mut out = Vec::new();
