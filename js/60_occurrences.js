@@ -1,7 +1,7 @@
 // tsq occurrence index: one checker pass per file (as scip-typescript's
 // FileIndexer). Every identifier is resolved once, through aliases, to its
-// symbol's stable id; call edges are the Language Service's own outgoing
-// calls of every call-hierarchy declaration in the file; the file's
+// symbol's stable id; call edges are TypeScript's outgoing calls of every
+// call-hierarchy declaration in the file (js/59_call_sites.js); the file's
 // declaration-emit text is its API signature (TypeScript's builder rule).
 // Rust stores the rows (src/structure/) and derives references, callers,
 // callees and deeper call trees from them by query. The service request
@@ -218,19 +218,7 @@
 
   // ---- call hierarchy items ----------------------------------------------------------
 
-  function isAssignedExpression(node) {
-    return (ts.isFunctionExpression(node) || ts.isArrowFunction(node) || ts.isClassExpression(node)) && node.parent &&
-      (ts.isPropertyDeclaration(node.parent) || ts.isVariableDeclaration(node.parent)) && node === node.parent.initializer &&
-      ts.isIdentifier(node.parent.name) && (!!(ts.getCombinedNodeFlags(node.parent) & ts.NodeFlags.Const) || ts.isPropertyDeclaration(node.parent));
-  }
-
-  /** TypeScript's own test (services/callHierarchy.ts). */
-  function isValidCallHierarchyDeclaration(node) {
-    return ts.isSourceFile(node) || ts.isModuleDeclaration(node) && ts.isIdentifier(node.name) || ts.isFunctionDeclaration(node) ||
-      ts.isClassDeclaration(node) || ts.isClassStaticBlockDeclaration(node) || ts.isMethodDeclaration(node) || ts.isMethodSignature(node) ||
-      ts.isGetAccessorDeclaration(node) || ts.isSetAccessorDeclaration(node) ||
-      (ts.isFunctionExpression(node) || ts.isClassExpression(node)) && ts.isNamedDeclaration(node) || isAssignedExpression(node);
-  }
+  const { isAssignedExpression, isValidCallHierarchyDeclaration } = L;
 
   /** A call-hierarchy declaration's key: its symbol's id (the file's for
    *  a file), plus `@k` for the k-th of several declarations of one
@@ -376,14 +364,11 @@
       const key = itemKey(checker, node);
       items.push({ key, ref: itemRef(program, node) });
       const byTarget = new Map();
-      for (const c of ts.CallHierarchy.getOutgoingCalls(program, node)) {
-        if (!L.isUserFile(c.to.file)) continue;
-        const tsf = program.getSourceFile(c.to.file);
-        const target = tsf && findItemNode(tsf, c.to);
-        if (!target) continue;
-        const to = itemKey(checker, target);
+      for (const { declaration, starts } of L.outgoingCallSites(program, node)) {
+        if (!L.isUserFile(declaration.getSourceFile().fileName)) continue;
+        const to = itemKey(checker, declaration);
         if (!byTarget.has(to)) byTarget.set(to, []);
-        for (const s of c.fromSpans) byTarget.get(to).push(L.line(sf, s.start));
+        for (const s of starts) byTarget.get(to).push(L.line(sf, s));
       }
       for (const [to, sites] of byTarget) calls.push({ from: key, to, sites });
     };
@@ -495,28 +480,6 @@
     };
     visit(sf);
     return out;
-  }
-
-  /** The node a call-hierarchy item names. */
-  function findItemNode(sf, item) {
-    if (item.kind === ts.ScriptElementKind.scriptElement || item.kind === ts.ScriptElementKind.moduleElement) {
-      if (item.selectionSpan.start === 0 && item.selectionSpan.length === 0) return sf;
-    }
-    let n = ts.getTokenAtPosition(sf, item.selectionSpan.start);
-    for (; n; n = n.parent) {
-      // `const f = () => …`: the item is the assigned function, named by
-      // the declaration above it (not an ancestor of the name).
-      if ((ts.isVariableDeclaration(n) || ts.isPropertyDeclaration(n)) && n.initializer && isAssignedExpression(n.initializer) &&
-        n.name.getStart(sf) === item.selectionSpan.start) {
-        return n.initializer;
-      }
-      if (isValidCallHierarchyDeclaration(n)) {
-        const name = isAssignedExpression(n) ? n.parent.name : ts.getNameOfDeclaration(n);
-        const start = name ? name.getStart(sf) : (n.modifiers || []).concat([]).map((m) => m.getStart(sf)).find((s) => s === item.selectionSpan.start);
-        if (start === item.selectionSpan.start || ts.isClassStaticBlockDeclaration(n) || ts.isSourceFile(n)) return n;
-      }
-    }
-    return null;
   }
 
   /** Members of base classes and implemented interfaces a class or
