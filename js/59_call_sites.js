@@ -40,9 +40,10 @@
     return node;
   }
 
-  /** `getOutgoingCalls(program, node)` as target declarations and call
-   *  site positions: `[{ declaration, start }]`, grouped by declaration in
-   *  first-seen order, sites in source order, as TypeScript groups them. */
+  /** `getOutgoingCalls(program, node)` as target declarations and the
+   *  positions of their call sites: `[{ declaration, starts }]`, grouped
+   *  by declaration in first-seen order, sites in source order, as
+   *  TypeScript groups them. */
   function outgoingCallSites(program, node) {
     if (node.flags & ts.NodeFlags.Ambient || ts.isMethodSignature(node)) return [];
     const sf = node.getSourceFile();

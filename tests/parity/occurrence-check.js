@@ -17,7 +17,7 @@ globalThis.ts = ts;
 globalThis.tsqRel = rel;
 globalThis.tsqIsUserFile = isUser;
 globalThis.tsqAnalyses = {};
-for (const f of ["30_resolvers.js", "31_calls.js", "60_occurrences.js"]) vm.runInThisContext(fs.readFileSync(path.join(__dirname, "../../js", f), "utf8"), { filename: f });
+for (const f of ["30_resolvers.js", "31_calls.js", "59_call_sites.js", "60_occurrences.js"]) vm.runInThisContext(fs.readFileSync(path.join(__dirname, "../../js", f), "utf8"), { filename: f });
 
 const SOURCE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
 const files = [];
