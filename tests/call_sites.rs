@@ -35,7 +35,9 @@ fn outgoing_calls_are_typescripts_on_every_kind_of_call_site() {
     let v = check(&common::fixture_dirs("fixtures/call-sites"));
     assert_eq!(v["mismatches"], serde_json::json!([]), "outgoing calls differ from TypeScript's");
     // Every kind of site is there, so a case dropped from the walk fails.
-    for kind in ["CallExpression", "NewExpression", "PropertyAccessExpression", "TaggedTemplateExpression", "JsxOpeningElement", "JsxSelfClosingElement", "Decorator"] {
+    for kind in
+        ["CallExpression", "NewExpression", "PropertyAccessExpression", "TaggedTemplateExpression", "JsxOpeningElement", "JsxSelfClosingElement", "Decorator"]
+    {
         assert!(v["kinds"][kind].as_u64().unwrap_or(0) > 0, "no {kind} call site in fixtures/call-sites: {}", v["kinds"]);
     }
     assert!(v["declarations"].as_u64().unwrap() >= 40, "{v}");
