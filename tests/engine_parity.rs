@@ -5,8 +5,9 @@
 //! the Rust ops, and sends the full occurrence pass's requests. Every row
 //! it computes must be a row tsq stored on QuickJS, and the other way
 //! round, on every occurrence fixture (other holders' environments and
-//! resolutions, contextual types, library members, CommonJS, scopes) and
-//! every Language Service fixture.
+//! resolutions, contextual types, library members, CommonJS, scopes),
+//! every Language Service fixture and every call-site fixture (JSX,
+//! decorators, tagged templates).
 
 mod common;
 
@@ -73,11 +74,12 @@ fn rows_on_quickjs(root: &Path) -> Vec<Row> {
     rows
 }
 
-/// The occurrence fixtures and the Language Service fixtures (the
+/// The occurrence, Language Service and call-site fixtures (the
 /// differential tests' workspaces).
 fn fixtures() -> Vec<PathBuf> {
     let mut out = common::fixture_dirs("fixtures/occurrences");
     out.extend(common::fixture_dirs("fixtures/ts-ls"));
+    out.extend(common::fixture_dirs("fixtures/call-sites"));
     out
 }
 

@@ -194,6 +194,38 @@ fn rows_answer_as_the_language_service_on_every_fixture() {
     assert!(failures.is_empty(), "{} differences:\n{}", failures.len(), failures.join("\n"));
 }
 
+/// Every kind of call site (JSX elements, decorators, tagged templates,
+/// accessor reads, static blocks, overloads, namespaces, CommonJS):
+/// stored references and call trees equal live ones, to depth 3.
+///
+/// Ignored until the three differences it found (tenth pass) are fixed or
+/// listed: 4 of its 56 declarations differ (ARCHITECTURE.md, "The
+/// occurrence index answers as the Language Service does"): a named
+/// function expression assigned to a const (`const expr = function
+/// named() {}`: live incoming calls search `named`, rows `expr`), a
+/// CommonJS destructured `require` in a JS file (rows relate it, live
+/// find-references does not), and `module.exports.twice = twice` (rows
+/// count a call site). Run it with `--ignored`.
+#[test]
+#[ignore = "finds 3 known differences on fixtures/call-sites (ARCHITECTURE.md); run with --ignored"]
+fn rows_answer_as_the_language_service_on_every_kind_of_call_site() {
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for dir in common::fixture_dirs("fixtures/call-sites") {
+        let name = dir.file_name().unwrap().to_string_lossy().to_string();
+        let ws = TempDir::copy_of(&dir, &format!("occ-call-sites-{name}"));
+        let e = engine(&ws.0);
+        for depth in [1, 3] {
+            let (n, diffs) = differences(&e, &ws.0, depth);
+            checked += n;
+            failures.extend(diffs.into_iter().map(|d| format!("{name} (depth {depth}): {d}")));
+        }
+    }
+    eprintln!("occurrence index vs live Language Service: {checked} declarations, {} differences", failures.len());
+    assert!(checked >= 40, "fixtures/call-sites holds more declarations than {checked}");
+    assert!(failures.is_empty(), "{} differences:\n{}", failures.len(), failures.join("\n"));
+}
+
 /// Replaces the first `from` in `rel` with `to` (panics when absent: a
 /// fixture change must not silently disable an edit).
 fn edit(root: &Path, rel: &str, from: &str, to: &str) {
