@@ -184,6 +184,24 @@
     return "reference";
   }
 
+  /** `exports.y = …`, `module.exports.y = …` or a binding element of
+   *  `const { y } = require(…)`, in a JS file. */
+  function isCommonJsAliasDeclaration(d) {
+    if (!ts.isInJSFile(d)) return false;
+    if (ts.isAccessExpression(d)) return ts.isBinaryExpression(d.parent) && d.parent.left === d;
+    return ts.isBindingElement(d) && ts.isVariableDeclaration(d.parent.parent) && ts.isVariableDeclarationInitializedToBareOrAccessedRequire(d.parent.parent);
+  }
+
+  /** A const assigned a named function or class expression
+   *  (`const f = function named() {}`): TypeScript's call hierarchy
+   *  searches the expression's own name for its incoming calls
+   *  (getCallHierarchyDeclarationReferenceNode), so a call through `f`
+   *  is a reference of `f` and no call site of its item. */
+  function namedByItsExpression(symbol) {
+    const d = symbol.valueDeclaration;
+    return !!(d && ts.isVariableDeclaration(d) && d.initializer && isAssignedExpression(d.initializer) && d.initializer.name);
+  }
+
   function isCallSite(node) {
     return ts.isCallOrNewExpressionTarget(node, true, true) || ts.isTaggedTemplateTag(node, true, true) || ts.isDecoratorTarget(node, true, true) ||
       ts.isJsxOpeningLikeElementTagName(node, true, true) || ts.isRightSideOfPropertyAccess(node) || ts.isArgumentExpressionOfElementAccess(node);
@@ -279,7 +297,13 @@
       if (!symbol) return;
       const own = symbol;
       symbol = resolveAlias(checker, symbol);
-      const ids = relatedAt(checker, node, symbol);
+      // Two CommonJS aliases find-references does not follow from the
+      // value they name (its import tracker follows `require` only for an
+      // `export =` module): the name of `exports.y = x` (find-references
+      // from `x` reports `x` there, not `y`) and a destructured
+      // `const { y } = require("./m")`. Their places are occurrences of
+      // the alias alone.
+      const ids = own !== symbol && (own.declarations || []).some(isCommonJsAliasDeclaration) ? [symbolId(own)].filter(Boolean) : relatedAt(checker, node, symbol);
       // `const x = require('./m')` is an alias TypeScript resolves to the
       // module's export, but find-references from `x` reports its own uses:
       // they are occurrences of both.
@@ -300,7 +324,7 @@
       const row = { line: at, column: node.getStart(sf) - sf.getLineStarts()[at - 1], symbol: ids[0], role: r, enclosing: enclosing(sf, node), meaning: ts.getMeaningFromLocation(node) };
       // A call site as the call hierarchy counts one (TypeScript's
       // convertEntryToCallSite), with the item it is grouped under.
-      if (isCallSite(node)) row.caller = itemKey(checker, ts.findAncestor(node, isValidCallHierarchyDeclaration) || sf);
+      if (isCallSite(node) && !namedByItsExpression(symbol)) row.caller = itemKey(checker, ts.findAncestor(node, isValidCallHierarchyDeclaration) || sf);
       occurrences.push(row);
       // The same place also refers to each other related symbol.
       for (const id of ids.slice(1)) occurrences.push({ ...row, symbol: id, role: row.role === "definition" ? "reference" : row.role });
