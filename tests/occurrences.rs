@@ -17,212 +17,37 @@
 //! - an edit made while a batch is computed is never stored as fresh.
 
 mod common;
+#[path = "occurrences/differential.rs"]
+mod differential;
 
 use std::path::Path;
 
 use common::random_edits::{edit as random_edit, Rng};
 use common::TempDir;
+use differential::{assert_exact, differences, differences_among, engine, set_differences, without_backends};
 use tsq::api::{Answer, Engine, EngineOptions, QueryInput};
 use tsq::embed::EmbedderChoice;
-use tsq::index::{Index, IndexConfig, Progress};
-use tsq::structure::occurrences::Graph;
-
-fn engine(root: &Path) -> Engine {
-    Engine::open(root, EngineOptions { embedder: Some(EmbedderChoice::None), ..Default::default() }).unwrap()
-}
-
-/// Every declaration's `symbol =` query, once per distinct query.
-fn declaration_queries(root: &Path) -> Vec<String> {
-    let index = Index::open_with(root, &IndexConfig { embedder: EmbedderChoice::None, ..Default::default() }, None).unwrap();
-    Graph::load(&index, true).unwrap().symbol_queries()
-}
-
-/// Differences the occurrence index keeps, each with its reason (listed in
-/// ARCHITECTURE.md, "The occurrence index answers as the Language Service
-/// does"): (query, what).
-const KNOWN: &[(&str, &str, &str)] = &[
-    // tsserver reports the same-named property of the other members of a
-    // union of type literals (`{ ok: true } | { ok: false }`) among a
-    // property's references; rows relate union members only where an
-    // access goes through the union.
-    ("symbol = all-kinds.ts > ok", "references", "union-of-type-literals siblings"),
-    ("symbol = types.ts > ok", "references", "union-of-type-literals siblings"),
-    // A `declare module './config'` augmentation's references are the
-    // module specifiers naming it; rows index identifiers and property
-    // strings, not module specifiers.
-    ("symbol = config-ext.ts > ./config", "references", "module specifiers are not rows"),
-];
-
-fn known(q: &str, what: &str) -> bool {
-    KNOWN.iter().any(|(kq, kw, _)| *kq == q && *kw == what)
-}
-
-/// Differences between the live inspect and the occurrence index for
-/// every declaration of the workspace (the `KNOWN` ones left out).
-fn differences(e: &Engine, root: &Path, call_depth: i32) -> (usize, Vec<String>) {
-    differences_among(e, root, call_depth, &mut |all| all)
-}
-
-/// `differences` for the declarations `pick` chooses among all of them
-/// (after the sync).
-fn differences_among(e: &Engine, root: &Path, call_depth: i32, pick: &mut dyn FnMut(Vec<String>) -> Vec<String>) -> (usize, Vec<String>) {
-    let mut diffs = Vec::new();
-    let mut checked = 0;
-    let _ = e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
-    let ws = tsq::inspect::Workspace::open(root).unwrap();
-    // The inspect oracle: the live Language Service with every program
-    // built, as the rows' coverage describes it.
-    let everything = tsq::inspect::Workspace::open(root).unwrap();
-    everything.analyze_internal("program-build", &Default::default()).unwrap();
-    for q in pick(declaration_queries(root)) {
-        if let Err(d) = same_lookup(e, &ws, &q, call_depth) {
-            diffs.push(d);
-        }
-        let live = e.inspect_live(&q, Some(call_depth)).unwrap();
-        if let Err(d) = same_inspect(e, &everything, &q, call_depth) {
-            diffs.push(d);
-        }
-        let derived = e.relations(&q, Some(call_depth), &tsq::index::sync_silent()).unwrap();
-        for m in &live.result.matches {
-            checked += 1;
-            let Some(r) = derived.matches.iter().find(|r| r.symbol.file_path == m.symbol.file_path && r.symbol.line == m.symbol.line) else {
-                diffs.push(format!("{q}: no row for {:?}:{:?}", m.symbol.file_path, m.symbol.line));
-                continue;
-            };
-            let json = |v: &dyn erased::Ser| v.json();
-            if m.references != r.references && !known(&q, "references") {
-                diffs.push(format!("{q} references\n  live: {}\n  rows: {}", json(&m.references), json(&r.references)));
-            }
-            if m.incoming_callers != r.incoming_callers {
-                diffs.push(format!("{q} incoming\n  live: {}\n  rows: {}", json(&m.incoming_callers), json(&r.incoming_callers)));
-            }
-            if m.outgoing_calls != r.outgoing_calls {
-                diffs.push(format!("{q} outgoing\n  live: {}\n  rows: {}", json(&m.outgoing_calls), json(&r.outgoing_calls)));
-            }
-        }
-    }
-    (checked, diffs)
-}
-
-/// The engine's full `symbol =` answer, from the occurrence index, is the
-/// live Language Service's: the same results (match, every metadata
-/// field), snapshots, graph and text (bar the line saying where structure
-/// came from).
-fn same_lookup(e: &Engine, live: &tsq::inspect::Workspace, q: &str, call_depth: i32) -> Result<(), String> {
-    let overrides = tsq::config::Overrides { call_depth: Some(call_depth), ..Default::default() };
-    let req = e.request(QueryInput { query: q.into(), overrides, ..Default::default() }).unwrap();
-    let Answer::Full(full) = e.query(&req, &tsq::index::sync_silent()).map_err(|err| format!("{q}: {err}"))? else { unreachable!("a full answer") };
-    let rows = full.lookup();
-    let header = rows.text.lines().next().unwrap_or("");
-    if !header.contains("structure: from the occurrence index") {
-        // Known differences stay live by design only if the rows cannot answer.
-        return Err(format!("{q}: not answered from the occurrence index: {header}"));
-    }
-    if known(q, "references") {
-        return Ok(());
-    }
-    let parsed = tsq::query::SymbolQuery::parse(q).unwrap();
-    let config = tsq::lookup::LookupConfig { call_depth, ..Default::default() };
-    let expected = tsq::lookup::lookup_query(live, &parsed, &config).unwrap();
-    let json = |a: &tsq::lookup::LookupAnswer| serde_json::to_string_pretty(&(&a.results, &a.snapshots, &a.graph, &a.hints, a.omitted)).unwrap();
-    if json(rows) != json(&expected) {
-        return Err(format!("{q} lookup\n  live: {}\n  rows: {}", json(&expected), json(rows)));
-    }
-    if without_backends(&rows.text) != without_backends(&expected.text) {
-        return Err(format!("{q} lookup text\n--- rows\n{}\n--- live\n{}", rows.text, expected.text));
-    }
-    Ok(())
-}
-
-/// `tsq inspect` through the engine is answered from the occurrence index
-/// and equals the live Language Service's with every program built: the
-/// same metadata, workspace and coverage (only which programs this
-/// process built differs).
-fn same_inspect(e: &Engine, live: &tsq::inspect::Workspace, q: &str, call_depth: i32) -> Result<(), String> {
-    let answer = e.inspect(q, Some(call_depth)).map_err(|err| format!("{q}: {err}"))?;
-    let structure = answer.structure.clone().unwrap_or_default();
-    if !structure.contains("structure: from the occurrence index") {
-        return Err(format!("{q}: inspect not answered from the occurrence index: {structure}"));
-    }
-    if known(q, "references") {
-        return Ok(());
-    }
-    match common::inspect::differs(&answer, live, q, call_depth) {
-        None => Ok(()),
-        Some(d) => Err(format!("{q} inspect\n{d}")),
-    }
-}
-
-/// The text without what says where structure came from (the summary
-/// line's token count covers it too).
-fn without_backends(text: &str) -> String {
-    let (first, rest) = text.split_once('\n').unwrap_or((text, ""));
-    let first: Vec<&str> = first.split(" | ").filter(|p| !p.contains("structure: ") && !p.ends_with(" tokens")).collect();
-    format!("{}\n{rest}", first.join(" | "))
-}
-
-mod erased {
-    pub trait Ser {
-        fn json(&self) -> String;
-    }
-    impl<T: serde::Serialize> Ser for T {
-        fn json(&self) -> String {
-            serde_json::to_string(self).unwrap_or_default()
-        }
-    }
-}
+use tsq::index::Progress;
 
 #[test]
 fn rows_answer_as_the_language_service_on_every_fixture() {
-    let mut failures = Vec::new();
-    let mut checked = 0;
-    for dir in common::fixture_dirs("fixtures/ts-ls") {
-        let name = dir.file_name().unwrap().to_string_lossy().to_string();
-        let ws = TempDir::copy_of(&dir, &format!("occ-fixture-{name}"));
-        let e = engine(&ws.0);
-        let (n, diffs) = differences(&e, &ws.0, 1);
-        checked += n;
-        failures.extend(diffs.into_iter().map(|d| format!("{name}: {d}")));
-        if ["call-chain", "cycle", "multi-hop", "callbacks", "constructor"].contains(&name.as_str()) {
-            let (n, diffs) = differences(&e, &ws.0, 3);
-            checked += n;
-            failures.extend(diffs.into_iter().map(|d| format!("{name} (depth 3): {d}")));
-        }
-    }
-    eprintln!("occurrence index vs live Language Service: {checked} declarations, {} differences", failures.len());
+    let deep = ["call-chain", "cycle", "multi-hop", "callbacks", "constructor"];
+    let (checked, failures) = set_differences("fixtures/ts-ls", |name| if deep.contains(&name) { vec![1, 3] } else { vec![1] });
     assert!(checked > 300, "the fixtures hold more declarations than {checked}");
     assert!(failures.is_empty(), "{} differences:\n{}", failures.len(), failures.join("\n"));
 }
 
 /// Every kind of call site (JSX elements, decorators, tagged templates,
 /// accessor reads, static blocks, overloads, namespaces, CommonJS):
-/// stored references and call trees equal live ones, to depth 3.
-///
-/// Ignored until the three differences it found (tenth pass) are fixed or
-/// listed: 4 of its 56 declarations differ (ARCHITECTURE.md, "The
-/// occurrence index answers as the Language Service does"): a named
-/// function expression assigned to a const (`const expr = function
-/// named() {}`: live incoming calls search `named`, rows `expr`), a
-/// CommonJS destructured `require` in a JS file (rows relate it, live
-/// find-references does not), and `module.exports.twice = twice` (rows
-/// count a call site). Run it with `--ignored`.
+/// stored references and call trees equal live ones, to depth 3. Its
+/// first run (tenth pass) found three differences, fixed since: a const
+/// named by its own function expression (`const expr = function named()
+/// {}`: TypeScript searches `named` for incoming calls), a CommonJS
+/// destructured `require`, and `module.exports.twice = twice`.
 #[test]
-#[ignore = "finds 3 known differences on fixtures/call-sites (ARCHITECTURE.md); run with --ignored"]
 fn rows_answer_as_the_language_service_on_every_kind_of_call_site() {
-    let mut failures = Vec::new();
-    let mut checked = 0;
-    for dir in common::fixture_dirs("fixtures/call-sites") {
-        let name = dir.file_name().unwrap().to_string_lossy().to_string();
-        let ws = TempDir::copy_of(&dir, &format!("occ-call-sites-{name}"));
-        let e = engine(&ws.0);
-        for depth in [1, 3] {
-            let (n, diffs) = differences(&e, &ws.0, depth);
-            checked += n;
-            failures.extend(diffs.into_iter().map(|d| format!("{name} (depth {depth}): {d}")));
-        }
-    }
-    eprintln!("occurrence index vs live Language Service: {checked} declarations, {} differences", failures.len());
-    assert!(checked >= 40, "fixtures/call-sites holds more declarations than {checked}");
+    let (checked, failures) = set_differences("fixtures/call-sites", |_| vec![1, 3]);
+    assert!(checked >= 100, "fixtures/call-sites holds more declarations than {checked}");
     assert!(failures.is_empty(), "{} differences:\n{}", failures.len(), failures.join("\n"));
 }
 
@@ -273,9 +98,7 @@ fn a_body_only_edit_reindexes_its_file_alone_and_an_api_edit_its_importers() {
 fn a_file_held_by_a_catch_all_config_answers_with_both_resolutions() {
     let ws = TempDir::copy_of(&common::repo().join("fixtures/occurrences/catch-all-paths"), "occ-catch-all");
     let e = engine(&ws.0);
-    let (checked, diffs) = differences(&e, &ws.0, 1);
-    assert!(checked >= 5, "{checked} declarations checked");
-    assert!(diffs.is_empty(), "{} differences:\n{}", diffs.len(), diffs.join("\n"));
+    assert_exact(&e, &ws.0, 1, 5);
     // The live answer does reach examples/app through the root project
     // (the case is real, not vacuous).
     let greet = e.relations("symbol = packages/lib/src/index.ts > greet", Some(1), &tsq::index::sync_silent()).unwrap();
@@ -297,9 +120,7 @@ fn a_file_held_by_a_catch_all_config_answers_with_both_resolutions() {
 fn rows_answer_within_the_programs_that_hold_the_declaring_file() {
     let ws = TempDir::copy_of(&common::repo().join("fixtures/occurrences/program-scope"), "occ-program-scope");
     let e = engine(&ws.0);
-    let (checked, diffs) = differences(&e, &ws.0, 1);
-    assert!(checked >= 6, "{checked} declarations checked");
-    assert!(diffs.is_empty(), "{} differences:\n{}", diffs.len(), diffs.join("\n"));
+    assert_exact(&e, &ws.0, 1, 6);
     let files = |q: &str| -> Vec<String> {
         let r = e.relations(q, Some(1), &tsq::index::sync_silent()).unwrap();
         r.matches.iter().flat_map(|m| m.references.files.iter().map(|f| f.file_path.clone())).collect()
@@ -332,9 +153,7 @@ fn rows_answer_within_the_programs_that_hold_the_declaring_file() {
 fn object_literal_members_relate_to_their_contextual_property() {
     let ws = TempDir::copy_of(&common::repo().join("fixtures/occurrences/contextual"), "occ-contextual");
     let e = engine(&ws.0);
-    let (checked, diffs) = differences(&e, &ws.0, 1);
-    assert!(checked >= 6, "{checked} declarations checked");
-    assert!(diffs.is_empty(), "{} differences:\n{}", diffs.len(), diffs.join("\n"));
+    assert_exact(&e, &ws.0, 1, 6);
 }
 
 /// A class implementing a library interface (vue's `BaseReactiveHandler
@@ -345,9 +164,7 @@ fn object_literal_members_relate_to_their_contextual_property() {
 fn members_implementing_a_library_interface_relate_through_it() {
     let ws = TempDir::copy_of(&common::repo().join("fixtures/occurrences/library-base"), "occ-library-base");
     let e = engine(&ws.0);
-    let (checked, diffs) = differences(&e, &ws.0, 1);
-    assert!(checked >= 6, "{checked} declarations checked");
-    assert!(diffs.is_empty(), "{} differences:\n{}", diffs.len(), diffs.join("\n"));
+    assert_exact(&e, &ws.0, 1, 6);
     // Not vacuous: `BaseHandler > get` reaches the literal's `get` through the library's member.
     let r = e.relations("symbol = handlers.ts > BaseHandler > get", Some(1), &tsq::index::sync_silent()).unwrap();
     let lines: Vec<u32> = r.matches.iter().flat_map(|m| m.references.files.iter().flat_map(|f| f.lines.clone())).collect();
@@ -362,9 +179,7 @@ fn members_implementing_a_library_interface_relate_through_it() {
 fn a_holder_with_another_lib_adds_what_resolves_only_there() {
     let ws = TempDir::copy_of(&common::repo().join("fixtures/occurrences/holder-lib"), "occ-holder-lib");
     let e = engine(&ws.0);
-    let (checked, diffs) = differences(&e, &ws.0, 1);
-    assert!(checked >= 5, "{checked} declarations checked");
-    assert!(diffs.is_empty(), "{} differences:\n{}", diffs.len(), diffs.join("\n"));
+    assert_exact(&e, &ws.0, 1, 5);
     // Not vacuous: both `.catch` calls in ws.ts (line 5 resolves only in the root project).
     let r = e.relations("symbol = packages/server/src/proxy.ts > ProxyPromise > catch", Some(1), &tsq::index::sync_silent()).unwrap();
     let ws_lines: Vec<u32> =
@@ -380,9 +195,7 @@ fn a_holder_with_another_lib_adds_what_resolves_only_there() {
 fn a_query_names_nested_declarations_as_the_language_service_does() {
     let ws = TempDir::copy_of(&common::repo().join("fixtures/occurrences/nested-names"), "occ-nested-names");
     let e = engine(&ws.0);
-    let (checked, diffs) = differences(&e, &ws.0, 1);
-    assert!(checked >= 5, "{checked} declarations checked");
-    assert!(diffs.is_empty(), "{} differences:\n{}", diffs.len(), diffs.join("\n"));
+    assert_exact(&e, &ws.0, 1, 5);
     let r = e.relations("symbol = hooks.ts > resolveTransitionHooks > key", Some(1), &tsq::index::sync_silent()).unwrap();
     let lines: Vec<Option<u32>> = r.matches.iter().map(|m| m.symbol.line).collect();
     assert_eq!(lines, vec![Some(10), Some(13)], "both keys");
@@ -395,9 +208,7 @@ fn commonjs_modules_answer_as_the_language_service() {
     // Declarations: `config`, `createUtils` (the require alias), `run`.
     let ws = TempDir::copy_of(&common::repo().join("fixtures/occurrences/commonjs"), "occ-commonjs");
     let e = engine(&ws.0);
-    let (checked, diffs) = differences(&e, &ws.0, 1);
-    assert!(checked >= 3, "{checked} declarations checked");
-    assert!(diffs.is_empty(), "{} differences:\n{}", diffs.len(), diffs.join("\n"));
+    assert_exact(&e, &ws.0, 1, 3);
 }
 
 /// A call of `const f = (…) => …` (a function or class assigned to a
@@ -411,9 +222,7 @@ fn calls_of_assigned_functions_name_the_function() {
     ws.write("a.ts", b"export const f = (x: number): boolean => x > 1\nexport const h = (x: number) =>\n  x + 1\nexport class K {\n  run = function (): number {\n    return 1\n  }\n}\n");
     ws.write("b.ts", b"import { f, h, K } from './a'\nexport function g() {\n  return f(1) && h(2) > new K().run()\n}\n");
     let e = engine(&ws.0);
-    let (checked, diffs) = differences(&e, &ws.0, 2);
-    assert!(checked >= 4, "the declarations were compared: {checked}");
-    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+    assert_exact(&e, &ws.0, 2, 4);
     let r = e.relations("symbol = b.ts > g", Some(1), &tsq::index::sync_silent()).unwrap();
     let callees: Vec<(&str, &str)> = r.matches[0].outgoing_calls.iter().map(|c| (c.name.as_str(), c.kind.as_str())).collect();
     assert!(callees.contains(&("f", "variable")) && callees.contains(&("h", "variable")), "{callees:?}");
