@@ -19,6 +19,14 @@
       ts.isIdentifier(node.parent.name) && (!!(ts.getCombinedNodeFlags(node.parent) & ts.NodeFlags.Const) || ts.isPropertyDeclaration(node.parent));
   }
 
+  /** A function or class expression with its own name, assigned to a
+   *  const or a property (`const f = function named() {}`): TypeScript's
+   *  call hierarchy searches that name (`named`) for the incoming calls
+   *  of `f`'s item (getCallHierarchyDeclarationReferenceNode). */
+  function isSelfNamedAssignedExpression(node) {
+    return !!node && (ts.isFunctionExpression(node) || ts.isClassExpression(node)) && !!node.name && isAssignedExpression(node);
+  }
+
   /** TypeScript's own test (services/callHierarchy.ts). */
   function isValidCallHierarchyDeclaration(node) {
     return ts.isSourceFile(node) || ts.isModuleDeclaration(node) && ts.isIdentifier(node.name) || ts.isFunctionDeclaration(node) ||
@@ -161,5 +169,5 @@
     return Array.from(groups, ([declaration, starts]) => ({ declaration, starts }));
   }
 
-  Object.assign(globalThis.tsqLs, { isAssignedExpression, isValidCallHierarchyDeclaration, outgoingCallSites });
+  Object.assign(globalThis.tsqLs, { isAssignedExpression, isSelfNamedAssignedExpression, isValidCallHierarchyDeclaration, outgoingCallSites });
 })(globalThis);

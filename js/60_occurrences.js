@@ -192,16 +192,6 @@
     return ts.isBindingElement(d) && ts.isVariableDeclaration(d.parent.parent) && ts.isVariableDeclarationInitializedToBareOrAccessedRequire(d.parent.parent);
   }
 
-  /** A const assigned a named function or class expression
-   *  (`const f = function named() {}`): TypeScript's call hierarchy
-   *  searches the expression's own name for its incoming calls
-   *  (getCallHierarchyDeclarationReferenceNode), so a call through `f`
-   *  is a reference of `f` and no call site of its item. */
-  function namedByItsExpression(symbol) {
-    const d = symbol.valueDeclaration;
-    return !!(d && ts.isVariableDeclaration(d) && d.initializer && isAssignedExpression(d.initializer) && d.initializer.name);
-  }
-
   function isCallSite(node) {
     return ts.isCallOrNewExpressionTarget(node, true, true) || ts.isTaggedTemplateTag(node, true, true) || ts.isDecoratorTarget(node, true, true) ||
       ts.isJsxOpeningLikeElementTagName(node, true, true) || ts.isRightSideOfPropertyAccess(node) || ts.isArgumentExpressionOfElementAccess(node);
@@ -236,7 +226,7 @@
 
   // ---- call hierarchy items ----------------------------------------------------------
 
-  const { isAssignedExpression, isValidCallHierarchyDeclaration } = L;
+  const { isAssignedExpression, isSelfNamedAssignedExpression, isValidCallHierarchyDeclaration } = L;
 
   /** A call-hierarchy declaration's key: its symbol's id (the file's for
    *  a file), plus `@k` for the k-th of several declarations of one
@@ -324,8 +314,17 @@
       const row = { line: at, column: node.getStart(sf) - sf.getLineStarts()[at - 1], symbol: ids[0], role: r, enclosing: enclosing(sf, node), meaning: ts.getMeaningFromLocation(node) };
       // A call site as the call hierarchy counts one (TypeScript's
       // convertEntryToCallSite), with the item it is grouped under.
-      if (isCallSite(node) && !namedByItsExpression(symbol)) row.caller = itemKey(checker, ts.findAncestor(node, isValidCallHierarchyDeclaration) || sf);
+      // Not through `f` of `const f = function named() {}` (TypeScript
+      // searches `named`): a reference of `f`, no call site of its item.
+      if (isCallSite(node) && !isSelfNamedAssignedExpression(symbol.valueDeclaration && symbol.valueDeclaration.initializer)) row.caller = itemKey(checker, ts.findAncestor(node, isValidCallHierarchyDeclaration) || sf);
       occurrences.push(row);
+      // A call of `named` in `const f = function named() {}` is a call
+      // site of `f`'s item and no reference of `f`: a row of no meaning.
+      const named = row.caller && symbol.valueDeclaration;
+      if (isSelfNamedAssignedExpression(named)) {
+        const item = symbolId(checker.getSymbolAtLocation(named.parent.name) || named.symbol);
+        if (item) occurrences.push({ ...row, symbol: item, role: "call", meaning: 0 });
+      }
       // The same place also refers to each other related symbol.
       for (const id of ids.slice(1)) occurrences.push({ ...row, symbol: id, role: row.role === "definition" ? "reference" : row.role });
     };
