@@ -322,7 +322,7 @@
       // site of `f`'s item and no reference of `f`: a row of no meaning.
       const named = row.caller && symbol.valueDeclaration;
       if (isSelfNamedAssignedExpression(named)) {
-        const item = symbolId(checker.getSymbolAtLocation(named.parent.name) || named.symbol);
+        const item = symbolId(checker.getSymbolAtLocation(named.parent.name));
         if (item) occurrences.push({ ...row, symbol: item, role: "call", meaning: 0 });
       }
       // The same place also refers to each other related symbol.

@@ -18,7 +18,7 @@ pub fn engine(root: &Path) -> Engine {
 }
 
 /// Every declaration's `symbol =` query, once per distinct query.
-pub fn declaration_queries(root: &Path) -> Vec<String> {
+fn declaration_queries(root: &Path) -> Vec<String> {
     let index = Index::open_with(root, &IndexConfig { embedder: EmbedderChoice::None, ..Default::default() }, None).unwrap();
     Graph::load(&index, true).unwrap().symbol_queries()
 }
@@ -26,7 +26,7 @@ pub fn declaration_queries(root: &Path) -> Vec<String> {
 /// Differences the occurrence index keeps, each with its reason (listed in
 /// ARCHITECTURE.md, "The occurrence index answers as the Language Service
 /// does"): (query, what).
-pub const KNOWN: &[(&str, &str, &str)] = &[
+const KNOWN: &[(&str, &str, &str)] = &[
     // tsserver reports the same-named property of the other members of a
     // union of type literals (`{ ok: true } | { ok: false }`) among a
     // property's references; rows relate union members only where an
@@ -39,7 +39,7 @@ pub const KNOWN: &[(&str, &str, &str)] = &[
     ("symbol = config-ext.ts > ./config", "references", "module specifiers are not rows"),
 ];
 
-pub fn known(q: &str, what: &str) -> bool {
+fn known(q: &str, what: &str) -> bool {
     KNOWN.iter().any(|(kq, kw, _)| *kq == q && *kw == what)
 }
 
@@ -94,7 +94,7 @@ pub fn differences_among(e: &Engine, root: &Path, call_depth: i32, pick: &mut dy
 /// live Language Service's: the same results (match, every metadata
 /// field), snapshots, graph and text (bar the line saying where structure
 /// came from).
-pub fn same_lookup(e: &Engine, live: &tsq::inspect::Workspace, q: &str, call_depth: i32) -> Result<(), String> {
+fn same_lookup(e: &Engine, live: &tsq::inspect::Workspace, q: &str, call_depth: i32) -> Result<(), String> {
     let overrides = tsq::config::Overrides { call_depth: Some(call_depth), ..Default::default() };
     let req = e.request(QueryInput { query: q.into(), overrides, ..Default::default() }).unwrap();
     let Answer::Full(full) = e.query(&req, &tsq::index::sync_silent()).map_err(|err| format!("{q}: {err}"))? else { unreachable!("a full answer") };
@@ -124,7 +124,7 @@ pub fn same_lookup(e: &Engine, live: &tsq::inspect::Workspace, q: &str, call_dep
 /// and equals the live Language Service's with every program built: the
 /// same metadata, workspace and coverage (only which programs this
 /// process built differs).
-pub fn same_inspect(e: &Engine, live: &tsq::inspect::Workspace, q: &str, call_depth: i32) -> Result<(), String> {
+fn same_inspect(e: &Engine, live: &tsq::inspect::Workspace, q: &str, call_depth: i32) -> Result<(), String> {
     let answer = e.inspect(q, Some(call_depth)).map_err(|err| format!("{q}: {err}"))?;
     let structure = answer.structure.clone().unwrap_or_default();
     if !structure.contains("structure: from the occurrence index") {
@@ -147,7 +147,7 @@ pub fn without_backends(text: &str) -> String {
     format!("{}\n{rest}", first.join(" | "))
 }
 
-pub mod erased {
+mod erased {
     pub trait Ser {
         fn json(&self) -> String;
     }
