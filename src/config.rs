@@ -36,7 +36,8 @@ pub struct Settings {
     /// turns off the demotion of tests, examples, mocks and the like;
     /// `callGraph = true` turns on the call-graph step (off by default);
     /// `barrels`, `usagePrior` (`fanin`, `pagerank`, `off`) and
-    /// `testLending` turn issue 24's steps off or choose the prior.
+    /// `testLending` turn issue 24's steps off or choose the prior;
+    /// `demoteTypes = false` keeps type-only declarations in place.
     pub ranking: crate::search::rank::Steps,
     /// `[share] from`: the shared index that `tsq serve` pulls on start
     /// (`s3://bucket/prefix` or `file:///dir`; see `share`).
@@ -89,6 +90,7 @@ pub struct Overrides {
     /// `fanin`, `pagerank` or `off`.
     pub usage_prior: Option<String>,
     pub test_lending: Option<bool>,
+    pub demote_types: Option<bool>,
     pub share: Option<ShareOverrides>,
 }
 
@@ -138,6 +140,7 @@ impl Overrides {
             barrels: var("TSQ_BARRELS")?,
             usage_prior: var("TSQ_USAGE_PRIOR")?,
             test_lending: var("TSQ_TEST_LENDING")?,
+            demote_types: var("TSQ_DEMOTE_TYPES")?,
             share: var::<String>("TSQ_SHARE_FROM")?.map(|from| ShareOverrides { from: Some(from) }),
         })
     }
@@ -160,6 +163,7 @@ impl Overrides {
             barrels: self.barrels.or(next.barrels),
             usage_prior: self.usage_prior.or(next.usage_prior),
             test_lending: self.test_lending.or(next.test_lending),
+            demote_types: self.demote_types.or(next.demote_types),
             share: match (self.share, next.share) {
                 (Some(ShareOverrides { from: Some(f) }), _) => Some(ShareOverrides { from: Some(f) }),
                 (_, next) => next,
@@ -198,6 +202,11 @@ impl Settings {
                     }
                 },
                 test_lending: merged.test_lending.unwrap_or(d.ranking.test_lending),
+                types: match merged.demote_types {
+                    Some(true) => crate::search::rank::TYPE_DEMOTE,
+                    Some(false) => 1.0,
+                    None => d.ranking.types,
+                },
                 ..d.ranking
             },
             share_from: merged.share.and_then(|s| s.from).filter(|f| !f.trim().is_empty()).or(d.share_from),
@@ -264,7 +273,7 @@ pub fn provenance(root: &Path) -> Result<Vec<Provenance>, ConfigError> {
         crate::search::rank::Prior::Rank => "pagerank",
         crate::search::rank::Prior::Off => "off",
     };
-    let rows: [(&'static str, &str, String); 16] = [
+    let rows: [(&'static str, &str, String); 17] = [
         ("embedder", "TSQ_EMBEDDER", embedder),
         ("rerankWeight", "TSQ_RERANK_WEIGHT", s.rerank_weight.to_string()),
         ("vectorWeight", "TSQ_VECTOR_WEIGHT", s.vector_weight.to_string()),
@@ -280,6 +289,7 @@ pub fn provenance(root: &Path) -> Result<Vec<Provenance>, ConfigError> {
         ("barrels", "TSQ_BARRELS", s.ranking.barrels.to_string()),
         ("usagePrior", "TSQ_USAGE_PRIOR", prior.to_string()),
         ("testLending", "TSQ_TEST_LENDING", s.ranking.test_lending.to_string()),
+        ("demoteTypes", "TSQ_DEMOTE_TYPES", (s.ranking.types < 1.0).to_string()),
         ("share.from", "TSQ_SHARE_FROM", s.share_from.clone().unwrap_or_default()),
     ];
     Ok(rows

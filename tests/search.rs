@@ -278,6 +278,57 @@ fn ranking_demotes_tests_boosts_definitions_and_diversifies_the_concise_list() {
     assert!(top3.contains(&"src/http/headers.ts"), "a second file in the top 3: {top3:?}");
 }
 
+/// The type step (`demoteTypes`): an options interface in a types module
+/// gives way to the function that does what the question asks (×0.7); a
+/// config interface beside the function that answers keeps its place; a
+/// question that asks for options or names the type demotes nothing.
+#[test]
+fn type_declarations_give_way_to_the_behaviour_a_question_asks_for() {
+    let ws = common::TempDir::new("ranking-types");
+    ws.write("tsconfig.json", b"{ \"compilerOptions\": { \"strict\": true }, \"include\": [\"src\"] }\n");
+    ws.write(
+        "src/types.ts",
+        b"export interface RetryOptions {\n  /** How long to wait before the next attempt: the delay grows with exponential backoff per failed attempt. */\n  retryDelay?: number\n}\n",
+    );
+    ws.write(
+        "src/retryer.ts",
+        b"/** Waits before the next attempt. */\nexport function nextDelay(failures: number): number {\n  return Math.min(1000 * 2 ** failures, 30000);\n}\n",
+    );
+    ws.write(
+        "src/throttle.ts",
+        b"export interface ThrottleConfig {\n  /** Emit on the trailing edge of the silencing window. */\n  trailing?: boolean\n}\n\n/** Emits a value, then ignores values for the silencing window; the trailing edge emits the last one. */\nexport function throttle(windowMs: number, config: ThrottleConfig): void {\n  void windowMs;\n  void config;\n}\n",
+    );
+    let ranked = |extra: &str, query: &str| -> Vec<((String, u32), f64)> {
+        ws.write("tsq.toml", format!("embedder = \"none\"\n{extra}\n").as_bytes());
+        let engine = tsq::api::Engine::open(&ws.0, Default::default()).unwrap();
+        engine.index(tsq::api::StructureMode::None, &tsq::index::sync_silent()).unwrap();
+        let req = engine.request(tsq::api::QueryInput { query: query.into(), shape: tsq::api::Shape::Concise, ..Default::default() }).unwrap();
+        match engine.query(&req, &tsq::index::sync_silent()).unwrap() {
+            tsq::api::Answer::Concise(c) => c.results.iter().map(|r| ((r.file_path.clone(), r.start_line), r.score)).collect(),
+            _ => unreachable!(),
+        }
+    };
+    let score = |r: &[((String, u32), f64)], f: &str, line: u32| r.iter().find(|x| x.0 .0 == f && x.0 .1 == line).map_or(0.0, |x| x.1);
+    let member = ("src/types.ts", 2);
+
+    let q = "how long is the delay before the next failed attempt with exponential backoff?";
+    let (off, on) = (ranked("demoteTypes = false", q), ranked("", q));
+    let before = score(&off, member.0, member.1);
+    assert!(before > score(&off, "src/retryer.ts", 2), "off, the documented option outranks the function: {off:?}");
+    assert!((score(&on, member.0, member.1) - before * 0.7).abs() < 0.002, "on, it is demoted ×0.7: off {off:?}, on {on:?}");
+    assert_eq!(score(&on, "src/retryer.ts", 2), score(&off, "src/retryer.ts", 2), "the function is unchanged");
+
+    let q = "what options does the retry take for the delay before the next attempt?";
+    assert_eq!(ranked("", q), ranked("demoteTypes = false", q), "a question for options demotes no type");
+    let q = "RetryOptions retryDelay";
+    assert_eq!(ranked("", q), ranked("demoteTypes = false", q), "a named type is not demoted");
+
+    let q = "ignore values during the silencing window, then emit on the trailing edge";
+    let (off, on) = (ranked("demoteTypes = false", q), ranked("", q));
+    assert!(score(&off, "src/throttle.ts", 2) > 0.0, "{off:?}");
+    assert_eq!(score(&on, "src/throttle.ts", 3), score(&off, "src/throttle.ts", 3), "the config beside the answering function keeps its place");
+}
+
 /// The call-graph step (`callGraph = true`): a test that matches the
 /// question lends score to the implementation it calls, which shares no
 /// word with the question; off, that implementation ranks on retrieval

@@ -104,12 +104,44 @@ const ABLATION: &[(&str, Steps)] = &[
     ("  default without barrels", Steps { barrels: false, ..Steps::DEFAULT }),
     ("  default without the usage prior", Steps { usage: Prior::Off, usage_lift: 0.0, ..Steps::DEFAULT }),
     ("  default without test lending", Steps { test_lending: false, ..Steps::DEFAULT }),
+    ("  default without the type step", Steps { types: 1.0, ..Steps::DEFAULT }),
+    ("  default, types ×0.5", Steps { types: 0.5, ..Steps::DEFAULT }),
+    ("  default, types ×0.85", Steps { types: 0.85, ..Steps::DEFAULT }),
     ("  default + name-based call graph", Steps { graph: true, ..Steps::DEFAULT }),
     ("  default + call lending (occurrence rows), lift 0.3", Steps { call_lending: true, ..Steps::DEFAULT }),
     ("  default + call lending (occurrence rows), lift 0.5", Steps { call_lending: true, call_lift: 0.5, ..Steps::DEFAULT }),
     ("  default + call lending (occurrence rows), lift 0.7", Steps { call_lending: true, call_lift: 0.7, ..Steps::DEFAULT }),
     ("  default + call lending, without the usage prior", Steps { call_lending: true, usage: Prior::Off, usage_lift: 0.0, ..Steps::DEFAULT }),
 ];
+
+/// One query's ranking, for `TSQ_BENCH_DUMP`: its NDCG@10, each of the
+/// first 20 candidates with its signals and grade, then each answer's rank.
+fn dump_query(f: &mut std::fs::File, q: &EvalQuery, ranked: &[tsq::search::Ranked]) -> std::io::Result<()> {
+    let hits: Vec<Hit> = ranked.iter().map(|c| hit(&c.row)).collect();
+    writeln!(f, "## {} ndcg {:.3}: {}", q.id, eval::ndcg(&hits[..hits.len().min(10)], &q.relevant, 10), q.query)?;
+    let grade = |h: &Hit| q.relevant.iter().filter(|t| t.path == h.path && t.start <= h.end && h.start <= t.end).map(|t| t.grade).max().unwrap_or(0);
+    for (i, c) in ranked.iter().take(20).enumerate() {
+        let s = &c.scores;
+        let h = &hits[i];
+        writeln!(
+            f,
+            "{i:>3} g{} final {:.3} bm25 {:.3} vec {:.3} {}:{}-{} {}",
+            grade(h),
+            s.final_score,
+            s.bm25,
+            s.vector,
+            h.path,
+            h.start,
+            h.end,
+            c.row.chunk.breadcrumb
+        )?;
+    }
+    for t in &q.relevant {
+        let at = hits.iter().position(|h| h.path == t.path && t.start <= h.end && h.start <= t.end);
+        writeln!(f, "  answer g{} {}:{}-{} at {}", t.grade, t.path, t.start, t.end, at.map_or("-".to_string(), |i| i.to_string()))?;
+    }
+    Ok(())
+}
 
 /// Issue 15's shipped steps: roles, definitions, path evidence.
 const ISSUE_15: Steps = Steps { roles: true, definitions: true, paths: true, ..Steps::NONE };
@@ -179,6 +211,11 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow:
         }
     };
     let mut embedder_name = String::new();
+    // `TSQ_BENCH_DUMP=<file>`: each query's default ranking, for reading
+    // where a question's answers went (not a figure).
+    // `TSQ_BENCH_DUMP_STEPS=<label part>` dumps that ablation row instead.
+    let mut dump = std::env::var_os("TSQ_BENCH_DUMP").map(std::fs::File::create).transpose()?;
+    let dump_steps = std::env::var("TSQ_BENCH_DUMP_STEPS").ok().and_then(|l| ABLATION.iter().find(|(label, _)| label.contains(&l)).map(|(_, s)| *s));
     for repo in repos {
         let qs: Vec<&EvalQuery> = queries.iter().filter(|q| &q.repo == repo).collect();
         if qs.is_empty() {
@@ -243,6 +280,15 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow:
             latency.push(t.elapsed().as_secs_f64() * 1000.0);
             let ranked = tsq::search::select::dedupe_concerns(r.ranked.clone());
             add(systems[3], &ranked.iter().take(10).map(|c| hit(&c.row)).collect::<Vec<_>>());
+            if let Some(f) = &mut dump {
+                match dump_steps {
+                    Some(steps) => {
+                        let r = tsq::search::retrieve(&index, None, &q.query, &filter, &Settings { ranking: steps, ..settings.clone() })?;
+                        dump_query(f, q, &tsq::search::select::dedupe_concerns(r.ranked))?
+                    }
+                    None => dump_query(f, q, &ranked)?,
+                }
+            }
             for (label, steps) in ABLATION {
                 let r = tsq::search::retrieve(&index, None, &q.query, &filter, &Settings { ranking: *steps, ..settings.clone() })?;
                 let ranked = tsq::search::select::dedupe_concerns(r.ranked);
