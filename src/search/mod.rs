@@ -212,7 +212,7 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
             let files: Vec<&str> = cands.iter().map(|c| c.row.chunk.relative_path.as_str()).collect();
             let demotable: Vec<bool> = cands.iter().map(|c| shape.demotable_type(&c.row.chunk)).collect();
             let mut finals: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
-            rank::demote_types(&files, &demotable, &mut finals, shape.steps.types);
+            rank::demote_types(&files, &demotable, &mut finals, shape.steps.types, shape.steps.type_owners);
             scores.iter_mut().zip(finals).for_each(|(s, f)| s.final_score = f);
         }
         if shape.steps.graph {

@@ -48,6 +48,9 @@ pub struct Steps {
     /// not ask for types or name the declaration: questions ask for
     /// behaviour (`is_type_only`).
     pub types: f64,
+    /// How many of the strongest other candidates keep the types of their
+    /// files in place (`demote_types`).
+    pub type_owners: usize,
 }
 
 /// Which usage prior ranks (`structure::usage`).
@@ -73,6 +76,7 @@ impl Steps {
         call_lending: true,
         call_lift: CALL_LIFT,
         types: TYPE_DEMOTE,
+        type_owners: TYPE_OWNERS,
     };
     pub const NONE: Steps = Steps {
         roles: false,
@@ -86,6 +90,7 @@ impl Steps {
         call_lending: false,
         call_lift: CALL_LIFT,
         types: 1.0,
+        type_owners: TYPE_OWNERS,
     };
     /// What ships: each step that gained on the untuned queries
     /// (benches/README.md, the ablation).
@@ -101,6 +106,7 @@ impl Steps {
         call_lending: false,
         call_lift: CALL_LIFT,
         types: TYPE_DEMOTE,
+        type_owners: TYPE_OWNERS,
     };
 }
 
@@ -549,16 +555,16 @@ impl QueryShape<'_> {
 
 /// How many of the strongest behaviour candidates keep the types of their
 /// files from the type step's demotion.
-pub const TYPE_OWNERS: usize = 5;
+pub const TYPE_OWNERS: usize = 3;
 
 /// The type step: each demotable type (`demotable[i]`) is multiplied by
-/// `factor` unless its file holds one of the `TYPE_OWNERS` strongest
+/// `factor` unless its file holds one of the `owners` strongest
 /// candidates that are not types: a config interface beside the operator
 /// that answers is part of the answer, a types module of options is not.
-pub fn demote_types(files: &[&str], demotable: &[bool], scores: &mut [f64], factor: f64) {
+pub fn demote_types(files: &[&str], demotable: &[bool], scores: &mut [f64], factor: f64, owners: usize) {
     let mut order: Vec<usize> = (0..scores.len()).filter(|&i| !demotable[i]).collect();
     order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
-    let owners: std::collections::HashSet<&str> = order.iter().take(TYPE_OWNERS).map(|&i| files[i]).collect();
+    let owners: std::collections::HashSet<&str> = order.iter().take(owners).map(|&i| files[i]).collect();
     for (i, s) in scores.iter_mut().enumerate() {
         if demotable[i] && !owners.contains(files[i]) {
             *s *= factor;
@@ -619,15 +625,15 @@ mod tests {
         let files = ["op.ts", "op.ts", "types.ts", "a.ts", "b.ts", "c.ts", "d.ts", "types.ts"];
         let demotable = [false, true, true, false, false, false, false, false];
         let mut scores = [0.9, 0.8, 0.8, 0.7, 0.7, 0.7, 0.7, 0.1];
-        demote_types(&files, &demotable, &mut scores, 0.5);
+        demote_types(&files, &demotable, &mut scores, 0.5, 5);
         assert_eq!(scores, [0.9, 0.8, 0.4, 0.7, 0.7, 0.7, 0.7, 0.1]);
         // When the weak function is among the 5 strongest, its file's types stay.
         let mut scores = [0.9, 0.8, 0.8, 0.7, 0.7, 0.7, 0.1, 0.2];
-        demote_types(&files, &demotable, &mut scores, 0.5);
+        demote_types(&files, &demotable, &mut scores, 0.5, 5);
         assert_eq!(scores[2], 0.8);
         let files = ["op.ts", "op.ts", "types.ts", "types.ts"];
         let mut scores = [0.9, 0.8, 0.8, 0.1];
-        demote_types(&files, &[true, true, true, true], &mut scores, 0.5);
+        demote_types(&files, &[true, true, true, true], &mut scores, 0.5, TYPE_OWNERS);
         assert_eq!(scores, [0.45, 0.4, 0.4, 0.05], "no behaviour candidate: every type gives way");
     }
 
