@@ -203,7 +203,7 @@ impl Settings {
                 },
                 test_lending: merged.test_lending.unwrap_or(d.ranking.test_lending),
                 types: match merged.demote_types {
-                    Some(true) => crate::search::rank::TYPE_DEMOTE,
+                    Some(true) => crate::search::type_step::TYPE_DEMOTE,
                     Some(false) => 1.0,
                     None => d.ranking.types,
                 },

@@ -211,6 +211,28 @@ fn commonjs_modules_answer_as_the_language_service() {
     assert_exact(&e, &ws.0, 1, 3);
 }
 
+/// A module augmentation merged into an interface its target module
+/// re-exports (vue's `GlobalComponents`): TypeScript's find-references
+/// misses the importers of the declaring file; the rows keep them (a
+/// difference kept and listed). Every other declaration answers exactly.
+#[test]
+fn an_augmented_re_exported_interface_keeps_its_importers() {
+    let ws = TempDir::copy_of(&common::repo().join("fixtures/occurrences/augmented-reexport"), "occ-augmented");
+    let e = engine(&ws.0);
+    assert_exact(&e, &ws.0, 1, 3);
+    let refs = |r: &tsq::answer::References| -> Vec<(String, u32)> { r.files.iter().flat_map(|f| f.lines.iter().map(|l| (f.file_path.clone(), *l))).collect() };
+    for q in ["symbol = core/component.ts > GlobalComponents", "symbol = dom/index.ts > core > GlobalComponents"] {
+        let live = e.inspect_live(q, Some(1)).unwrap();
+        let rows = e.relations(q, Some(1), &tsq::index::sync_silent()).unwrap();
+        assert_eq!(live.result.matches.len(), 1, "{q}");
+        let live = refs(&live.result.matches[0].references);
+        let rows = refs(&rows.matches[0].references);
+        assert!(!live.iter().any(|(f, _)| f == "core/use.ts"), "{q}: TypeScript misses the importer of ./component: {live:?}");
+        assert!(rows.iter().any(|(f, l)| f == "core/use.ts" && *l == 2), "{q}: the rows keep it: {rows:?}");
+        assert!(live.iter().all(|r| rows.contains(r)), "{q}: every live reference is a row: live {live:?}, rows {rows:?}");
+    }
+}
+
 /// A call of `const f = (…) => …` (a function or class assigned to a
 /// `const` or a property) is a call of `f`, as TypeScript's call hierarchy
 /// names it, in another file too; it was once stored as a call of `f`'s

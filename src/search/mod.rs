@@ -9,6 +9,7 @@ pub mod evidence;
 pub mod fusion;
 pub mod rank;
 pub mod select;
+pub mod type_step;
 
 use std::time::Instant;
 
@@ -199,7 +200,7 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
         let raw: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
         for (c, s) in cands.iter().zip(scores.iter_mut()) {
             let k = &c.row.chunk;
-            let f = shape.factors(k, known.get(&k.id).copied().unwrap_or_default());
+            let f = shape.factors(&k.relative_path, &k.name, &k.breadcrumb, known.get(&k.id).copied().unwrap_or_default());
             s.final_score = f.apply(s.final_score);
         }
         if let Some(lending) = &lending {
@@ -212,7 +213,7 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
             let files: Vec<&str> = cands.iter().map(|c| c.row.chunk.relative_path.as_str()).collect();
             let demotable: Vec<bool> = cands.iter().map(|c| shape.demotable_type(&c.row.chunk)).collect();
             let mut finals: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
-            rank::demote_types(&files, &demotable, &mut finals, shape.steps.types, shape.steps.type_owners);
+            type_step::demote(&files, &demotable, &mut finals, shape.steps.types, shape.steps.type_owners);
             scores.iter_mut().zip(finals).for_each(|(s, f)| s.final_score = f);
         }
         if shape.steps.graph {

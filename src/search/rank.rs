@@ -46,10 +46,10 @@ pub struct Steps {
     /// A type-only declaration (an interface, a type alias, their members)
     /// is worth this much (1.0: the step is off) for a question that does
     /// not ask for types or name the declaration: questions ask for
-    /// behaviour (`is_type_only`).
+    /// behaviour (`type_step`).
     pub types: f64,
     /// How many of the strongest other candidates keep the types of their
-    /// files in place (`demote_types`).
+    /// files in place (`type_step::demote`).
     pub type_owners: usize,
 }
 
@@ -75,8 +75,8 @@ impl Steps {
         test_lending: true,
         call_lending: true,
         call_lift: CALL_LIFT,
-        types: TYPE_DEMOTE,
-        type_owners: TYPE_OWNERS,
+        types: super::type_step::TYPE_DEMOTE,
+        type_owners: super::type_step::TYPE_OWNERS,
     };
     pub const NONE: Steps = Steps {
         roles: false,
@@ -90,7 +90,7 @@ impl Steps {
         call_lending: false,
         call_lift: CALL_LIFT,
         types: 1.0,
-        type_owners: TYPE_OWNERS,
+        type_owners: super::type_step::TYPE_OWNERS,
     };
     /// What ships: each step that gained on the untuned queries
     /// (benches/README.md, the ablation).
@@ -105,14 +105,10 @@ impl Steps {
         test_lending: true,
         call_lending: false,
         call_lift: CALL_LIFT,
-        types: TYPE_DEMOTE,
-        type_owners: TYPE_OWNERS,
+        types: super::type_step::TYPE_DEMOTE,
+        type_owners: super::type_step::TYPE_OWNERS,
     };
 }
-
-/// What a type-only declaration is worth when the question asks for
-/// behaviour (`Steps::types`).
-pub const TYPE_DEMOTE: f64 = 0.7;
 
 /// How far the most used symbol moves toward 1.0 (the usage prior).
 pub const USAGE_LIFT: f64 = 0.2;
@@ -173,7 +169,8 @@ pub struct QueryShape<'q> {
     pub words: Vec<String>,
     /// A `path` filter selects the files (no role is demoted).
     pub scoped: bool,
-    /// It asks for types (`asks_for_types`), so they are not demoted.
+    /// It asks for types (`type_step::asks_for_types`), so they are not
+    /// demoted.
     pub types_asked: bool,
     pub steps: Steps,
 }
@@ -185,16 +182,25 @@ impl<'q> QueryShape<'q> {
             idents: if steps.definitions { identifiers(query) } else { Vec::new() },
             words: content_words(query),
             scoped,
-            types_asked: asks_for_types(query),
+            types_asked: super::type_step::asks_for_types(query),
             steps,
         }
+    }
+
+    /// Whether the type step may demote this chunk: the step is on, the
+    /// question does not ask for types or name the chunk, and the chunk is
+    /// type-only (`type_step::is_type_only`).
+    pub fn demotable_type(&self, chunk: &crate::chunk::CodeChunk) -> bool {
+        self.steps.types < 1.0
+            && !self.types_asked
+            && !declares(&chunk.name, &chunk.breadcrumb, &self.idents)
+            && super::type_step::is_type_only(&chunk.node_kind, chunk.parent_chunk_id.is_some(), &chunk.full_source)
     }
 
     /// One chunk's adjustments: its role's demotion (unless asked for or
     /// selected by a path), the definition lift, the path lift, the usage
     /// lift. `known` is what the index says of it (`evidence`).
-    pub fn factors(&self, chunk: &crate::chunk::CodeChunk, known: Known) -> Factors {
-        let (path, name, breadcrumb) = (chunk.relative_path.as_str(), chunk.name.as_str(), chunk.breadcrumb.as_str());
+    pub fn factors(&self, path: &str, name: &str, breadcrumb: &str, known: Known) -> Factors {
         let role = classify(path, self.steps.barrels && known.barrel);
         let demote = if self.steps.roles && !self.scoped && !asked_for(self.query, role) { role.factor() } else { 1.0 };
         let mut keep = 1.0;
@@ -223,42 +229,6 @@ pub fn asked_for(query: &str, role: Role) -> bool {
         Role::Generated => any(&["generated", "codegen"]),
         Role::Declaration => any(&["declaration", "dts", "ambient", "typing"]),
         Role::Barrel => any(&["export", "reexport", "barrel", "index", "entry", "public"]),
-    }
-}
-
-/// Whether a question asks for types (so type-only declarations are not
-/// demoted): it names a kind of type declaration (`interface`,
-/// `signature`, `typings`), asks "what/which type(s)/options/props/fields",
-/// or says "type of/for", "type definition", "type parameter". A bare
-/// domain word ("the content type", "the timing option") does not ask.
-pub fn asks_for_types(query: &str) -> bool {
-    let w = words(query);
-    let is = |x: &str, ys: &[&str]| ys.iter().any(|y| x == *y || x.strip_suffix('s') == Some(y));
-    w.iter().any(|x| is(x, &["interface", "typing", "signature", "typedef", "generic"]))
-        || w.windows(2).any(|p| {
-            (is(&p[0], &["what", "which"]) && is(&p[1], &["type", "option", "prop", "field", "parameter", "argument"]))
-                || (is(&p[0], &["type"]) && is(&p[1], &["of", "for", "definition", "alias", "parameter", "argument", "declaration"]))
-        })
-}
-
-/// Whether a chunk declares a type and no behaviour: an interface or type
-/// alias, or a member with neither a body nor an initializer (an
-/// interface's property or method signature, a class field without a
-/// value, an object literal's plain value).
-pub fn is_type_only(kind: &str, member: bool, source: &str) -> bool {
-    match kind {
-        "interface" | "type" => true,
-        "property" | "method" | "call" | "construct" | "index" if member => {
-            let src = source.trim_end().trim_end_matches([';', ',']).trim_end();
-            let b = src.as_bytes();
-            // `=` that is not part of `=>`, `==`, `!=`, `<=`, `>=`.
-            let assigns = b
-                .iter()
-                .enumerate()
-                .any(|(i, &c)| c == b'=' && i > 0 && !matches!(b.get(i + 1), Some(b'>' | b'=')) && !matches!(b[i - 1], b'=' | b'!' | b'<' | b'>'));
-            !src.ends_with('}') && !assigns
-        }
-        _ => false,
     }
 }
 
@@ -541,37 +511,6 @@ pub fn lend<'a>(names: &[&str], calls: impl Fn(usize) -> Vec<&'a str>, raw: &[f6
     }
 }
 
-impl QueryShape<'_> {
-    /// Whether the type step may demote this chunk: the step is on, the
-    /// question does not ask for types or name the chunk, and the chunk is
-    /// type-only (`is_type_only`).
-    pub fn demotable_type(&self, chunk: &crate::chunk::CodeChunk) -> bool {
-        self.steps.types < 1.0
-            && !self.types_asked
-            && !declares(&chunk.name, &chunk.breadcrumb, &self.idents)
-            && is_type_only(&chunk.node_kind, chunk.parent_chunk_id.is_some(), &chunk.full_source)
-    }
-}
-
-/// How many of the strongest behaviour candidates keep the types of their
-/// files from the type step's demotion.
-pub const TYPE_OWNERS: usize = 3;
-
-/// The type step: each demotable type (`demotable[i]`) is multiplied by
-/// `factor` unless its file holds one of the `owners` strongest
-/// candidates that are not types: a config interface beside the operator
-/// that answers is part of the answer, a types module of options is not.
-pub fn demote_types(files: &[&str], demotable: &[bool], scores: &mut [f64], factor: f64, owners: usize) {
-    let mut order: Vec<usize> = (0..scores.len()).filter(|&i| !demotable[i]).collect();
-    order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
-    let owners: std::collections::HashSet<&str> = order.iter().take(owners).map(|&i| files[i]).collect();
-    for (i, s) in scores.iter_mut().enumerate() {
-        if demotable[i] && !owners.contains(files[i]) {
-            *s *= factor;
-        }
-    }
-}
-
 /// Same-file decay: the score of each result after the first of its file
 /// is multiplied by `factor` per earlier result of that file; the list is
 /// re-sorted (stable). Returns the new order as indexes into `scores`.
@@ -615,54 +554,6 @@ mod tests {
         assert_eq!(classify("src/index.ts", true), Role::Barrel);
         assert!(asked_for("where are the router tests?", Role::Test));
         assert!(!asked_for("where are request bodies parsed?", Role::Test));
-    }
-
-    #[test]
-    fn types_beside_a_strong_implementation_keep_their_place() {
-        // 0: the operator, 1: its config beside it, 2: an options
-        // interface in a types module, 3-6: other behaviour, 7: a weak
-        // function in the types module (not among the 5 strongest).
-        let files = ["op.ts", "op.ts", "types.ts", "a.ts", "b.ts", "c.ts", "d.ts", "types.ts"];
-        let demotable = [false, true, true, false, false, false, false, false];
-        let mut scores = [0.9, 0.8, 0.8, 0.7, 0.7, 0.7, 0.7, 0.1];
-        demote_types(&files, &demotable, &mut scores, 0.5, 5);
-        assert_eq!(scores, [0.9, 0.8, 0.4, 0.7, 0.7, 0.7, 0.7, 0.1]);
-        // When the weak function is among the 5 strongest, its file's types stay.
-        let mut scores = [0.9, 0.8, 0.8, 0.7, 0.7, 0.7, 0.1, 0.2];
-        demote_types(&files, &demotable, &mut scores, 0.5, 5);
-        assert_eq!(scores[2], 0.8);
-        let files = ["op.ts", "op.ts", "types.ts", "types.ts"];
-        let mut scores = [0.9, 0.8, 0.8, 0.1];
-        demote_types(&files, &[true, true, true, true], &mut scores, 0.5, TYPE_OWNERS);
-        assert_eq!(scores, [0.45, 0.4, 0.4, 0.05], "no behaviour candidate: every type gives way");
-    }
-
-    #[test]
-    fn type_only_declarations_and_questions_that_ask_for_them() {
-        assert!(is_type_only("interface", false, "interface A { a: string }"));
-        assert!(is_type_only("type", false, "type K = readonly unknown[]"));
-        assert!(is_type_only("property", true, "retry?: boolean | number | ShouldRetryFunction<TError>"));
-        assert!(is_type_only("method", true, "subscribe(listener: () => void): () => void;"));
-        assert!(is_type_only("property", true, "gcTime?: number,"));
-        // A body or an initializer is behaviour.
-        assert!(!is_type_only("method", true, "subscribe(listener: () => void) {\n  return () => {}\n}"));
-        assert!(!is_type_only("property", true, "#abortSignalConsumed = false"));
-        assert!(!is_type_only("property", true, "onFocus = () => { this.refetch() }"));
-        assert!(!is_type_only("property", true, "ready = a !== b;"));
-        assert!(is_type_only("property", true, "ready: a !== b"), "an object literal's plain value is data");
-        // A top-level declaration that is not a member.
-        assert!(!is_type_only("property", false, "x: number"));
-        assert!(!is_type_only("function", false, "function f(): void {}"));
-        assert!(!is_type_only("enum", false, "enum E { A }"));
-
-        assert!(asks_for_types("What options does useQuery accept?"));
-        assert!(asks_for_types("which type does createRouter return"));
-        assert!(asks_for_types("the type of a procedure's input"));
-        assert!(asks_for_types("QueryClient interface"));
-        assert!(asks_for_types("signature of defineComponent"));
-        assert!(!asks_for_types("How does the HTTP handler pick the parser for the content type?"));
-        assert!(!asks_for_types("How is a watcher's timing option applied?"));
-        assert!(!asks_for_types("Where do we refresh tokens?"));
     }
 
     #[test]
