@@ -16,8 +16,7 @@ pub struct Relevant {
 /// One evaluation query (`benches/search-eval/queries.jsonl`).
 #[derive(Debug, Clone, serde::Deserialize)]
 pub struct EvalQuery {
-    /// Read from the file; the reports name queries by their text.
-    #[allow(dead_code)]
+    /// Names the query in `TSQ_BENCH_DUMP`'s per-query rankings.
     pub id: String,
     pub repo: String,
     pub split: String,

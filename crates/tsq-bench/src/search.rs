@@ -122,7 +122,8 @@ const ABLATION: &[(&str, Steps)] = &[
 fn dump_query(f: &mut std::fs::File, q: &EvalQuery, ranked: &[tsq::search::Ranked]) -> std::io::Result<()> {
     let hits: Vec<Hit> = ranked.iter().map(|c| hit(&c.row)).collect();
     writeln!(f, "## {} ndcg {:.3}: {}", q.id, eval::ndcg(&hits[..hits.len().min(10)], &q.relevant, 10), q.query)?;
-    let grade = |h: &Hit| q.relevant.iter().filter(|t| t.path == h.path && t.start <= h.end && h.start <= t.end).map(|t| t.grade).max().unwrap_or(0);
+    let overlaps = |h: &Hit, t: &eval::Relevant| t.path == h.path && t.start <= h.end && h.start <= t.end;
+    let grade = |h: &Hit| q.relevant.iter().filter(|t| overlaps(h, t)).map(|t| t.grade).max().unwrap_or(0);
     for (i, c) in ranked.iter().take(20).enumerate() {
         let s = &c.scores;
         let h = &hits[i];
@@ -140,7 +141,7 @@ fn dump_query(f: &mut std::fs::File, q: &EvalQuery, ranked: &[tsq::search::Ranke
         )?;
     }
     for t in &q.relevant {
-        let at = hits.iter().position(|h| h.path == t.path && t.start <= h.end && h.start <= t.end);
+        let at = hits.iter().position(|h| overlaps(h, t));
         writeln!(f, "  answer g{} {}:{}-{} at {}", t.grade, t.path, t.start, t.end, at.map_or("-".to_string(), |i| i.to_string()))?;
     }
     Ok(())
