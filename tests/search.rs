@@ -296,12 +296,13 @@ fn type_declarations_give_way_to_the_behaviour_a_question_asks_for() {
     );
     ws.write(
         "src/throttle.ts",
-        b"export interface ThrottleConfig {\n  /** Emit on the trailing edge of the silencing window. */\n  trailing?: boolean\n}\n\n/** Emits a value, then ignores values for the silencing window; the trailing edge emits the last one. */\nexport function throttle(windowMs: number, config: ThrottleConfig): void {\n  void windowMs;\n  void config;\n}\n",
+        b"export interface ThrottleConfig {\n  /** Emit on the trailing edge of the silencing window. */\n  trailing?: boolean\n}\n\n/** Emits a value, then ignores values for the silencing window; the trailing edge emits the last one. */\nexport function throttle(windowMs: number, config: ThrottleConfig): void {\n  void windowMs;\n  void config;\n}\n\n/** Counts the values ignored during the silencing window. */\nexport interface ThrottleStats {\n  ignored: number\n}\n",
     );
+    let structure = std::cell::Cell::new(tsq::api::StructureMode::None);
     let ranked = |extra: &str, query: &str| -> Vec<((String, u32), f64)> {
         ws.write("tsq.toml", format!("embedder = \"none\"\n{extra}\n").as_bytes());
         let engine = tsq::api::Engine::open(&ws.0, Default::default()).unwrap();
-        engine.index(tsq::api::StructureMode::None, &tsq::index::sync_silent()).unwrap();
+        engine.index(structure.get(), &tsq::index::sync_silent()).unwrap();
         let req = engine.request(tsq::api::QueryInput { query: query.into(), shape: tsq::api::Shape::Concise, ..Default::default() }).unwrap();
         match engine.query(&req, &tsq::index::sync_silent()).unwrap() {
             tsq::api::Answer::Concise(c) => c.results.iter().map(|r| ((r.file_path.clone(), r.start_line), r.score)).collect(),
@@ -323,10 +324,23 @@ fn type_declarations_give_way_to_the_behaviour_a_question_asks_for() {
     let q = "RetryOptions retryDelay";
     assert_eq!(ranked("", q), ranked("demoteTypes = false", q), "a named type is not demoted");
 
+    // Without occurrence rows, every type beside the answering function
+    // keeps its place.
     let q = "ignore values during the silencing window, then emit on the trailing edge";
+    let (config, stats) = (("src/throttle.ts", 2), ("src/throttle.ts", 12));
     let (off, on) = (ranked("demoteTypes = false", q), ranked("", q));
-    assert!(score(&off, "src/throttle.ts", 2) > 0.0, "{off:?}");
-    assert_eq!(score(&on, "src/throttle.ts", 3), score(&off, "src/throttle.ts", 3), "the config beside the answering function keeps its place");
+    assert!(score(&off, config.0, config.1) > 0.0 && score(&off, stats.0, stats.1) > 0.0, "{off:?}");
+    assert_eq!(score(&on, config.0, config.1), score(&off, config.0, config.1), "the config beside the answering function keeps its place");
+    assert_eq!(score(&on, stats.0, stats.1), score(&off, stats.0, stats.1), "without occurrence rows, by file: {on:?}");
+    // With them, only the types that function uses: its config's member
+    // stays, the unused type beside it gives way.
+    structure.set(tsq::api::StructureMode::Occurrences);
+    let (off, on) = (ranked("demoteTypes = false", q), ranked("", q));
+    assert!(score(&off, "src/throttle.ts", 6) > 0.0, "the function answers: {off:?}");
+    assert_eq!(score(&on, config.0, config.1), score(&off, config.0, config.1), "the config it uses keeps its place: {on:?}");
+    let before = score(&off, stats.0, stats.1);
+    assert!(before > 0.0, "{off:?}");
+    assert!((score(&on, stats.0, stats.1) - before * 0.7).abs() < 0.002, "the unused type gives way: off {off:?}, on {on:?}");
 }
 
 /// The call-graph step (`callGraph = true`): a test that matches the

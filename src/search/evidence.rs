@@ -92,7 +92,15 @@ impl Lending {
         let t = std::time::Instant::now();
         let used = index.uses_in(&ranges)?;
         tracing::debug!(ms = t.elapsed().as_millis() as u64, lenders = ranges.len(), "lending: uses read");
-        Ok(Lending { uses: lenders.iter().zip(used).map(|((r, lift), used)| (r.chunk.id.clone(), (*lift, used))).collect() })
+        let local = |r: &ChunkRow, used: Vec<String>| {
+            if steps.call_local && rank::classify(&r.chunk.relative_path, false) == Role::Implementation {
+                let own = format!("{} > ", r.chunk.relative_path);
+                used.into_iter().filter(|s| s.starts_with(&own)).collect()
+            } else {
+                used
+            }
+        };
+        Ok(Lending { uses: lenders.iter().zip(used).map(|((r, lift), used)| (r.chunk.id.clone(), (*lift, local(r, used)))).collect() })
     }
 
     /// Declarations the lenders use that are not candidates yet, outside

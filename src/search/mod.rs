@@ -213,7 +213,17 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
             let files: Vec<&str> = cands.iter().map(|c| c.row.chunk.relative_path.as_str()).collect();
             let demotable: Vec<bool> = cands.iter().map(|c| shape.demotable_type(&c.row.chunk)).collect();
             let mut finals: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
-            type_step::demote(&files, &demotable, &mut finals, shape.steps.types, shape.steps.type_owners);
+            let owners = type_step::owners(&demotable, &finals, shape.steps.type_owners);
+            let uses = (shape.steps.type_keep != type_step::Keep::Files && demotable.contains(&true))
+                .then(|| {
+                    let ranges: Vec<(String, u32, u32)> =
+                        owners.iter().map(|&i| &cands[i].row.chunk).map(|k| (k.relative_path.clone(), k.start_line, k.end_line)).collect();
+                    index.uses_in(&ranges).inspect_err(|e| tracing::debug!("type step: uses not read ({e}); types kept beside their owners")).ok()
+                })
+                .flatten();
+            let symbols: Vec<Option<String>> = cands.iter().zip(&demotable).map(|(c, &d)| if d { evidence::symbol_of(&c.row) } else { None }).collect();
+            let kept = type_step::kept(shape.steps.type_keep, &files, &symbols, &demotable, &owners, uses.as_deref());
+            type_step::demote(&demotable, &kept, &mut finals, shape.steps.types);
             scores.iter_mut().zip(finals).for_each(|(s, f)| s.final_score = f);
         }
         if shape.steps.graph {

@@ -43,14 +43,19 @@ pub struct Steps {
     /// How far a declaration an implementation lender uses moves toward
     /// 1.0, per unit of the lender's score.
     pub call_lift: f64,
+    /// Call lending lends only to declarations in the lender's own file
+    /// (its private helpers), not to shared ones.
+    pub call_local: bool,
     /// A type-only declaration (an interface, a type alias, their members)
     /// is worth this much (1.0: the step is off) for a question that does
     /// not ask for types or name the declaration: questions ask for
     /// behaviour (`type_step`).
     pub types: f64,
-    /// How many of the strongest other candidates keep the types of their
-    /// files in place (`type_step::demote`).
+    /// How many of the strongest other candidates keep their types in
+    /// place (`type_step::owners`).
     pub type_owners: usize,
+    /// Which of their types they keep (`type_step::kept`).
+    pub type_keep: super::type_step::Keep,
 }
 
 /// Which usage prior ranks (`structure::usage`).
@@ -75,8 +80,10 @@ impl Steps {
         test_lending: true,
         call_lending: true,
         call_lift: CALL_LIFT,
+        call_local: false,
         types: super::type_step::TYPE_DEMOTE,
         type_owners: super::type_step::TYPE_OWNERS,
+        type_keep: super::type_step::KEEP,
     };
     pub const NONE: Steps = Steps {
         roles: false,
@@ -89,8 +96,10 @@ impl Steps {
         test_lending: false,
         call_lending: false,
         call_lift: CALL_LIFT,
+        call_local: false,
         types: 1.0,
         type_owners: super::type_step::TYPE_OWNERS,
+        type_keep: super::type_step::KEEP,
     };
     /// What ships: each step that gained on the untuned queries
     /// (benches/README.md, the ablation).
@@ -105,8 +114,10 @@ impl Steps {
         test_lending: true,
         call_lending: false,
         call_lift: CALL_LIFT,
+        call_local: false,
         types: super::type_step::TYPE_DEMOTE,
         type_owners: super::type_step::TYPE_OWNERS,
+        type_keep: super::type_step::KEEP,
     };
 }
 

@@ -1,9 +1,10 @@
 //! The type step (issue 24, third pass): questions ask for behaviour, so
 //! a type-only declaration (an interface, a type alias, a member with
 //! neither body nor initializer) gives way to implementations, unless the
-//! question asks for types or names it, or its file holds one of the
-//! strongest other candidates (a config interface beside the operator that
-//! answers). Measured in benches/README.md; `demoteTypes` turns it off.
+//! question asks for types or names it, or one of the strongest other
+//! candidates uses it from the same file, by the occurrence rows (a config
+//! interface beside the operator that answers). Measured in
+//! benches/README.md; `demoteTypes` turns it off.
 
 use super::rank::words;
 
@@ -11,20 +12,66 @@ use super::rank::words;
 /// behaviour (`Steps::types`).
 pub const TYPE_DEMOTE: f64 = 0.7;
 
-/// How many of the strongest behaviour candidates keep the types of their
-/// files from the type step's demotion.
+/// How many of the strongest behaviour candidates keep their types (`KEEP`)
+/// from the type step's demotion.
 pub const TYPE_OWNERS: usize = 3;
 
-/// The type step: each demotable type (`demotable[i]`) is multiplied by
-/// `factor` unless its file holds one of the `owners` strongest
-/// candidates that are not types: a config interface beside the operator
-/// that answers is part of the answer, a types module of options is not.
-pub fn demote(files: &[&str], demotable: &[bool], scores: &mut [f64], factor: f64, owners: usize) {
+/// Which of their types the owners keep.
+pub const KEEP: Keep = Keep::UsedBeside;
+
+/// Which types the strongest behaviour candidates (the owners) keep in
+/// place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keep {
+    /// The types of an owner's file.
+    Files,
+    /// The types an owner uses, by the occurrence rows, wherever declared.
+    Used,
+    /// The types an owner uses that are declared in its file.
+    UsedBeside,
+}
+
+/// The `n` strongest candidates that are not demotable types.
+pub fn owners(demotable: &[bool], scores: &[f64], n: usize) -> Vec<usize> {
     let mut order: Vec<usize> = (0..scores.len()).filter(|&i| !demotable[i]).collect();
     order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
-    let owners: std::collections::HashSet<&str> = order.iter().take(owners).map(|&i| files[i]).collect();
+    order.truncate(n);
+    order
+}
+
+/// Which demotable types keep their place: `files[i]` and `symbols[i]`
+/// (the chunk's symbol id, `evidence::symbol_of`) of every candidate,
+/// `owners` from `owners`, and `uses[k]`, the symbols owner `k` uses.
+/// Without uses (none read, or no owner uses anything: an index without
+/// occurrence rows) every rule falls back to `Keep::Files`. A type is
+/// used when an owner uses it, one of its members, or (for a member) the
+/// type that declares it.
+pub fn kept(keep: Keep, files: &[&str], symbols: &[Option<String>], demotable: &[bool], owners: &[usize], uses: Option<&[Vec<String>]>) -> Vec<bool> {
+    let beside = |i: usize| owners.iter().any(|&o| files[o] == files[i]);
+    let uses = uses.filter(|u| u.iter().any(|u| !u.is_empty()));
+    let used = |i: usize, k: usize| {
+        let (Some(t), Some(u)) = (&symbols[i], uses.map(|u| &u[k])) else { return false };
+        u.iter().any(|u| {
+            u == t || t.strip_prefix(u.as_str()).is_some_and(|r| r.starts_with(" > ")) || u.strip_prefix(t.as_str()).is_some_and(|r| r.starts_with(" > "))
+        })
+    };
+    (0..demotable.len())
+        .map(|i| {
+            demotable[i]
+                && match (keep, uses) {
+                    (Keep::Files, _) | (_, None) => beside(i),
+                    (Keep::Used, Some(_)) => (0..owners.len()).any(|k| used(i, k)),
+                    (Keep::UsedBeside, Some(_)) => (0..owners.len()).any(|k| files[owners[k]] == files[i] && used(i, k)),
+                }
+        })
+        .collect()
+}
+
+/// The type step: each demotable type (`demotable[i]`) that is not kept
+/// (`kept`) is multiplied by `factor`.
+pub fn demote(demotable: &[bool], kept: &[bool], scores: &mut [f64], factor: f64) {
     for (i, s) in scores.iter_mut().enumerate() {
-        if demotable[i] && !owners.contains(files[i]) {
+        if demotable[i] && !kept[i] {
             *s *= factor;
         }
     }
@@ -72,6 +119,11 @@ mod tests {
 
     #[test]
     fn types_beside_a_strong_implementation_keep_their_place() {
+        let demote = |files: &[&str], demotable: &[bool], scores: &mut [f64], factor: f64, n: usize| {
+            let owners = owners(demotable, scores, n);
+            let kept = kept(Keep::Files, files, &vec![None; files.len()], demotable, &owners, None);
+            super::demote(demotable, &kept, scores, factor)
+        };
         // 0: the operator, 1: its config beside it, 2: an options
         // interface in a types module, 3-6: other behaviour, 7: a weak
         // function in the types module (not among the 5 strongest).
@@ -88,6 +140,32 @@ mod tests {
         let mut scores = [0.9, 0.8, 0.8, 0.1];
         demote(&files, &[true, true, true, true], &mut scores, 0.5, TYPE_OWNERS);
         assert_eq!(scores, [0.45, 0.4, 0.4, 0.05], "no behaviour candidate: every type gives way");
+    }
+
+    #[test]
+    fn the_types_an_owner_uses_keep_their_place() {
+        // 0: the operator, 1: its config beside it (used), 2: an unused
+        // type beside it, 3: a member of an options interface in a types
+        // module (its interface used), 4: an unrelated type there.
+        let files = ["op.ts", "op.ts", "op.ts", "types.ts", "types.ts"];
+        let symbols: Vec<Option<String>> =
+            [None, Some("op.ts > Config"), Some("op.ts > Other"), Some("types.ts > Options > retry"), Some("types.ts > Unrelated")]
+                .into_iter()
+                .map(|s| s.map(str::to_string))
+                .collect();
+        let demotable = [false, true, true, true, true];
+        let owners = [0];
+        let uses = vec![vec!["op.ts > Config".to_string(), "types.ts > Options".to_string(), "lib.ts > helper".to_string()]];
+        let kept = |keep: Keep, uses: Option<&[Vec<String>]>| kept(keep, &files, &symbols, &demotable, &owners, uses);
+        assert_eq!(kept(Keep::Files, Some(&uses)), [false, true, true, false, false]);
+        assert_eq!(kept(Keep::Used, Some(&uses)), [false, true, false, true, false]);
+        assert_eq!(kept(Keep::UsedBeside, Some(&uses)), [false, true, false, false, false]);
+        // A member used keeps its interface; a prefix of another name does not.
+        let uses = vec![vec!["types.ts > Unrelated > a".to_string(), "op.ts > Conf".to_string()]];
+        assert_eq!(kept(Keep::Used, Some(&uses)), [false, false, false, false, true]);
+        // No uses read, or none recorded (no occurrence rows): by file.
+        assert_eq!(kept(Keep::Used, None), [false, true, true, false, false]);
+        assert_eq!(kept(Keep::UsedBeside, Some(&[Vec::new()])), [false, true, true, false, false]);
     }
 
     #[test]

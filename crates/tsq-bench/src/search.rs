@@ -18,6 +18,7 @@ use tsq::embed::EmbedderChoice;
 use tsq::index::Progress as _;
 use tsq::index::{ChunkRow, Index, IndexConfig};
 use tsq::search::rank::{Prior, Steps};
+use tsq::search::type_step::Keep;
 
 use crate::parse::percentile;
 use crate::ExitStatus;
@@ -108,12 +109,16 @@ const ABLATION: &[(&str, Steps)] = &[
     ("  default, types ×0.5", Steps { types: 0.5, ..Steps::DEFAULT }),
     ("  default, types ×0.85", Steps { types: 0.85, ..Steps::DEFAULT }),
     ("  default, types kept beside none", Steps { type_owners: 0, ..Steps::DEFAULT }),
-    ("  default, types kept beside the top 5", Steps { type_owners: 5, ..Steps::DEFAULT }),
-    ("  default, types kept beside the top 10", Steps { type_owners: 10, ..Steps::DEFAULT }),
+    ("  default, types kept beside the top 3 by file (third pass)", Steps { type_keep: Keep::Files, ..Steps::DEFAULT }),
+    ("  default, types kept if the top 3 use them anywhere", Steps { type_keep: Keep::Used, ..Steps::DEFAULT }),
+    ("  default, types kept if the top 5 use them beside", Steps { type_owners: 5, ..Steps::DEFAULT }),
     ("  default + name-based call graph", Steps { graph: true, ..Steps::DEFAULT }),
     ("  default + call lending (occurrence rows), lift 0.3", Steps { call_lending: true, ..Steps::DEFAULT }),
     ("  default + call lending (occurrence rows), lift 0.5", Steps { call_lending: true, call_lift: 0.5, ..Steps::DEFAULT }),
     ("  default + call lending (occurrence rows), lift 0.7", Steps { call_lending: true, call_lift: 0.7, ..Steps::DEFAULT }),
+    ("  default + local call lending, lift 0.3", Steps { call_lending: true, call_local: true, ..Steps::DEFAULT }),
+    ("  default + local call lending, lift 0.5", Steps { call_lending: true, call_local: true, call_lift: 0.5, ..Steps::DEFAULT }),
+    ("  default + local call lending, lift 0.7", Steps { call_lending: true, call_local: true, call_lift: 0.7, ..Steps::DEFAULT }),
     ("  default + call lending, without the usage prior", Steps { call_lending: true, usage: Prior::Off, usage_lift: 0.0, ..Steps::DEFAULT }),
 ];
 
@@ -196,7 +201,10 @@ pub(super) fn eval_queries() -> anyhow::Result<Vec<EvalQuery>> {
 pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow::Result<ExitStatus> {
     let queries = eval_queries()?;
     let engine = tsq::engine::TsqEngine::new(&Default::default())?;
-    let settings = Settings::default();
+    let mut settings = Settings::default();
+    if let Some(n) = std::env::var("XP_CANDIDATES").ok().and_then(|v| v.parse().ok()) {
+        settings.max_vector_candidates = n;
+    }
     let systems = ["baseline 2500-char BM25", "code-aware BM25", "vectors (local)", "hybrid"];
     // repo -> system -> score
     let mut table: BTreeMap<String, BTreeMap<String, Score>> = BTreeMap::new();
