@@ -36,7 +36,8 @@ pub struct Settings {
     /// turns off the demotion of tests, examples, mocks and the like;
     /// `callGraph = true` turns on the call-graph step (off by default);
     /// `barrels`, `usagePrior` (`fanin`, `pagerank`, `off`) and
-    /// `testLending` turn issue 24's steps off or choose the prior;
+    /// `testLending`, `callLending` turn issue 24's steps off or choose the
+    /// prior;
     /// `demoteTypes = false` keeps type-only declarations in place.
     pub ranking: crate::search::rank::Steps,
     /// `[share] from`: the shared index that `tsq serve` pulls on start
@@ -90,6 +91,7 @@ pub struct Overrides {
     /// `fanin`, `pagerank` or `off`.
     pub usage_prior: Option<String>,
     pub test_lending: Option<bool>,
+    pub call_lending: Option<bool>,
     pub demote_types: Option<bool>,
     pub share: Option<ShareOverrides>,
 }
@@ -140,6 +142,7 @@ impl Overrides {
             barrels: var("TSQ_BARRELS")?,
             usage_prior: var("TSQ_USAGE_PRIOR")?,
             test_lending: var("TSQ_TEST_LENDING")?,
+            call_lending: var("TSQ_CALL_LENDING")?,
             demote_types: var("TSQ_DEMOTE_TYPES")?,
             share: var::<String>("TSQ_SHARE_FROM")?.map(|from| ShareOverrides { from: Some(from) }),
         })
@@ -163,6 +166,7 @@ impl Overrides {
             barrels: self.barrels.or(next.barrels),
             usage_prior: self.usage_prior.or(next.usage_prior),
             test_lending: self.test_lending.or(next.test_lending),
+            call_lending: self.call_lending.or(next.call_lending),
             demote_types: self.demote_types.or(next.demote_types),
             share: match (self.share, next.share) {
                 (Some(ShareOverrides { from: Some(f) }), _) => Some(ShareOverrides { from: Some(f) }),
@@ -202,6 +206,7 @@ impl Settings {
                     }
                 },
                 test_lending: merged.test_lending.unwrap_or(d.ranking.test_lending),
+                call_lending: merged.call_lending.unwrap_or(d.ranking.call_lending),
                 types: match merged.demote_types {
                     Some(true) => crate::search::type_step::TYPE_DEMOTE,
                     Some(false) => 1.0,
@@ -273,7 +278,7 @@ pub fn provenance(root: &Path) -> Result<Vec<Provenance>, ConfigError> {
         crate::search::rank::Prior::Rank => "pagerank",
         crate::search::rank::Prior::Off => "off",
     };
-    let rows: [(&'static str, &str, String); 17] = [
+    let rows: [(&'static str, &str, String); 18] = [
         ("embedder", "TSQ_EMBEDDER", embedder),
         ("rerankWeight", "TSQ_RERANK_WEIGHT", s.rerank_weight.to_string()),
         ("vectorWeight", "TSQ_VECTOR_WEIGHT", s.vector_weight.to_string()),
@@ -289,6 +294,7 @@ pub fn provenance(root: &Path) -> Result<Vec<Provenance>, ConfigError> {
         ("barrels", "TSQ_BARRELS", s.ranking.barrels.to_string()),
         ("usagePrior", "TSQ_USAGE_PRIOR", prior.to_string()),
         ("testLending", "TSQ_TEST_LENDING", s.ranking.test_lending.to_string()),
+        ("callLending", "TSQ_CALL_LENDING", s.ranking.call_lending.to_string()),
         ("demoteTypes", "TSQ_DEMOTE_TYPES", (s.ranking.types < 1.0).to_string()),
         ("share.from", "TSQ_SHARE_FROM", s.share_from.clone().unwrap_or_default()),
     ];

@@ -394,7 +394,9 @@ fn the_call_graph_step_lends_a_matching_tests_score_to_what_it_calls() {
 ///   declaration file (×0.7);
 /// - test lending: a test that matches lends to the function it calls,
 ///   which shares no word with the question; what it does not call is
-///   unchanged.
+///   unchanged;
+/// - call lending: the strongest implementation lends to its file's
+///   helpers that it calls.
 #[test]
 fn usage_barrels_and_test_lending_read_the_occurrence_index() {
     let ws = common::TempDir::new("ranking-usage");
@@ -428,6 +430,11 @@ fn usage_barrels_and_test_lending_read_the_occurrence_index() {
         "src/hooks/retry.ts",
         b"/** Retries a delivery with backoff. */\nexport function retryDelivery(attempt: number): number {\n  return 2 ** attempt;\n}\n",
     );
+    ws.write(
+        "src/gc/collect.ts",
+        b"import { clock } from './clock';\n\n/** The garbage collection time of unobserved cache entries, in ms. */\nexport interface GcOptions { delay: number }\n\n/** Collects unobserved cache entries once the garbage collection time has passed. */\nexport function collectGarbage(entries: string[], options: GcOptions): number {\n  return sweep(entries, options.delay) + clock();\n}\n\nfunction sweep(list: string[], after: number): number {\n  return list.length * after;\n}\n",
+    );
+    ws.write("src/gc/clock.ts", b"/** Reads the clock that times garbage collection. */\nexport function clock(): number {\n  return Date.now();\n}\n");
     // (file, start line) -> score, best first; a warm engine (the evidence
     // held in memory) answers the same.
     let ranked = |extra: &str, query: &str| -> Vec<((String, u32), f64)> {
@@ -483,6 +490,21 @@ fn usage_barrels_and_test_lending_read_the_occurrence_index() {
     let (off, on) = (ranked("testLending = false", q), ranked("", q));
     assert!(score(&on, "src/hooks/mac.ts", 1) > score(&off, "src/hooks/mac.ts", 1), "the callee gains: off {off:?}, on {on:?}");
     assert_eq!(score(&on, "src/hooks/retry.ts", 1), score(&off, "src/hooks/retry.ts", 1), "what the test does not use is unchanged");
+
+    // Call lending: the strongest implementation lends to the private
+    // helper it calls, which shares no word with the question, and never
+    // past itself; not to the type it names, nor to what it calls in
+    // another file.
+    let q = "how are unobserved cache entries collected once the garbage collection time has passed?";
+    let (off, on) = (ranked("callLending = false", q), ranked("", q));
+    let at = |r: &[((String, u32), f64)], (f, line): (&str, u32)| score(r, f, line);
+    let (lender, helper, option, other) = (("src/gc/collect.ts", 6), ("src/gc/collect.ts", 11), ("src/gc/collect.ts", 3), ("src/gc/clock.ts", 1));
+    assert!(at(&off, lender) > 0.0 && at(&off, option) > 0.0 && at(&off, other) > 0.0, "{off:?}");
+    assert!(at(&on, helper) > at(&off, helper), "the helper gains: off {off:?}, on {on:?}");
+    assert!(at(&on, helper) < at(&on, lender), "and stays below its lender: {on:?}");
+    assert_eq!(at(&on, lender), at(&off, lender));
+    assert_eq!(at(&on, option), at(&off, option), "a type it names is not lent to");
+    assert_eq!(at(&on, other), at(&off, other), "nor what it calls in another file");
 }
 
 /// Sorted by similarity, then id; similarities to 5 decimals (the two

@@ -63,6 +63,25 @@ const FILTER_CHUNK: usize = 400;
 /// left out (a re-export is not a use).
 const USES: &str = "`role` NOT IN ('definition', 'import', 'export')";
 
+/// The roles of uses that are values: calls, `new`, plain references
+/// (type references and heritage left out).
+const VALUE_ROLES: &[&str] = &["call", "new", "reference"];
+
+/// The distinct symbols of `rows` (file, line, symbol, value) used within
+/// one range, each once, a value use winning.
+pub fn uses_within<'a>((file, first, last): &(String, u32, u32), rows: impl Iterator<Item = (&'a str, u32, &'a str, bool)>) -> Vec<(String, bool)> {
+    let mut out: Vec<(String, bool)> = Vec::new();
+    for (f, line, symbol, value) in rows {
+        if f == file && (*first..=*last).contains(&line) {
+            match out.iter_mut().find(|(s, _)| s == symbol) {
+                Some(seen) => seen.1 |= value,
+                None => out.push((symbol.to_string(), value)),
+            }
+        }
+    }
+    out
+}
+
 impl Store {
     /// Every use the occurrence rows record.
     pub async fn usage_edges(&self) -> Result<Vec<Edge>, IndexError> {
@@ -78,32 +97,42 @@ impl Store {
         Ok(out)
     }
 
+    /// Every use row, as the warm copy holds them: (file, line, symbol,
+    /// whether it is a value use).
+    pub async fn use_rows(&self, filter: Option<&str>) -> Result<Vec<(String, u32, String, bool)>, IndexError> {
+        let filter = match filter {
+            Some(f) => format!("({f}) AND {USES}"),
+            None => USES.to_string(),
+        };
+        let mut out = Vec::new();
+        for b in Store::scan(&self.occurrences, Some(&filter), Some(&["relativePath", "line", "symbol", "role"])).await? {
+            let c = Columns(&b);
+            out.extend((0..b.num_rows()).map(|i| {
+                let role = c.str("role", i).unwrap_or_default();
+                (
+                    c.str("relativePath", i).unwrap_or_default(),
+                    c.i64("line", i).unwrap_or_default() as u32,
+                    c.str("symbol", i).unwrap_or_default(),
+                    VALUE_ROLES.contains(&role.as_str()),
+                )
+            }));
+        }
+        Ok(out)
+    }
+
     /// The symbols used inside these line ranges (file, first, last), by
-    /// range.
-    pub async fn uses_in(&self, ranges: &[(String, u32, u32)]) -> Result<Vec<Vec<String>>, IndexError> {
-        let mut out = vec![Vec::new(); ranges.len()];
+    /// range, each with whether it is a value use (`VALUE_ROLES`).
+    pub async fn uses_in(&self, ranges: &[(String, u32, u32)]) -> Result<Vec<Vec<(String, bool)>>, IndexError> {
         if ranges.is_empty() {
-            return Ok(out);
+            return Ok(Vec::new());
         }
         let any = ranges
             .iter()
             .map(|(f, a, b)| format!("(`relativePath` = {} AND `line` >= {a} AND `line` <= {b})", super::schema::sql_str(f)))
             .collect::<Vec<_>>()
             .join(" OR ");
-        let filter = format!("({any}) AND {USES}");
-        for b in Store::scan(&self.occurrences, Some(&filter), Some(&["relativePath", "line", "symbol"])).await? {
-            let c = Columns(&b);
-            for i in 0..b.num_rows() {
-                let (path, line, symbol) =
-                    (c.str("relativePath", i).unwrap_or_default(), c.i64("line", i).unwrap_or_default() as u32, c.str("symbol", i).unwrap_or_default());
-                for (k, (f, a, z)) in ranges.iter().enumerate() {
-                    if *f == path && (*a..=*z).contains(&line) && !out[k].contains(&symbol) {
-                        out[k].push(symbol.clone());
-                    }
-                }
-            }
-        }
-        Ok(out)
+        let rows = self.use_rows(Some(&any)).await?;
+        Ok(ranges.iter().map(|r| uses_within(r, rows.iter().map(|(f, l, s, v)| (f.as_str(), *l, s.as_str(), *v)))).collect())
     }
 
     /// Replaces the whole table (one delete, one add).
@@ -157,8 +186,15 @@ impl super::Index {
         self.runtime.block_on(self.store.usage_of(symbols))
     }
 
-    pub fn uses_in(&self, ranges: &[(String, u32, u32)]) -> Result<Vec<Vec<String>>, IndexError> {
-        self.runtime.block_on(self.store.uses_in(ranges))
+    /// The symbols used inside these line ranges, by range, each with
+    /// whether it is a value use; from memory in a warm process.
+    pub fn uses_in(&self, ranges: &[(String, u32, u32)]) -> Result<Vec<Vec<(String, bool)>>, IndexError> {
+        self.runtime.block_on(async {
+            if let Some(warm) = self.warm.as_ref() {
+                return Ok(warm.uses(&self.store).await?.uses_in(ranges));
+            }
+            self.store.uses_in(ranges).await
+        })
     }
 
     /// Whether the usage table is missing while the occurrence rows

@@ -5,7 +5,9 @@
 //!   vectors table is small enough to be searched flat
 //!   (`store::ANN_MIN_ROWS` windows or fewer, no ANN index);
 //! - **the ranking evidence**: every file's chunk kinds (barrels) and the
-//!   usage table (priors), which every query reads for its candidates.
+//!   usage table (priors), which every query reads for its candidates;
+//! - **the use rows** of the occurrence index, which lending and the type
+//!   step read for the strongest candidates' lines.
 //!
 //! LanceDB's flat search reads every window's vector per query: about
 //! 46 MB and 90–110 ms on tanstack. Here they are read once and scanned in
@@ -49,11 +51,33 @@ pub struct WarmEvidence {
     pub usage: HashMap<String, Usage>,
 }
 
+/// The occurrence index's use rows by file: (line, symbol, value use),
+/// symbols interned.
+pub struct WarmUses {
+    version: u64,
+    by_file: HashMap<String, Vec<(u32, u32, bool)>>,
+    symbols: Vec<String>,
+}
+
+impl WarmUses {
+    /// What `Store::uses_in` answers, from memory.
+    pub fn uses_in(&self, ranges: &[(String, u32, u32)]) -> Vec<Vec<(String, bool)>> {
+        ranges
+            .iter()
+            .map(|r| {
+                let rows = self.by_file.get(&r.0).map(Vec::as_slice).unwrap_or_default();
+                super::usage::uses_within(r, rows.iter().map(|&(line, s, v)| (r.0.as_str(), line, self.symbols[s as usize].as_str(), v)))
+            })
+            .collect()
+    }
+}
+
 /// The process's copies, if any (held by `Index` when it is warm).
 #[derive(Default)]
 pub struct Cache {
     vectors: Mutex<Option<Arc<WarmVectors>>>,
     evidence: Mutex<Option<Arc<WarmEvidence>>>,
+    uses: Mutex<Option<Arc<WarmUses>>>,
 }
 
 fn lance(e: lancedb::Error) -> IndexError {
@@ -97,6 +121,35 @@ impl Cache {
         let warm = Arc::new(WarmEvidence { versions, kinds, usage });
         tracing::debug!(ms = t.elapsed().as_millis() as u64, files = warm.kinds.len(), symbols = warm.usage.len(), "ranking evidence read into memory");
         *self.evidence.lock().expect("not poisoned") = Some(Arc::clone(&warm));
+        Ok(warm)
+    }
+}
+
+impl Cache {
+    /// The use rows for the occurrence table's latest version: kept, or
+    /// read again.
+    pub async fn uses(&self, store: &Store) -> Result<Arc<WarmUses>, IndexError> {
+        let version = store.occurrences.version().await.map_err(lance)?;
+        if let Some(w) = self.uses.lock().expect("not poisoned").as_ref() {
+            if w.version == version {
+                return Ok(Arc::clone(w));
+            }
+        }
+        let t = std::time::Instant::now();
+        let mut warm = WarmUses { version, by_file: HashMap::new(), symbols: Vec::new() };
+        let mut interned: HashMap<String, u32> = HashMap::new();
+        for (file, line, symbol, value) in store.use_rows(None).await? {
+            let next = interned.len() as u32;
+            let s = *interned.entry(symbol).or_insert(next);
+            warm.by_file.entry(file).or_default().push((line, s, value));
+        }
+        warm.symbols = vec![String::new(); interned.len()];
+        for (symbol, i) in interned {
+            warm.symbols[i as usize] = symbol;
+        }
+        tracing::debug!(ms = t.elapsed().as_millis() as u64, files = warm.by_file.len(), symbols = warm.symbols.len(), "use rows read into memory");
+        let warm = Arc::new(warm);
+        *self.uses.lock().expect("not poisoned") = Some(Arc::clone(&warm));
         Ok(warm)
     }
 }

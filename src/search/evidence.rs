@@ -8,7 +8,8 @@
 //! - **lending**: a test or example among the strongest candidates lends
 //!   to the declarations it uses, by the occurrence rows, and those
 //!   retrieval missed are taken in (`Lending`); call lending does the same
-//!   for implementation candidates, with a smaller lift.
+//!   for implementation candidates, with its own lift, to the values they
+//!   use in their own file, never past the lender's own score.
 
 use std::collections::{HashMap, HashSet};
 
@@ -60,47 +61,85 @@ pub fn known(index: &Index, steps: &Steps, rows: &[&ChunkRow]) -> Result<Vec<Kno
     Ok(out)
 }
 
+/// What the strongest candidates' lines use, by the occurrence rows (read
+/// once per query, for lending and the type step).
+#[derive(Debug, Default)]
+pub struct Uses(HashMap<String, Vec<(String, bool)>>);
+
+impl Uses {
+    /// Reads the uses of these candidates (skipping those already read).
+    pub fn read(&mut self, index: &Index, rows: &[&ChunkRow]) -> Result<(), IndexError> {
+        let want: Vec<&ChunkRow> = rows.iter().copied().filter(|r| !self.0.contains_key(&r.chunk.id)).collect();
+        if want.is_empty() {
+            return Ok(());
+        }
+        let t = std::time::Instant::now();
+        let ranges: Vec<(String, u32, u32)> = want.iter().map(|r| (r.chunk.relative_path.clone(), r.chunk.start_line, r.chunk.end_line)).collect();
+        for (r, used) in want.iter().zip(index.uses_in(&ranges)?) {
+            self.0.insert(r.chunk.id.clone(), used);
+        }
+        tracing::debug!(ms = t.elapsed().as_millis() as u64, candidates = ranges.len(), "uses read");
+        Ok(())
+    }
+
+    /// The symbols a candidate's lines use, each with whether it is a value
+    /// use (empty when not read).
+    pub fn of(&self, row: &ChunkRow) -> &[(String, bool)] {
+        self.0.get(&row.chunk.id).map(Vec::as_slice).unwrap_or_default()
+    }
+}
+
 /// Lending: which symbols each lender (one of the `rank::LENDERS`
 /// strongest candidates) uses, by the occurrence rows, and how far it
 /// lends: tests and examples by `rank::TEST_LIFT` (test lending), and,
-/// when call lending is on, implementation by `Steps::call_lift`.
+/// when call lending is on, implementation by `Steps::call_lift`
+/// (`Steps::call_local`, `call_values`, `call_capped` narrow it).
 #[derive(Debug, Default)]
 pub struct Lending {
-    /// Lender chunk id → its lift and the symbols its lines use.
-    uses: HashMap<String, (f64, Vec<String>)>,
+    /// Lender chunk id → how it lends and the symbols its lines use.
+    uses: HashMap<String, Lend>,
+}
+
+#[derive(Debug)]
+struct Lend {
+    lift: f64,
+    /// An implementation lender (call lending) under `Steps::call_capped`:
+    /// what it lends never passes its own score.
+    capped: bool,
+    used: Vec<String>,
 }
 
 impl Lending {
-    /// How far a candidate at `path` lends, if it lends at all.
-    fn lift(steps: &Steps, path: &str) -> Option<f64> {
+    /// How far a candidate at `path` lends, if it lends at all, and
+    /// whether it is an implementation lender.
+    fn lift(steps: &Steps, path: &str) -> Option<(f64, bool)> {
         match rank::classify(path, false) {
-            Role::Test | Role::Example if steps.test_lending => Some(rank::TEST_LIFT),
-            Role::Implementation if steps.call_lending => Some(steps.call_lift),
+            Role::Test | Role::Example if steps.test_lending => Some((rank::TEST_LIFT, false)),
+            Role::Implementation if steps.call_lending => Some((steps.call_lift, true)),
             _ => None,
         }
     }
 
-    /// Reads the lenders' uses; `order` ranks the candidates (strongest
-    /// first).
-    pub fn read(index: &Index, steps: &Steps, rows: &[&ChunkRow], order: &[usize]) -> Result<Lending, IndexError> {
-        let lenders: Vec<(&ChunkRow, f64)> =
-            order.iter().take(rank::LENDERS).map(|&i| rows[i]).filter_map(|r| Some((r, Lending::lift(steps, &r.chunk.relative_path)?))).collect();
-        if lenders.is_empty() {
-            return Ok(Lending::default());
+    /// The lenders among the `rank::LENDERS` strongest candidates (`order`
+    /// ranks them, strongest first) and what they use (`uses`, read for
+    /// them). Implementation lenders lend to the values they use under
+    /// `Steps::call_values`, and only within their own file under
+    /// `Steps::call_local`.
+    pub fn new(steps: &Steps, rows: &[&ChunkRow], order: &[usize], uses: &Uses) -> Lending {
+        let mut out = HashMap::new();
+        for &i in order.iter().take(rank::LENDERS) {
+            let r = rows[i];
+            let Some((lift, implementation)) = Lending::lift(steps, &r.chunk.relative_path) else { continue };
+            let own = format!("{} > ", r.chunk.relative_path);
+            let used = uses
+                .of(r)
+                .iter()
+                .filter(|(s, value)| !implementation || ((*value || !steps.call_values) && (!steps.call_local || s.starts_with(&own))))
+                .map(|(s, _)| s.clone())
+                .collect();
+            out.insert(r.chunk.id.clone(), Lend { lift, capped: implementation && steps.call_capped, used });
         }
-        let ranges: Vec<(String, u32, u32)> = lenders.iter().map(|(r, _)| (r.chunk.relative_path.clone(), r.chunk.start_line, r.chunk.end_line)).collect();
-        let t = std::time::Instant::now();
-        let used = index.uses_in(&ranges)?;
-        tracing::debug!(ms = t.elapsed().as_millis() as u64, lenders = ranges.len(), "lending: uses read");
-        let local = |r: &ChunkRow, used: Vec<String>| {
-            if steps.call_local && rank::classify(&r.chunk.relative_path, false) == Role::Implementation {
-                let own = format!("{} > ", r.chunk.relative_path);
-                used.into_iter().filter(|s| s.starts_with(&own)).collect()
-            } else {
-                used
-            }
-        };
-        Ok(Lending { uses: lenders.iter().zip(used).map(|((r, lift), used)| (r.chunk.id.clone(), (*lift, local(r, used)))).collect() })
+        Lending { uses: out }
     }
 
     /// Declarations the lenders use that are not candidates yet, outside
@@ -111,7 +150,7 @@ impl Lending {
         let want: HashSet<&String> = self
             .uses
             .values()
-            .flat_map(|(_, used)| used)
+            .flat_map(|l| &l.used)
             .filter(|s| !have.contains(*s) && !crate::index::usage::is_external(s))
             .filter(|s| s.split_once(" > ").is_some_and(|(file, _)| rank::classify(file, false) == Role::Implementation))
             .filter(|s| filter.paths.is_empty() || s.split_once(" > ").is_some_and(|(file, _)| crate::query::in_scope(file, &filter.paths)))
@@ -125,26 +164,32 @@ impl Lending {
             .collect())
     }
 
-    /// Each candidate's lift: toward 1.0 by the strongest lender's lift ×
-    /// its `raw` score (before its role demotion), among the lenders that
-    /// use it. Only implementation gains, and nothing lends to itself.
+    /// Each candidate's lift: toward 1.0 by a lender's lift × its `raw`
+    /// score (before its role demotion), the strongest among the lenders
+    /// that use it; a capped lender lifts no one past its own score. Only
+    /// implementation gains, and nothing lends to itself.
     pub fn lend(&self, rows: &[&ChunkRow], raw: &[f64], scores: &mut [f64]) {
         let by_id: HashMap<&str, usize> = rows.iter().enumerate().map(|(i, r)| (r.chunk.id.as_str(), i)).collect();
-        let mut best: HashMap<&str, f64> = HashMap::new();
-        for (lender, (lift, used)) in &self.uses {
+        let before = scores.to_vec();
+        // Symbol → (lift, cap) of each lender that uses it.
+        let mut lends: HashMap<&str, Vec<(f64, Option<f64>)>> = HashMap::new();
+        for (lender, l) in &self.uses {
             let Some(&c) = by_id.get(lender.as_str()) else { continue };
             let own = symbol_of(rows[c]);
-            for s in used.iter().filter(|s| own.as_ref() != Some(*s)) {
-                let b = best.entry(s.as_str()).or_insert(0.0);
-                *b = b.max(lift * raw[c]);
+            for s in l.used.iter().filter(|s| own.as_ref() != Some(*s)) {
+                lends.entry(s.as_str()).or_default().push((l.lift * raw[c], l.capped.then_some(before[c])));
             }
         }
         for (i, r) in rows.iter().enumerate() {
-            if let Some(b) = symbol_of(r).and_then(|s| best.get(s.as_str()).copied()) {
-                if rank::classify(&r.chunk.relative_path, false) == Role::Implementation {
-                    scores[i] += (1.0 - scores[i]) * b;
-                }
+            let Some(lent) = symbol_of(r).and_then(|s| lends.get(s.as_str())) else { continue };
+            if rank::classify(&r.chunk.relative_path, false) != Role::Implementation {
+                continue;
             }
+            let s = before[i];
+            scores[i] = lent.iter().fold(s, |best, &(b, cap)| {
+                let lifted = s + (1.0 - s) * b;
+                best.max(cap.map_or(lifted, |cap| lifted.min(cap * (1.0 - 1e-6))))
+            });
         }
     }
 }

@@ -174,17 +174,22 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
     // lending, implementation) use, by the occurrence rows, taken in when
     // retrieval missed it; read beside the candidates' barrels and priors.
     let evidence_started = Instant::now();
+    // The strongest candidates' uses serve lending and the type step.
+    let mut uses = evidence::Uses::default();
     let (lending, mut known) = {
         let order = fused_order(&cands, weights);
         let rows: Vec<&ChunkRow> = cands.iter().map(|c| &c.row).collect();
         let lends = shape.steps.test_lending || shape.steps.call_lending;
-        let (lending, known) = std::thread::scope(|s| {
+        let reads = lends || (shape.steps.types < 1.0 && shape.steps.type_keep != type_step::Keep::Files);
+        let (read, known) = std::thread::scope(|s| {
             let known = s.spawn(|| evidence::known(index, &shape.steps, &rows));
-            let lending = if lends { evidence::Lending::read(index, &shape.steps, &rows, &order).map(Some) } else { Ok(None) };
-            (lending, known.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            let strongest: Vec<&ChunkRow> = order.iter().take(rank::LENDERS).map(|&i| rows[i]).collect();
+            let read = if reads { uses.read(index, &strongest) } else { Ok(()) };
+            (read, known.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
         });
+        read?;
         let known: std::collections::HashMap<String, rank::Known> = rows.iter().map(|r| r.chunk.id.clone()).zip(known?).collect();
-        (lending?, known)
+        (lends.then(|| evidence::Lending::new(&shape.steps, &rows, &order, &uses)), known)
     };
     if let Some(lending) = &lending {
         let rows: Vec<&ChunkRow> = cands.iter().map(|c| &c.row).collect();
@@ -195,6 +200,7 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
     }
     tracing::debug!(ms = evidence_started.elapsed().as_millis() as u64, candidates = cands.len(), "ranking evidence read (test lending, barrels, usage)");
     let retrieval_ms = started.elapsed().as_millis() as u64;
+    let uses = std::sync::Mutex::new(uses);
     let rank = |cands: Vec<candidates::CandidateChunk>| -> Vec<(candidates::CandidateChunk, fusion::Scores)> {
         let mut scores = fusion::score(&cands.iter().map(|c| c.signals.clone()).collect::<Vec<_>>(), weights);
         let raw: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
@@ -214,15 +220,21 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
             let demotable: Vec<bool> = cands.iter().map(|c| shape.demotable_type(&c.row.chunk)).collect();
             let mut finals: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
             let owners = type_step::owners(&demotable, &finals, shape.steps.type_owners);
-            let uses = (shape.steps.type_keep != type_step::Keep::Files && demotable.contains(&true))
+            let owner_uses: Option<Vec<Vec<String>>> = (shape.steps.type_keep != type_step::Keep::Files && demotable.contains(&true))
                 .then(|| {
-                    let ranges: Vec<(String, u32, u32)> =
-                        owners.iter().map(|&i| &cands[i].row.chunk).map(|k| (k.relative_path.clone(), k.start_line, k.end_line)).collect();
-                    index.uses_in(&ranges).inspect_err(|e| tracing::debug!("type step: uses not read ({e}); types kept beside their owners")).ok()
+                    let mut uses = uses.lock().expect("not poisoned");
+                    let rows: Vec<&ChunkRow> = owners.iter().map(|&i| &cands[i].row).collect();
+                    match uses.read(index, &rows) {
+                        Ok(()) => Some(rows.iter().map(|r| uses.of(r).iter().map(|(s, _)| s.clone()).collect()).collect()),
+                        Err(e) => {
+                            tracing::debug!("type step: uses not read ({e}); types kept beside their owners");
+                            None
+                        }
+                    }
                 })
                 .flatten();
             let symbols: Vec<Option<String>> = cands.iter().zip(&demotable).map(|(c, &d)| if d { evidence::symbol_of(&c.row) } else { None }).collect();
-            let kept = type_step::kept(shape.steps.type_keep, &files, &symbols, &demotable, &owners, uses.as_deref());
+            let kept = type_step::kept(shape.steps.type_keep, &files, &symbols, &demotable, &owners, owner_uses.as_deref());
             type_step::demote(&demotable, &kept, &mut finals, shape.steps.types);
             scores.iter_mut().zip(finals).for_each(|(s, f)| s.final_score = f);
         }

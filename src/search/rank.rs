@@ -46,6 +46,11 @@ pub struct Steps {
     /// Call lending lends only to declarations in the lender's own file
     /// (its private helpers), not to shared ones.
     pub call_local: bool,
+    /// Call lending lends only to the values its lender uses (calls,
+    /// `new`, references), not to the types it names.
+    pub call_values: bool,
+    /// What call lending lifts never passes its lender's own score.
+    pub call_capped: bool,
     /// A type-only declaration (an interface, a type alias, their members)
     /// is worth this much (1.0: the step is off) for a question that does
     /// not ask for types or name the declaration: questions ask for
@@ -81,6 +86,8 @@ impl Steps {
         call_lending: true,
         call_lift: CALL_LIFT,
         call_local: false,
+        call_values: false,
+        call_capped: false,
         types: super::type_step::TYPE_DEMOTE,
         type_owners: super::type_step::TYPE_OWNERS,
         type_keep: super::type_step::KEEP,
@@ -97,6 +104,8 @@ impl Steps {
         call_lending: false,
         call_lift: CALL_LIFT,
         call_local: false,
+        call_values: false,
+        call_capped: false,
         types: 1.0,
         type_owners: super::type_step::TYPE_OWNERS,
         type_keep: super::type_step::KEEP,
@@ -112,9 +121,11 @@ impl Steps {
         usage: Prior::FanIn,
         usage_lift: USAGE_LIFT,
         test_lending: true,
-        call_lending: false,
+        call_lending: true,
         call_lift: CALL_LIFT,
-        call_local: false,
+        call_local: true,
+        call_values: true,
+        call_capped: true,
         types: super::type_step::TYPE_DEMOTE,
         type_owners: super::type_step::TYPE_OWNERS,
         type_keep: super::type_step::KEEP,
@@ -129,7 +140,7 @@ pub const TEST_LIFT: f64 = 0.5;
 
 /// How far a declaration an implementation lender uses moves toward 1.0,
 /// per unit of the lender's score (call lending).
-pub const CALL_LIFT: f64 = 0.3;
+pub const CALL_LIFT: f64 = 0.5;
 
 /// How far a definition the query names moves toward 1.0.
 pub const DEFINITION_LIFT: f64 = 0.5;

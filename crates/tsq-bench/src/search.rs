@@ -113,20 +113,21 @@ const ABLATION: &[(&str, Steps)] = &[
     ("  default, types kept if the top 3 use them anywhere", Steps { type_keep: Keep::Used, ..Steps::DEFAULT }),
     ("  default, types kept if the top 5 use them beside", Steps { type_owners: 5, ..Steps::DEFAULT }),
     ("  default + name-based call graph", Steps { graph: true, ..Steps::DEFAULT }),
-    ("  default + call lending (occurrence rows), lift 0.3", Steps { call_lending: true, ..Steps::DEFAULT }),
-    ("  default + call lending (occurrence rows), lift 0.5", Steps { call_lending: true, call_lift: 0.5, ..Steps::DEFAULT }),
-    ("  default + call lending (occurrence rows), lift 0.7", Steps { call_lending: true, call_lift: 0.7, ..Steps::DEFAULT }),
-    ("  default + local call lending, lift 0.3", Steps { call_lending: true, call_local: true, ..Steps::DEFAULT }),
-    ("  default + local call lending, lift 0.5", Steps { call_lending: true, call_local: true, call_lift: 0.5, ..Steps::DEFAULT }),
-    ("  default + local call lending, lift 0.7", Steps { call_lending: true, call_local: true, call_lift: 0.7, ..Steps::DEFAULT }),
-    ("  default + call lending, without the usage prior", Steps { call_lending: true, usage: Prior::Off, usage_lift: 0.0, ..Steps::DEFAULT }),
+    ("  default without call lending (third pass)", Steps { call_lending: false, ..Steps::DEFAULT }),
+    ("  default, call lending 0.3", Steps { call_lift: 0.3, ..Steps::DEFAULT }),
+    ("  default, call lending 0.7", Steps { call_lift: 0.7, ..Steps::DEFAULT }),
+    ("  default, call lending beyond the lender's file", Steps { call_local: false, ..Steps::DEFAULT }),
+    ("  default, call lending to types too", Steps { call_values: false, ..Steps::DEFAULT }),
+    ("  default, call lending uncapped", Steps { call_capped: false, ..Steps::DEFAULT }),
+    ("  default, call lending as the second pass built it, 0.3", SECOND_PASS_CALLS),
+    ("  default, call lending as the second pass built it, 0.5", Steps { call_lift: 0.5, ..SECOND_PASS_CALLS }),
 ];
 
 /// One query's ranking, for `TSQ_BENCH_DUMP`: its NDCG@10, each of the
 /// first 20 candidates with its signals and grade, then each answer's rank.
 fn dump_query(f: &mut std::fs::File, q: &EvalQuery, ranked: &[tsq::search::Ranked]) -> std::io::Result<()> {
     let hits: Vec<Hit> = ranked.iter().map(|c| hit(&c.row)).collect();
-    writeln!(f, "## {} ndcg {:.3}: {}", q.id, eval::ndcg(&hits[..hits.len().min(10)], &q.relevant, 10), q.query)?;
+    writeln!(f, "## {} ndcg {:.4}: {}", q.id, eval::ndcg(&hits[..hits.len().min(10)], &q.relevant, 10), q.query)?;
     let overlaps = |h: &Hit, t: &eval::Relevant| t.path == h.path && t.start <= h.end && h.start <= t.end;
     let grade = |h: &Hit| q.relevant.iter().filter(|t| overlaps(h, t)).map(|t| t.grade).max().unwrap_or(0);
     for (i, c) in ranked.iter().take(20).enumerate() {
@@ -153,6 +154,9 @@ fn dump_query(f: &mut std::fs::File, q: &EvalQuery, ranked: &[tsq::search::Ranke
 }
 
 /// Issue 15's shipped steps: roles, definitions, path evidence.
+/// Call lending as the second pass built it: to every use, in any file,
+/// uncapped.
+const SECOND_PASS_CALLS: Steps = Steps { call_lift: 0.3, call_local: false, call_values: false, call_capped: false, ..Steps::DEFAULT };
 const ISSUE_15: Steps = Steps { roles: true, definitions: true, paths: true, ..Steps::NONE };
 
 /// A copy of the repository to index: vue and trpc keep `packages/` only
