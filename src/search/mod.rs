@@ -9,6 +9,7 @@ pub mod evidence;
 pub mod fusion;
 pub mod rank;
 pub mod select;
+pub mod steps;
 pub mod type_step;
 
 use std::time::Instant;

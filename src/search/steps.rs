@@ -1,0 +1,141 @@
+//! Which ranking steps run and their weights (`Steps`): the defaults the
+//! ablation in benches/README.md chose, the all-off set it starts from,
+//! and the constants each step moves scores by. Built once at the edge
+//! (`config`), read by `rank`, `evidence` and `type_step`.
+
+/// Which steps run (all by default; the ablation turns them on in turn).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Steps {
+    pub roles: bool,
+    pub definitions: bool,
+    pub paths: bool,
+    /// Name-based call lending (`rank::lend`): measured, off.
+    pub graph: bool,
+    /// A file whose chunks are only imports and re-exports is a barrel
+    /// (`evidence::barrels`), demoted like a declaration file.
+    pub barrels: bool,
+    /// The usage prior read from the index, and how far the most used
+    /// symbol moves toward 1.0.
+    pub usage: Prior,
+    pub usage_lift: f64,
+    /// A test or example that matches lends to what it uses, by the
+    /// occurrence rows (`evidence::Lending`).
+    pub test_lending: bool,
+    /// An implementation candidate among the strongest lends to what it
+    /// uses, by the occurrence rows (`evidence::Lending`): the exact call
+    /// graph, where `graph` is the name-based one.
+    pub call_lending: bool,
+    /// How far a declaration an implementation lender uses moves toward
+    /// 1.0, per unit of the lender's score.
+    pub call_lift: f64,
+    /// Call lending lends only to declarations in the lender's own file
+    /// (its private helpers), not to shared ones.
+    pub call_local: bool,
+    /// Call lending lends only to the values its lender uses (calls,
+    /// `new`, references), not to the types it names.
+    pub call_values: bool,
+    /// What call lending lifts never passes its lender's own score.
+    pub call_capped: bool,
+    /// A type-only declaration (an interface, a type alias, their members)
+    /// is worth this much (1.0: the step is off) for a question that does
+    /// not ask for types or name the declaration: questions ask for
+    /// behaviour (`type_step`).
+    pub types: f64,
+    /// How many of the strongest other candidates keep their types in
+    /// place (`type_step::owners`).
+    pub type_owners: usize,
+    /// Which of their types they keep (`type_step::kept`).
+    pub type_keep: super::type_step::Keep,
+}
+
+/// Which usage prior ranks (`structure::usage`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Prior {
+    Off,
+    /// Referencing files, log-scaled.
+    FanIn,
+    /// PageRank over the declaration graph, log-scaled.
+    Rank,
+}
+
+impl Steps {
+    pub const ALL: Steps = Steps {
+        roles: true,
+        definitions: true,
+        paths: true,
+        graph: true,
+        barrels: true,
+        usage: Prior::FanIn,
+        usage_lift: USAGE_LIFT,
+        test_lending: true,
+        call_lending: true,
+        call_lift: CALL_LIFT,
+        call_local: false,
+        call_values: false,
+        call_capped: false,
+        types: super::type_step::TYPE_DEMOTE,
+        type_owners: super::type_step::TYPE_OWNERS,
+        type_keep: super::type_step::KEEP,
+    };
+    pub const NONE: Steps = Steps {
+        roles: false,
+        definitions: false,
+        paths: false,
+        graph: false,
+        barrels: false,
+        usage: Prior::Off,
+        usage_lift: 0.0,
+        test_lending: false,
+        call_lending: false,
+        call_lift: CALL_LIFT,
+        call_local: false,
+        call_values: false,
+        call_capped: false,
+        types: 1.0,
+        type_owners: super::type_step::TYPE_OWNERS,
+        type_keep: super::type_step::KEEP,
+    };
+    /// What ships: each step that gained on the untuned queries
+    /// (benches/README.md, the ablation).
+    pub const DEFAULT: Steps = Steps {
+        roles: true,
+        definitions: true,
+        paths: true,
+        graph: false,
+        barrels: true,
+        usage: Prior::FanIn,
+        usage_lift: USAGE_LIFT,
+        test_lending: true,
+        call_lending: true,
+        call_lift: CALL_LIFT,
+        call_local: true,
+        call_values: true,
+        call_capped: true,
+        types: super::type_step::TYPE_DEMOTE,
+        type_owners: super::type_step::TYPE_OWNERS,
+        type_keep: super::type_step::KEEP,
+    };
+}
+
+/// How far the most used symbol moves toward 1.0 (the usage prior).
+pub const USAGE_LIFT: f64 = 0.2;
+/// How far a declaration a matching test uses moves toward 1.0, per unit
+/// of the test's score before its role demotion.
+pub const TEST_LIFT: f64 = 0.5;
+
+/// How far a declaration an implementation lender uses moves toward 1.0,
+/// per unit of the lender's score (call lending).
+pub const CALL_LIFT: f64 = 0.5;
+
+/// How far a definition the query names moves toward 1.0.
+pub const DEFINITION_LIFT: f64 = 0.5;
+/// How far a file whose path parts match every query word moves toward 1.0.
+pub const PATH_LIFT: f64 = 0.3;
+/// Same-file decay in the concise list.
+pub const DECAY: f64 = 0.5;
+/// How far a called declaration moves toward 1.0, per unit of its
+/// strongest caller's score (before that caller's role demotion).
+pub const GRAPH_LIFT: f64 = 0.5;
+/// How many of the strongest candidates lend (and name declarations to
+/// take in).
+pub const LENDERS: usize = 10;
