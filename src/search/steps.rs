@@ -59,24 +59,8 @@ pub enum Prior {
 }
 
 impl Steps {
-    pub const ALL: Steps = Steps {
-        roles: true,
-        definitions: true,
-        paths: true,
-        graph: true,
-        barrels: true,
-        usage: Prior::FanIn,
-        usage_lift: USAGE_LIFT,
-        test_lending: true,
-        call_lending: true,
-        call_lift: CALL_LIFT,
-        call_local: false,
-        call_values: false,
-        call_capped: false,
-        types: super::type_step::TYPE_DEMOTE,
-        type_owners: super::type_step::TYPE_OWNERS,
-        type_keep: super::type_step::KEEP,
-    };
+    /// Every step on: the default and the name-based call graph.
+    pub const ALL: Steps = Steps { graph: true, ..Steps::DEFAULT };
     pub const NONE: Steps = Steps {
         roles: false,
         definitions: false,
