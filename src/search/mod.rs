@@ -217,26 +217,9 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
             scores.iter_mut().zip(finals).for_each(|(s, f)| s.final_score = f);
         }
         if shape.steps.types < 1.0 {
-            let files: Vec<&str> = cands.iter().map(|c| c.row.chunk.relative_path.as_str()).collect();
-            let demotable: Vec<bool> = cands.iter().map(|c| shape.demotable_type(&c.row.chunk)).collect();
+            let rows: Vec<&ChunkRow> = cands.iter().map(|c| &c.row).collect();
             let mut finals: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
-            let owners = type_step::owners(&demotable, &finals, shape.steps.type_owners);
-            let owner_uses: Option<Vec<Vec<String>>> = (shape.steps.type_keep != type_step::Keep::Files && demotable.contains(&true))
-                .then(|| {
-                    let mut uses = uses.lock().expect("not poisoned");
-                    let rows: Vec<&ChunkRow> = owners.iter().map(|&i| &cands[i].row).collect();
-                    match uses.read(index, &rows) {
-                        Ok(()) => Some(rows.iter().map(|r| uses.of(r).iter().map(|(s, _)| s.clone()).collect()).collect()),
-                        Err(e) => {
-                            tracing::debug!("type step: uses not read ({e}); types kept beside their owners");
-                            None
-                        }
-                    }
-                })
-                .flatten();
-            let symbols: Vec<Option<String>> = cands.iter().zip(&demotable).map(|(c, &d)| if d { evidence::symbol_of(&c.row) } else { None }).collect();
-            let kept = type_step::kept(shape.steps.type_keep, &files, &symbols, &demotable, &owners, owner_uses.as_deref());
-            type_step::demote(&demotable, &kept, &mut finals, shape.steps.types);
+            type_step::apply(index, &shape, &rows, &uses, &mut finals);
             scores.iter_mut().zip(finals).for_each(|(s, f)| s.final_score = f);
         }
         if shape.steps.graph {

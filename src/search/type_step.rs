@@ -6,7 +6,11 @@
 //! interface beside the operator that answers). Measured in
 //! benches/README.md; `demoteTypes` turns it off.
 
-use super::rank::words;
+use std::sync::Mutex;
+
+use super::evidence::{symbol_of, Uses};
+use super::rank::{words, QueryShape};
+use crate::index::{ChunkRow, Index};
 
 /// What a type-only declaration is worth when the question asks for
 /// behaviour (`Steps::types`).
@@ -18,6 +22,32 @@ pub const TYPE_OWNERS: usize = 3;
 
 /// Which of their types the owners keep.
 pub const KEEP: Keep = Keep::UsedBeside;
+
+/// The type step over one ranking's candidates (`rows`, `scores` in the
+/// same order): the owners' uses come from `uses` (read for the strongest
+/// candidates beforehand), and are read for an owner outside them; if that
+/// read fails, types are kept by file.
+pub fn apply(index: &Index, shape: &QueryShape, rows: &[&ChunkRow], uses: &Mutex<Uses>, scores: &mut [f64]) {
+    let files: Vec<&str> = rows.iter().map(|r| r.chunk.relative_path.as_str()).collect();
+    let demotable: Vec<bool> = rows.iter().map(|r| shape.demotable_type(&r.chunk)).collect();
+    let owners = owners(&demotable, scores, shape.steps.type_owners);
+    let owner_uses: Option<Vec<Vec<String>>> = (shape.steps.type_keep != Keep::Files && demotable.contains(&true))
+        .then(|| {
+            let mut uses = uses.lock().expect("not poisoned");
+            let owned: Vec<&ChunkRow> = owners.iter().map(|&i| rows[i]).collect();
+            match uses.read(index, &owned) {
+                Ok(()) => Some(owned.iter().map(|r| uses.of(r).iter().map(|(s, _)| s.clone()).collect()).collect()),
+                Err(e) => {
+                    tracing::debug!("type step: uses not read ({e}); types kept beside their owners");
+                    None
+                }
+            }
+        })
+        .flatten();
+    let symbols: Vec<Option<String>> = rows.iter().zip(&demotable).map(|(r, &d)| if d { symbol_of(r) } else { None }).collect();
+    let kept = kept(shape.steps.type_keep, &files, &symbols, &demotable, &owners, owner_uses.as_deref());
+    demote(&demotable, &kept, scores, shape.steps.types);
+}
 
 /// Which types the strongest behaviour candidates (the owners) keep in
 /// place.
