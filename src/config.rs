@@ -43,6 +43,10 @@ pub struct Settings {
     /// `[share] from`: the shared index that `tsq serve` pulls on start
     /// (`s3://bucket/prefix` or `file:///dir`; see `share`).
     pub share_from: Option<String>,
+    /// `[share] publicKey` (or `TSQ_SHARE_PUBLIC_KEY`): the Ed25519 public
+    /// key (hex) whose signature a pulled index must carry. Without it a
+    /// pull is taken but reported unsigned.
+    pub share_public_key: Option<String>,
 }
 
 impl Default for Settings {
@@ -60,15 +64,17 @@ impl Default for Settings {
             type_depth: 1,
             ranking: crate::search::rank::Steps::DEFAULT,
             share_from: None,
+            share_public_key: None,
         }
     }
 }
 
 /// `[share]` in tsq.toml.
 #[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ShareOverrides {
     pub from: Option<String>,
+    pub public_key: Option<String>,
 }
 
 /// Values that may be set anywhere; `None` defers to the next source.
@@ -144,7 +150,10 @@ impl Overrides {
             test_lending: var("TSQ_TEST_LENDING")?,
             call_lending: var("TSQ_CALL_LENDING")?,
             demote_types: var("TSQ_DEMOTE_TYPES")?,
-            share: var::<String>("TSQ_SHARE_FROM")?.map(|from| ShareOverrides { from: Some(from) }),
+            share: match (var::<String>("TSQ_SHARE_FROM")?, var::<String>("TSQ_SHARE_PUBLIC_KEY")?) {
+                (None, None) => None,
+                (from, public_key) => Some(ShareOverrides { from, public_key }),
+            },
         })
     }
 
@@ -169,8 +178,9 @@ impl Overrides {
             call_lending: self.call_lending.or(next.call_lending),
             demote_types: self.demote_types.or(next.demote_types),
             share: match (self.share, next.share) {
-                (Some(ShareOverrides { from: Some(f) }), _) => Some(ShareOverrides { from: Some(f) }),
-                (_, next) => next,
+                (None, next) => next,
+                (mine, None) => mine,
+                (Some(a), Some(b)) => Some(ShareOverrides { from: a.from.or(b.from), public_key: a.public_key.or(b.public_key) }),
             },
         }
     }
@@ -214,7 +224,8 @@ impl Settings {
                 },
                 ..d.ranking
             },
-            share_from: merged.share.and_then(|s| s.from).filter(|f| !f.trim().is_empty()).or(d.share_from),
+            share_from: merged.share.as_ref().and_then(|s| s.from.clone()).filter(|f| !f.trim().is_empty()).or(d.share_from),
+            share_public_key: merged.share.and_then(|s| s.public_key).filter(|k| !k.trim().is_empty()).or(d.share_public_key),
         };
         s.validate()?;
         Ok(s)
@@ -249,6 +260,11 @@ impl Settings {
         }
         if self.type_depth < -1 || self.type_depth > 10 {
             return bad("typeDepth", format!("{} is outside -1..10", self.type_depth));
+        }
+        if let Some(k) = &self.share_public_key {
+            if let Err(e) = crate::share::sign::public_key(k) {
+                return bad("share.publicKey", e);
+            }
         }
         Ok(())
     }
@@ -297,6 +313,7 @@ pub fn provenance(root: &Path) -> Result<Vec<Provenance>, ConfigError> {
         ("callLending", "TSQ_CALL_LENDING", s.ranking.call_lending.to_string()),
         ("demoteTypes", "TSQ_DEMOTE_TYPES", (s.ranking.types < 1.0).to_string()),
         ("share.from", "TSQ_SHARE_FROM", s.share_from.clone().unwrap_or_default()),
+        ("share.publicKey", "TSQ_SHARE_PUBLIC_KEY", s.share_public_key.clone().unwrap_or_default()),
     ];
     Ok(rows
         .into_iter()

@@ -283,7 +283,7 @@ mod roots_and_progress {
 
     #[derive(Clone)]
     struct RootsClient {
-        root: String,
+        roots: Vec<String>,
         progress: Arc<Mutex<Vec<f64>>>,
     }
 
@@ -294,7 +294,7 @@ mod roots_and_progress {
 
         #[allow(deprecated)]
         async fn list_roots(&self, _context: RequestContext<RoleClient>) -> Result<ListRootsResult, ErrorData> {
-            Ok(ListRootsResult::new(vec![Root::new(self.root.clone())]))
+            Ok(ListRootsResult::new(self.roots.iter().cloned().map(Root::new).collect()))
         }
 
         async fn on_progress(&self, params: ProgressNotificationParam, _context: NotificationContext<RoleClient>) {
@@ -316,7 +316,7 @@ mod roots_and_progress {
             }
         });
         let progress = Arc::new(Mutex::new(Vec::new()));
-        let client = RootsClient { root: format!("file://{}", wanted.display()), progress: Arc::clone(&progress) }.serve(client_io).await?;
+        let client = RootsClient { roots: vec![format!("file://{}", wanted.display())], progress: Arc::clone(&progress) }.serve(client_io).await?;
         let mut params = CallToolRequestParams::new("codebase_search").with_arguments(json!({ "query": "symbol = normalize" }).as_object().unwrap().clone());
         params.set_progress_token(ProgressToken(NumberOrString::Number(7)));
         let r = client.call_tool(params).await?;
@@ -331,6 +331,30 @@ mod roots_and_progress {
             std::thread::sleep(std::time::Duration::from_millis(10));
         }
         assert_eq!(*progress.lock().unwrap(), vec![0.0, 1.0]);
+        client.cancel().await?;
+        Ok(())
+    }
+
+    /// A root with a bad percent escape (a `%` before a multi-byte
+    /// character once panicked the parser, and the engine never started)
+    /// is skipped; `file://localhost/…` is a local path.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_bad_root_is_skipped_not_a_panic() -> anyhow::Result<()> {
+        let repo = super::common::repo();
+        let wanted = repo.join("fixtures/ts-ls/call-chain").canonicalize()?;
+        let elsewhere = repo.join("fixtures/ts-ls/multi-hop").canonicalize()?;
+        let (server_io, client_io) = tokio::io::duplex(1 << 20);
+        tokio::spawn(async move {
+            if let Ok(s) = TsqServer::with_root(RootChoice::FromClientOr(elsewhere)).serve(server_io).await {
+                let _ = s.waiting().await;
+            }
+        });
+        let roots = vec!["file:///x/%aé".to_string(), format!("file://localhost{}", wanted.display())];
+        let client = RootsClient { roots, progress: Arc::new(Mutex::new(Vec::new())) }.serve(client_io).await?;
+        let params = CallToolRequestParams::new("codebase_search").with_arguments(json!({ "query": "symbol = normalize" }).as_object().unwrap().clone());
+        let r = client.call_tool(params).await?;
+        let text = r.content[0].as_text().unwrap().text.clone();
+        assert!(text.contains("normalize — helper.ts"), "answered from the second, valid root: {text}");
         client.cancel().await?;
         Ok(())
     }

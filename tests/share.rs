@@ -123,7 +123,12 @@ fn edit(repo: &Path, rel: &str, from: &str, to: &str) {
 /// signing key `key`.
 fn tsq(moto: Option<&Moto>, key: Option<&str>, args: &[&str]) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_tsq"));
-    c.args(args).env("TSQ_EMBEDDER", "none").env_remove("TSQ_SHARE_KEY").env_remove("TSQ_SHARE_FROM");
+    c.args(args)
+        .env("TSQ_EMBEDDER", "none")
+        .env_remove("TSQ_SHARE_KEY")
+        .env_remove("TSQ_SHARE_FROM")
+        .env_remove("TSQ_SHARE_SIGNING_KEY")
+        .env_remove("TSQ_SHARE_PUBLIC_KEY");
     // Nothing of the developer's own AWS setup.
     for var in ["AWS_PROFILE", "AWS_SESSION_TOKEN", "AWS_ENDPOINT_URL_S3", "AWS_DEFAULT_REGION", "AWS_CONFIG_FILE", "AWS_SHARED_CREDENTIALS_FILE"] {
         c.env_remove(var);
@@ -137,7 +142,8 @@ fn tsq(moto: Option<&Moto>, key: Option<&str>, args: &[&str]) -> Command {
             .env("AWS_EC2_METADATA_DISABLED", "true");
     }
     if let Some(k) = key {
-        c.env("TSQ_SHARE_KEY", k);
+        let (private, public) = common::test_key_pair(k);
+        c.env("TSQ_SHARE_SIGNING_KEY", private).env("TSQ_SHARE_PUBLIC_KEY", public);
     }
     c
 }
@@ -279,7 +285,7 @@ fn tampered_wrong_version_and_wrongly_signed_indexes_are_refused() {
     refused(&pull(Some(&moto), Some("k2"), &signed, &reader.0), "signature does not match");
     no_index(&reader.0);
     let got = ok_json(pull(Some(&moto), Some("k1"), &signed, &reader.0));
-    assert_eq!(got["pulled"]["signed"], true, "{got}");
+    assert_eq!(got["pulled"]["trust"], "verified", "{got}");
 
     // Unsigned: refused when a key is configured.
     let unsigned = format!("s3://{BUCKET}/unsigned");
@@ -387,7 +393,7 @@ async fn tsq_serve_pulls_the_configured_share_on_start() -> anyhow::Result<()> {
     let reader = clone(&ci.0, "share-serve-reader");
     std::fs::write(reader.0.join("tsq.toml"), format!("[share]\nfrom = \"{url}\"\n"))?;
     let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_tsq"));
-    cmd.arg("serve").arg("--root").arg(&reader.0).env("TSQ_EMBEDDER", "none").env_remove("TSQ_SHARE_KEY").env_remove("TSQ_SHARE_FROM").stderr(Stdio::null());
+    cmd.arg("serve").arg("--root").arg(&reader.0).env("TSQ_EMBEDDER", "none").env_remove("TSQ_SHARE_KEY").env_remove("TSQ_SHARE_FROM").env_remove("TSQ_SHARE_PUBLIC_KEY").stderr(Stdio::null());
     let (stdout, stdin, _child) = common::serve_stdio(cmd)?;
     let client = ().serve((stdout, stdin)).await?;
     let args = serde_json::json!({ "query": "symbol = add" }).as_object().unwrap().clone();

@@ -273,6 +273,11 @@ impl Engine {
     /// The index, opened on first use.
     fn open_index(&self) -> Result<MutexGuard<'_, Option<Index>>, EngineError> {
         let mut guard = lock(&self.index);
+        if guard.as_ref().is_some_and(Index::replaced) {
+            // A pull swapped another index in: reopen it (and its warm reads).
+            tracing::info!("the index was replaced by a pull; reopening it");
+            *guard = None;
+        }
         if guard.is_none() {
             let settings = self.settings()?;
             let mut index = Index::open(&self.root, &IndexConfig { embedder: settings.embedder, warm_vectors: self.options.warm, ..Default::default() })?;
@@ -319,10 +324,25 @@ impl Engine {
                 return Err(RequestError::NoSources(rel.clone()).into());
             }
         }
-        let answer = match &req.mode {
-            Mode::Symbol(query) => self.lookup(req, query, &tree, progress),
-            Mode::Natural(text) => self.search(req, text, &tree, progress),
-        }?;
+        // A pull in another process may swap the index in while this
+        // answer reads it (`index::swap`): an answer whose reads straddle
+        // a swap is computed again on the new index, never mixed.
+        let mut tries = 0;
+        let answer = loop {
+            let dir = crate::index::index_dir(&self.root);
+            crate::index::wait_for_swap(&dir)?;
+            let before = crate::index::generation(&dir);
+            let answer = match &req.mode {
+                Mode::Symbol(query) => self.lookup(req, query, &tree, progress),
+                Mode::Natural(text) => self.search(req, text, &tree, progress),
+            };
+            tries += 1;
+            if tries < 3 && crate::index::generation(&dir) != before {
+                tracing::info!("the index was replaced by a pull while answering; answering again from the new one");
+                continue;
+            }
+            break answer?;
+        };
         *lock(&self.answered) = self.files_of(&answer);
         Ok(answer)
     }

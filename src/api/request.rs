@@ -16,6 +16,9 @@ use crate::query::{QueryError, SymbolQuery};
 pub const MAX_QUERY_BYTES: usize = 4096;
 /// The most `path` entries accepted.
 pub const MAX_PATHS: usize = 64;
+/// The longest `path` entry (a file, directory or glob), in bytes: a glob
+/// is compiled, and its cost grows with its length.
+pub const MAX_PATH_BYTES: usize = 1024;
 
 /// What comes back: the connection graph and snapshots, or the concise list.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -172,6 +175,9 @@ pub fn scoped_path(root: &Path, arg: &str) -> Result<String, String> {
     if arg.contains('\0') {
         return Err(format!("path {arg:?} contains a NUL byte"));
     }
+    if arg.len() > MAX_PATH_BYTES {
+        return Err(format!("path of {} bytes: the limit is {MAX_PATH_BYTES} (globs included)", arg.len()));
+    }
     if arg.contains(['*', '?', '[']) {
         // A glob is matched against workspace-relative paths; it reads nothing.
         if Path::new(arg).is_absolute() || Path::new(arg).components().any(|c| c == Component::ParentDir) {
@@ -188,6 +194,14 @@ pub fn scoped_path(root: &Path, arg: &str) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_globs_are_refused() {
+        let root = std::env::temp_dir();
+        let err = scoped_path(&root, &"*".repeat(MAX_PATH_BYTES + 1)).unwrap_err();
+        assert!(err.contains("the limit is 1024"), "{err}");
+        assert!(scoped_path(&root, "src/**/*.ts").is_ok());
+    }
 
     #[test]
     fn the_mode_test_needs_symbol_then_equals() {

@@ -1,7 +1,8 @@
 //! The shared team index through the engine: `Engine::publish` (`tsq
 //! publish --to`, for CI) and `Engine::pull` (`tsq index --from`, and
 //! `tsq serve` with `[share] from`). The remote side is `crate::share`;
-//! the swap of the local index directory is `index::install_pulled`.
+//! the check of the staged index against the checkout is
+//! `index::verify_pull`, and the swap is `index::install_pulled`.
 
 use serde::Serialize;
 
@@ -19,6 +20,10 @@ pub struct PullAnswer {
     /// Why nothing was pulled (the index was then built locally).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fallback: Option<String>,
+    /// The staged chunks compared with the checkout, and the files whose
+    /// pulled rows were dropped for it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub checked: Option<crate::index::verify_pull::PullCheck>,
     /// Files re-indexed locally: the content differs from the pulled
     /// index's (edits, or commits since the published ancestor).
     pub reindexed: usize,
@@ -58,7 +63,7 @@ impl Engine {
             index.prune_versions()?;
             Key { schema_version: SCHEMA_VERSION, typescript: crate::ts::TYPESCRIPT_VERSION.to_string(), embedder: embedder_key(index.embedder_id()) }
         };
-        let config = ShareConfig::from_env();
+        let config = ShareConfig::new(self.settings()?.share_public_key.as_deref())?;
         crate::index::with_writer_lock(&self.root, |dir| {
             let files = crate::index::snapshot_files(dir)?;
             Ok::<_, EngineError>(share::publish(url, &commit, &key, dir, &files, &config, progress)?)
@@ -73,23 +78,31 @@ impl Engine {
     /// `fallback` says why. A refused index (tampered, wrongly signed,
     /// another version) is an error and leaves the local index as it was.
     pub fn pull(&self, url: &str, progress: &dyn Progress) -> Result<PullAnswer, EngineError> {
-        let config = ShareConfig::from_env();
+        let config = ShareConfig::new(self.settings()?.share_public_key.as_deref())?;
         let candidates = share::ancestors(&self.root, config.max_ancestors)?;
         let key = self.share_key()?;
+        let tree = self.walk();
+        let walked: std::collections::HashSet<String> = tree.sources.iter().map(|p| crate::index::relative(p, &self.root)).collect();
         // The open index (if any) is closed: its files are about to change.
         lock(&self.index).take();
         let existed = crate::index::index_dir(&self.root).exists();
         let pulled = crate::index::with_writer_lock(&self.root, |dir| {
             let staging = dir.join(crate::index::INCOMING);
             let Some(pulled) = share::fetch(url, &candidates, &key, dir, &staging, &config, progress)? else { return Ok::<_, EngineError>(None) };
-            let manifest = pulled.manifest.as_ref().expect("fetch sets it");
-            let (all, downloaded) = share::paths(manifest, &staging);
-            crate::index::install_pulled(dir, &all, &downloaded)?;
+            for rel in &pulled.local {
+                crate::index::stage_local(dir, &staging, rel)?;
+            }
+            crate::index::crash_point("stage");
+            progress.update("checking the pulled index against the checkout", 0, 1);
+            let checked = crate::index::verify_pull::check_staged(&staging, &self.root, &walked)?;
+            crate::index::crash_point("verify");
+            crate::index::install_pulled(dir)?;
             crate::index::write_origin(dir, None)?;
-            Ok(Some(pulled))
+            Ok(Some((pulled, checked)))
         })?;
-        let pulled = match pulled {
-            Ok(p) => p,
+        let (pulled, checked) = match pulled {
+            Ok(Some((p, c))) => (Some(p), Some(c)),
+            Ok(None) => (None, None),
             Err(e) => {
                 if !existed {
                     // A refused pull leaves no index where there was none.
@@ -106,20 +119,19 @@ impl Engine {
             )
         });
         if pulled.is_some() {
-            let tree = self.walk();
             let mut guard = self.open_index()?;
             guard.as_mut().expect("opened above").adopt_stamps(crate::index::SyncInput { tree: &tree, view: &self.view })?;
         }
         let (index, failed) = self.index(StructureMode::Occurrences, progress)?;
         let reindexed = index.sync.parsed.max(index.occurrences.as_ref().map_or(0, |o| o.indexed));
         if let Some(p) = &pulled {
-            let origin = Origin { url: p.url.clone(), commit: p.commit.clone(), reindexed };
+            let origin = Origin { url: p.url.clone(), commit: p.commit.clone(), reindexed, trust: p.trust };
             crate::index::with_writer_lock(&self.root, |dir| crate::index::write_origin(dir, Some(&origin)))??;
         }
         if let Some(e) = failed {
             return Err(e);
         }
-        Ok(PullAnswer { pulled, fallback, reindexed, index })
+        Ok(PullAnswer { pulled, fallback, checked, reindexed, index })
     }
 }
 

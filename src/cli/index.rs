@@ -91,18 +91,48 @@ pub fn run_pull(engine: &Engine, url: &str, json: bool) -> anyhow::Result<ExitSt
             let from = if p.commit == p.head { "HEAD".to_string() } else { format!("the nearest published ancestor {}", &p.commit) };
             writeln!(
                 out,
-                "pulled the index of {from} from {}: {} files, {} downloaded ({:.1} MB), {} already local{}, in {:.1} s",
+                "pulled the index of {from} from {}: {} files, {} downloaded ({:.1} MB), {} already local, {}, in {:.1} s",
                 p.url,
                 p.files,
                 p.downloaded,
                 p.bytes_pulled as f64 / 1e6,
                 p.reused,
-                if p.signed { ", signature verified" } else { "" },
+                p.trust.word(),
                 p.ms as f64 / 1000.0
+            )?;
+        }
+        if let Some(c) = &answer.checked {
+            writeln!(
+                out,
+                "checked {} pulled chunks of {} files against the checkout: {} files dropped (re-indexed locally){}",
+                c.rows,
+                c.files,
+                c.dropped.len(),
+                c.dropped.first().map(|f| format!(", first {f}")).unwrap_or_default()
             )?;
         }
         out.write_all(render::sync_report(&answer.index.sync).as_bytes())?;
         writeln!(out, "{} files re-indexed locally", answer.reindexed)?;
+    }
+    Ok(ExitStatus::Success)
+}
+
+/// `tsq publish --keygen`: a new Ed25519 key pair. The private key goes
+/// to CI's secrets (`TSQ_SHARE_SIGNING_KEY`), the public one to readers'
+/// tsq.toml (`[share] publicKey`).
+pub fn run_keygen(json: bool) -> anyhow::Result<ExitStatus> {
+    let (private, public) = match tsq::share::sign::keygen() {
+        Ok(pair) => pair,
+        Err(e) => {
+            eprintln!("tsq: {e}");
+            return Ok(ExitStatus::Error);
+        }
+    };
+    let mut out = std::io::stdout().lock();
+    if json {
+        writeln!(out, "{}", serde_json::json!({ "signingKey": private, "publicKey": public }))?;
+    } else {
+        writeln!(out, "# CI's secret, never shared: TSQ_SHARE_SIGNING_KEY\n{private}\n# Readers' tsq.toml:\n[share]\npublicKey = \"{public}\"")?;
     }
     Ok(ExitStatus::Success)
 }

@@ -221,11 +221,16 @@ enum Command {
     /// For CI: bring the index of this clean checkout up to date and
     /// publish it under HEAD's commit (`s3://bucket/prefix` or
     /// `file:///dir`; AWS credentials from the standard environment and
-    /// config chain; signed with TSQ_SHARE_KEY when set).
+    /// config chain; signed with the Ed25519 key in TSQ_SHARE_SIGNING_KEY
+    /// when set).
     Publish {
         /// Where to publish: s3://bucket/prefix or file:///absolute/dir.
-        #[arg(long, value_name = "URL")]
-        to: String,
+        #[arg(long, value_name = "URL", required_unless_present = "keygen")]
+        to: Option<String>,
+        /// Print a new Ed25519 key pair (CI's private signing key, the
+        /// readers' public key) and exit; publishes nothing.
+        #[arg(long, conflicts_with = "to")]
+        keygen: bool,
         #[arg(long)]
         root: Option<PathBuf>,
         #[arg(long, value_enum)]
@@ -342,7 +347,9 @@ pub fn run() -> anyhow::Result<ExitStatus> {
         Command::Index { root, embedder, no_structure, occurrences: _, from: None, json } => {
             index::run_index(&engine(root, tsq::api::EngineOptions { embedder, warm: false, background: None })?, !no_structure, json)
         }
-        Command::Publish { to, root, embedder, json } => {
+        Command::Publish { keygen: true, json, .. } => index::run_keygen(json),
+        Command::Publish { to, root, embedder, json, .. } => {
+            let to = to.expect("clap requires --to without --keygen");
             index::run_publish(&engine(root, tsq::api::EngineOptions { embedder, warm: false, background: None })?, &to, json)
         }
         Command::Relations { query, root, call_depth, json } => relations::run(&engine(root, none())?, &query, call_depth, json),

@@ -4,20 +4,46 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{index_dir, io, lock, store, sync, IndexError, Meta};
+use super::{confine, index_dir, io, lock, store, swap, sync, IndexError, Meta};
 
-/// Removes the index of `root`.
+/// Removes the index of `root`: only what tsq made (the tables and tsq's
+/// own files); the user's `config.toml` and anything else stay, and a
+/// `.tsq` that is a link is refused, never followed.
 pub fn clean(root: &Path) -> Result<bool, IndexError> {
     let dir = index_dir(root);
-    if !dir.exists() {
+    if !confine::check(&dir)? {
         return Ok(false);
     }
     let _lock = lock::acquire(&dir).map_err(|e| io(&dir, e))?;
-    std::fs::remove_dir_all(&dir).map_err(|e| io(&dir, e))?;
-    Ok(true)
+    let mut removed = false;
+    for entry in std::fs::read_dir(&dir).map_err(|e| io(&dir, e))? {
+        let entry = entry.map_err(|e| io(&dir, e))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let ours = store::TABLES.iter().any(|t| name == format!("{t}.lance"))
+            || (TSQ_FILES.contains(&name.as_str()) && name != "config.toml")
+            || name == swap::INCOMING
+            || name == swap::OUTGOING
+            || name.ends_with(".tmp");
+        if !ours {
+            continue;
+        }
+        let path = entry.path();
+        let is_dir = std::fs::symlink_metadata(&path).map_err(|e| io(&path, e))?.is_dir();
+        if is_dir { std::fs::remove_dir_all(&path) } else { std::fs::remove_file(&path) }.map_err(|e| io(&path, e))?;
+        removed = true;
+    }
+    // Empty now unless the user kept something there.
+    let _ = std::fs::remove_dir(&dir);
+    Ok(removed)
 }
 
-pub(super) fn prepare_dir(dir: &Path) -> std::io::Result<PathBuf> {
+/// Creates the index directory (or checks the one there: `confine`).
+pub(super) fn prepare_dir(dir: &Path) -> Result<PathBuf, IndexError> {
+    confine::check(dir)?;
+    make_dir(dir).map_err(|e| io(dir, e))
+}
+
+fn make_dir(dir: &Path) -> std::io::Result<PathBuf> {
     std::fs::create_dir_all(dir)?;
     let ignore = dir.join(".gitignore");
     if !ignore.exists() {
@@ -80,110 +106,59 @@ fn walk_size(dir: &Path) -> std::io::Result<u64> {
 }
 
 /// What stays local in the index directory: the writer lock, the user's
-/// `config.toml`, the write journal, a pull's staging and marker, where
-/// the index came from. Everything else is the index a publish uploads
-/// and a pull replaces.
-const LOCAL_ONLY: &[&str] = &["lock", ".gitignore", "config.toml", sync::JOURNAL, ORIGIN, INCOMING, PULLING, ".write-probe"];
-/// A pull's downloads, verified, before they are moved into place.
-pub const INCOMING: &str = "incoming";
-/// Present while a pull swaps files: an index that opens with it is
-/// incomplete and is rebuilt.
-const PULLING: &str = "pulling";
+/// `config.toml`, the write journal, a pull's staging, journal and
+/// generation, where the index came from. Everything else is the index a
+/// publish uploads and a pull replaces.
+const LOCAL_ONLY: &[&str] =
+    &["lock", ".gitignore", "config.toml", sync::JOURNAL, ORIGIN, swap::INCOMING, swap::OUTGOING, swap::SWAP, swap::GENERATION, ".write-probe"];
+/// The files tsq writes at the top of the index directory (`confine`
+/// checks that each is a plain file).
+pub(super) const TSQ_FILES: &[&str] = &["lock", ".gitignore", "config.toml", "meta.json", sync::JOURNAL, ORIGIN, swap::SWAP, swap::GENERATION, ".write-probe"];
 /// Where a pulled index came from (`Origin`).
 const ORIGIN: &str = "origin.json";
 
 /// Whether `rel` (relative to the index directory) names a local-only
-/// file, which no pulled index may bring.
+/// file, which no pulled index may bring. Compared as a case-insensitive
+/// file system would (`Config.toml` is `config.toml` on macOS).
 pub fn is_local_only(rel: &str) -> bool {
-    LOCAL_ONLY.contains(&rel.split('/').next().unwrap_or(rel)) || rel.ends_with(".tmp")
+    let first = crate::share::names::fold(rel.split(['/', '\\']).next().unwrap_or(rel));
+    LOCAL_ONLY.iter().any(|l| crate::share::names::fold(l) == first) || crate::share::names::fold(rel).ends_with(".tmp")
 }
 
 /// The index's files, relative to `dir` and sorted: what `tsq publish`
-/// uploads. The caller holds the writer lock.
+/// uploads. Only the index's own: the tables' directories and
+/// `meta.json`, never a stray file beside them. The caller holds the
+/// writer lock (and `confine` checked the directory).
 pub fn snapshot_files(dir: &Path) -> Result<Vec<String>, IndexError> {
     fn walk(base: &Path, dir: &Path, out: &mut Vec<String>) -> std::io::Result<()> {
         for e in std::fs::read_dir(dir)? {
             let e = e?;
             let path = e.path();
             let rel = path.strip_prefix(base).unwrap_or(&path).to_string_lossy().replace('\\', "/");
-            if (dir == base && is_local_only(&rel)) || rel.ends_with(".tmp") {
+            if rel.ends_with(".tmp") {
                 continue;
             }
-            if e.file_type()?.is_dir() {
+            let kind = std::fs::symlink_metadata(&path)?.file_type();
+            if kind.is_dir() {
                 walk(base, &path, out)?;
-            } else {
+            } else if kind.is_file() {
                 out.push(rel);
             }
         }
         Ok(())
     }
     let mut out = Vec::new();
-    walk(dir, dir, &mut out).map_err(|e| io(dir, e))?;
+    for name in store::TABLES.iter().map(|t| format!("{t}.lance")) {
+        let table = dir.join(&name);
+        if std::fs::symlink_metadata(&table).is_ok_and(|m| m.is_dir()) {
+            walk(dir, &table, &mut out).map_err(|e| io(&table, e))?;
+        }
+    }
+    if std::fs::symlink_metadata(dir.join("meta.json")).is_ok_and(|m| m.is_file()) {
+        out.push("meta.json".into());
+    }
     out.sort();
     Ok(out)
-}
-
-/// Replaces the index in `dir` by a pulled one: `all` is every file of
-/// the pulled index, `downloaded` those waiting in `dir/incoming` (the
-/// others are already in `dir` with the right content). Files of the old
-/// index that the pulled one lacks are removed. The caller holds the
-/// writer lock; a crash midway leaves the `pulling` marker, and the next
-/// open rebuilds instead of reading a half-swapped index.
-pub fn install_pulled(dir: &Path, all: &std::collections::HashSet<String>, downloaded: &std::collections::HashSet<String>) -> Result<(), IndexError> {
-    let marker = dir.join(PULLING);
-    std::fs::write(&marker, b"").map_err(|e| io(&marker, e))?;
-    for rel in snapshot_files(dir)? {
-        if !all.contains(&rel) || downloaded.contains(&rel) {
-            let p = dir.join(&rel);
-            std::fs::remove_file(&p).map_err(|e| io(&p, e))?;
-        }
-    }
-    let incoming = dir.join(INCOMING);
-    for rel in downloaded {
-        let (from, to) = (incoming.join(rel), dir.join(rel));
-        if let Some(parent) = to.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
-        }
-        std::fs::rename(&from, &to).map_err(|e| io(&from, e))?;
-    }
-    let _ = std::fs::remove_dir_all(&incoming);
-    // The old index's write journal would delete the pulled rows it names.
-    let _ = std::fs::remove_file(dir.join(sync::JOURNAL));
-    remove_empty_dirs(dir);
-    std::fs::remove_file(&marker).map_err(|e| io(&marker, e))
-}
-
-fn remove_empty_dirs(dir: &Path) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for e in entries.flatten() {
-        if e.file_type().is_ok_and(|t| t.is_dir()) {
-            remove_empty_dirs(&e.path());
-            let _ = std::fs::remove_dir(e.path());
-        }
-    }
-}
-
-/// An index whose last pull did not finish: everything but the local-only
-/// files goes, so that it is rebuilt. True when there was one.
-pub(super) fn discard_interrupted_pull(dir: &Path) -> Result<bool, IndexError> {
-    if !dir.join(PULLING).exists() {
-        return Ok(false);
-    }
-    // A pull that is swapping now holds the lock: wait for it, then look
-    // again (a finished pull removed the marker).
-    let _lock = lock::acquire(dir).map_err(|e| io(dir, e))?;
-    if !dir.join(PULLING).exists() {
-        return Ok(false);
-    }
-    for rel in snapshot_files(dir)? {
-        let p = dir.join(&rel);
-        std::fs::remove_file(&p).map_err(|e| io(&p, e))?;
-    }
-    remove_empty_dirs(dir);
-    let _ = std::fs::remove_file(dir.join(ORIGIN));
-    let _ = std::fs::remove_dir_all(dir.join(INCOMING));
-    std::fs::remove_file(dir.join(PULLING)).map_err(|e| io(dir, e))?;
-    Ok(true)
 }
 
 /// Where a pulled index came from, as answers say it.
@@ -194,13 +169,25 @@ pub struct Origin {
     pub commit: String,
     /// Files re-indexed locally after the pull (their content differed).
     pub reindexed: usize,
+    /// Whether a configured public key verified the manifest's signature.
+    #[serde(default = "unsigned")]
+    pub trust: crate::share::Trust,
+}
+
+fn unsigned() -> crate::share::Trust {
+    crate::share::Trust::Unsigned
 }
 
 impl Origin {
-    /// `index: from s3://…@1a2b3c4, 14 files re-indexed locally`.
+    /// `index: from s3://…@1a2b3c4 (signature verified), 14 files
+    /// re-indexed locally`.
     pub fn line(&self) -> String {
         let short: String = self.commit.chars().take(12).collect();
-        format!("index: from {}@{short}, {} files re-indexed locally", self.url, self.reindexed)
+        let trust = match self.trust {
+            crate::share::Trust::Verified => "signature verified",
+            crate::share::Trust::Unsigned => "unsigned",
+        };
+        format!("index: from {}@{short} ({trust}), {} files re-indexed locally", self.url, self.reindexed)
     }
 }
 
@@ -221,7 +208,7 @@ pub fn write_origin(dir: &Path, origin: Option<&Origin>) -> Result<(), IndexErro
 /// Runs `f` on the index directory of `root` (created if absent) under
 /// the writer lock: what a publish reads and a pull swaps.
 pub fn with_writer_lock<T>(root: &Path, f: impl FnOnce(&Path) -> T) -> Result<T, IndexError> {
-    let dir = prepare_dir(&super::index_dir(root)).map_err(|e| io(root, e))?;
+    let dir = prepare_dir(&super::index_dir(root))?;
     let _lock = lock::acquire(&dir).map_err(|e| io(&dir, e))?;
     Ok(f(&dir))
 }

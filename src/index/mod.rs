@@ -4,6 +4,7 @@
 //! vectors (`embed_missing`), reports on it (`status`), and serves the
 //! search stage's reads (`search_reads`).
 
+mod confine;
 mod disk;
 mod invariants;
 mod lock;
@@ -12,7 +13,9 @@ mod schema;
 mod search_reads;
 mod store;
 pub mod structure;
+mod swap;
 mod sync;
+pub mod verify_pull;
 pub mod usage;
 mod vectors;
 mod warm;
@@ -25,8 +28,9 @@ use serde::{Deserialize, Serialize};
 use crate::embed::{self, EmbedError, Embedder, EmbedderChoice, EmbedderId, HttpConfig};
 
 pub(crate) use disk::write_atomic;
-pub use disk::{clean, install_pulled, is_local_only, read_origin, snapshot_files, with_writer_lock, write_origin, Origin, INCOMING};
-use disk::{clear_tables, dir_size, discard_interrupted_pull, prepare_dir, read_meta, write_meta};
+pub use disk::{clean, is_local_only, read_origin, snapshot_files, with_writer_lock, write_origin, Origin};
+use disk::{clear_tables, dir_size, prepare_dir, read_meta, write_meta};
+pub use swap::{crash_point, generation, install as install_pulled, stage_local, wait_for_swap, INCOMING};
 pub use schema::{language_of, ChunkRow, FileRow, SCHEMA_VERSION};
 pub use search_reads::{Filter, Hit};
 pub use store::MAX_VERSIONS;
@@ -73,6 +77,9 @@ pub enum IndexError {
     Engine(String),
     #[error("{0}")]
     Arrow(#[from] arrow_schema::ArrowError),
+    /// The index directory is not one tsq may write in (`confine`).
+    #[error("refusing to use {path}: {message}")]
+    Unsafe { path: String, message: String },
 }
 
 fn io(path: &Path, e: std::io::Error) -> IndexError {
@@ -136,6 +143,9 @@ pub struct Index {
     config: IndexConfig,
     /// What repeated queries read, in memory, when `config.warm_vectors`.
     warm: Option<warm::Cache>,
+    /// The index's generation when opened (`swap`): a pull since then
+    /// replaced the files under this handle.
+    generation: String,
     /// Things the user should know (rebuilds, fallbacks); said once.
     pub notes: Vec<String>,
 }
@@ -165,12 +175,13 @@ impl Index {
         let mut notes = Vec::new();
         let dir = match prepare_dir(&index_dir(&root)) {
             Ok(d) => d,
+            Err(e @ IndexError::Unsafe { .. }) => return Err(e),
             Err(e) => {
                 use sha2::Digest;
                 let tag = hex(&sha2::Sha256::digest(root.display().to_string().as_bytes())[..8]);
                 let fallback = std::env::temp_dir().join(format!("tsq-index-{tag}"));
                 notes.push(format!("cannot write {} ({e}); the index lives in {} for now", index_dir(&root).display(), fallback.display()));
-                prepare_dir(&fallback).map_err(|e| io(&fallback, e))?
+                prepare_dir(&fallback)?
             }
         };
         let runtime = crate::runtime::OwnedRuntime::new(
@@ -180,9 +191,10 @@ impl Index {
                 .build()
                 .map_err(|e| IndexError::Io { path: "tokio".into(), message: e.to_string() })?,
         );
-        if discard_interrupted_pull(&dir)? {
-            notes.push("the last `tsq index --from` was interrupted: the index is rebuilt locally".into());
+        if swap::recover(&dir)? {
+            notes.push("the last `tsq index --from` was stopped while swapping in the pulled index: the swap was finished".into());
         }
+        let generation = swap::generation(&dir);
         let old_meta = read_meta(&dir);
         let wanted = embedder.as_ref().map(|e| e.id());
         let mut rebuild = None;
@@ -233,7 +245,7 @@ impl Index {
             last_sync: if rebuild.is_none() { old_meta.as_ref().and_then(|m| m.last_sync) } else { None },
         };
         let warm = config.warm_vectors.then(warm::Cache::default);
-        let mut index = Index { root, dir, runtime, store, embedder, meta, config: config.clone(), warm, notes };
+        let mut index = Index { root, dir, runtime, store, embedder, meta, config: config.clone(), warm, generation, notes };
         if index.dir.join(sync::JOURNAL).exists() {
             // A writer died mid-batch (or is writing now: the lock waits for it).
             index.with_lock(|ix| ix.runtime.block_on(sync::recover_journal(&ix.store)))?;
@@ -247,6 +259,12 @@ impl Index {
 
     pub fn root(&self) -> &Path {
         &self.root
+    }
+
+    /// Whether a pull swapped another index in since this one was opened
+    /// (then the caller reopens it).
+    pub fn replaced(&self) -> bool {
+        swap::generation(&self.dir) != self.generation
     }
 
     pub fn dir(&self) -> &Path {

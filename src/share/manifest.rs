@@ -1,16 +1,23 @@
 //! A published index's manifest: which commit and versions it was built
 //! for, and every file of the index with its size and sha256 (the objects
 //! are stored by that hash). It is what a reader verifies before using a
-//! byte of the index, and what an HMAC key signs.
+//! byte of the index, and what CI's Ed25519 key signs (`sign`).
 
-use hmac::{Hmac, Mac};
+use std::collections::HashSet;
+
+use ed25519_dalek::{SigningKey, VerifyingKey};
 use serde::{Deserialize, Serialize};
-use sha2::Sha256;
 
-use super::ShareError;
+use super::{names, sign, ShareError};
 
-/// The manifest layout this tsq writes and reads.
-pub const FORMAT: u32 = 1;
+/// The manifest layout this tsq writes and reads (2: Ed25519 signatures).
+pub const FORMAT: u32 = 2;
+/// The largest manifest a pull reads, in bytes.
+pub const MAX_MANIFEST_BYTES: u64 = 16 << 20;
+/// The largest file a manifest may list, in bytes.
+pub const MAX_OBJECT_BYTES: u64 = 4 << 30;
+/// The most files a manifest may list.
+pub const MAX_FILES: usize = 200_000;
 
 /// What an index must have been built with to be used: tsq's index
 /// schema, the TypeScript that resolved its rows, and the embedder of its
@@ -56,10 +63,29 @@ pub struct Manifest {
     pub created_ms: u64,
     /// Sorted by path.
     pub files: Vec<Entry>,
-    /// HMAC-SHA256 (hex) of the manifest without this field, when the
-    /// publisher had a key.
+    /// Ed25519 (hex) of the manifest without this field, when the
+    /// publisher had a signing key.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signature: Option<String>,
+}
+
+/// How far a verified manifest can be trusted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Trust {
+    /// Signed, and the signature matches the configured public key.
+    Verified,
+    /// No public key is configured: the signature (if any) was not checked.
+    Unsigned,
+}
+
+impl Trust {
+    pub fn word(self) -> &'static str {
+        match self {
+            Trust::Verified => "signature verified",
+            Trust::Unsigned => "unsigned (no public key configured)",
+        }
+    }
 }
 
 impl Manifest {
@@ -69,33 +95,37 @@ impl Manifest {
         serde_json::to_vec(&unsigned).expect("a manifest serializes")
     }
 
-    pub fn sign(&mut self, key: &[u8]) {
-        self.signature = Some(crate::ts::hex(&mac(key, &self.signed_bytes())));
+    pub fn sign(&mut self, key: &SigningKey) {
+        self.signature = Some(sign::sign(key, &self.signed_bytes()));
     }
 
     pub fn to_json(&self) -> Vec<u8> {
         serde_json::to_vec_pretty(self).expect("a manifest serializes")
     }
 
-    /// Parses and checks a manifest found at `where_` for `commit`: the
-    /// format, the key, the commit, its paths (inside the index directory)
-    /// and, when a signing key is configured, its signature.
-    pub fn verify(bytes: &[u8], where_: &str, commit: &str, key: &Key, signing: Option<&[u8]>) -> Result<Manifest, ShareError> {
+    /// Parses and checks a manifest found at `where_` for `commit`: its
+    /// size, its signature when a public key is configured, the format,
+    /// the key, the commit, and every entry (a safe relative path, not a
+    /// local-only name nor one that folds onto another, a sha256, a size
+    /// under the cap).
+    pub fn verify(bytes: &[u8], where_: &str, commit: &str, key: &Key, public: Option<&VerifyingKey>) -> Result<(Manifest, Trust), ShareError> {
         let refused = |why: String| ShareError::Refused { url: where_.to_string(), message: why };
-        let m: Manifest = serde_json::from_slice(bytes).map_err(|e| refused(format!("not a tsq index manifest ({e})")))?;
-        if let Some(k) = signing {
-            let Some(sig) = &m.signature else {
-                return Err(refused("unsigned, and TSQ_SHARE_KEY is set: only indexes signed with that key are used".into()));
-            };
-            let ok = unhex(sig).is_some_and(|sig| {
-                let mut h = <Hmac<Sha256> as Mac>::new_from_slice(k).expect("HMAC takes any key length");
-                h.update(&m.signed_bytes());
-                h.verify_slice(&sig).is_ok()
-            });
-            if !ok {
-                return Err(refused("its signature does not match TSQ_SHARE_KEY (tampered, or signed with another key)".into()));
-            }
+        if bytes.len() as u64 > MAX_MANIFEST_BYTES {
+            return Err(refused(format!("the manifest is {} bytes, over the {MAX_MANIFEST_BYTES}-byte cap", bytes.len())));
         }
+        let m: Manifest = serde_json::from_slice(bytes).map_err(|e| refused(format!("not a tsq index manifest ({e})")))?;
+        let trust = match public {
+            None => Trust::Unsigned,
+            Some(k) => {
+                let Some(sig) = &m.signature else {
+                    return Err(refused("unsigned, and a public key is configured (share.publicKey): only indexes signed with its private key are used".into()));
+                };
+                if !sign::verify(k, &m.signed_bytes(), sig) {
+                    return Err(refused("its signature does not match the configured public key (tampered, or signed with another key)".into()));
+                }
+                Trust::Verified
+            }
+        };
         if m.format != FORMAT {
             return Err(refused(format!("manifest format {} (this tsq reads {FORMAT}); upgrade tsq or publish again", m.format)));
         }
@@ -105,36 +135,43 @@ impl Manifest {
         if m.commit != commit {
             return Err(refused(format!("it names commit {} but is published as {commit}", m.commit)));
         }
+        if m.files.len() > MAX_FILES {
+            return Err(refused(format!("it lists {} files, over the cap of {MAX_FILES}", m.files.len())));
+        }
+        let mut seen = HashSet::new();
         for e in &m.files {
-            if !safe_path(&e.path) || e.sha256.len() != 64 || !e.sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
-                return Err(refused(format!("bad entry `{}`: paths stay inside the index directory, hashes are sha256", e.path)));
+            let bad = |why: &str| refused(format!("bad entry `{}`: {why}", e.path.escape_debug()));
+            if !names::safe_path(&e.path) {
+                return Err(bad("paths are relative, stay inside the index directory, and name no drive, share or device"));
+            }
+            if crate::index::is_local_only(&e.path) {
+                return Err(bad("a local-only file, which no pulled index may bring"));
+            }
+            if !seen.insert(names::fold(&e.path)) {
+                return Err(bad("it repeats another entry (compared as a case-insensitive file system would)"));
+            }
+            if e.sha256.len() != 64 || !e.sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return Err(bad("hashes are sha256 in hex"));
+            }
+            if e.size > MAX_OBJECT_BYTES {
+                return Err(bad(&format!("{} bytes, over the {MAX_OBJECT_BYTES}-byte cap per file", e.size)));
             }
         }
-        Ok(m)
+        Ok((m, trust))
     }
 }
 
-fn mac(key: &[u8], bytes: &[u8]) -> Vec<u8> {
-    let mut h = <Hmac<Sha256> as Mac>::new_from_slice(key).expect("HMAC takes any key length");
-    h.update(bytes);
-    h.finalize().into_bytes().to_vec()
-}
-
-fn unhex(s: &str) -> Option<Vec<u8>> {
-    if !s.len().is_multiple_of(2) {
+pub(crate) fn unhex(s: &str) -> Option<Vec<u8>> {
+    if !s.len().is_multiple_of(2) || !s.is_ascii() {
         return None;
     }
     (0..s.len()).step_by(2).map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok()).collect()
 }
 
-/// A relative path of plain segments (no `..`, no root, no backslash).
-pub fn safe_path(p: &str) -> bool {
-    !p.is_empty() && !p.starts_with('/') && !p.contains('\\') && p.split('/').all(|s| !s.is_empty() && s != "." && s != "..")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     fn key() -> Key {
         Key { schema_version: 9, typescript: "6.0.3".into(), embedder: "none".into() }
@@ -152,42 +189,64 @@ mod tests {
         }
     }
 
+    fn pair() -> (SigningKey, VerifyingKey) {
+        let (private, public) = sign::keygen().unwrap();
+        (sign::signing_key(&private).unwrap(), sign::public_key(&public).unwrap())
+    }
+
     #[test]
-    fn a_signed_manifest_verifies_with_its_key_only() {
+    fn a_signed_manifest_verifies_with_its_public_key_only() {
+        let (k1, p1) = pair();
+        let (_, p2) = pair();
         let mut m = manifest();
-        m.sign(b"k1");
+        m.sign(&k1);
         let bytes = m.to_json();
-        assert_eq!(Manifest::verify(&bytes, "u", "abc", &key(), Some(b"k1")).unwrap(), m);
-        let err = Manifest::verify(&bytes, "u", "abc", &key(), Some(b"k2")).unwrap_err().to_string();
+        assert_eq!(Manifest::verify(&bytes, "u", "abc", &key(), Some(&p1)).unwrap(), (m.clone(), Trust::Verified));
+        let err = Manifest::verify(&bytes, "u", "abc", &key(), Some(&p2)).unwrap_err().to_string();
         assert!(err.contains("signature does not match"), "{err}");
-        // Without a key configured, a signed manifest is read as is.
-        assert!(Manifest::verify(&bytes, "u", "abc", &key(), None).is_ok());
+        // Without a public key, a signed manifest is read but not trusted.
+        assert_eq!(Manifest::verify(&bytes, "u", "abc", &key(), None).unwrap().1, Trust::Unsigned);
+        // A forged signature is never "verified".
+        let mut forged = manifest();
+        forged.signature = Some("00".into());
+        assert_eq!(Manifest::verify(&forged.to_json(), "u", "abc", &key(), None).unwrap().1, Trust::Unsigned);
+        assert!(Manifest::verify(&forged.to_json(), "u", "abc", &key(), Some(&p1)).is_err());
     }
 
     #[test]
     fn tampering_with_a_signed_manifest_is_caught() {
+        let (k1, p1) = pair();
         let mut m = manifest();
-        m.sign(b"k1");
+        m.sign(&k1);
         m.files[0].size = 3;
-        let err = Manifest::verify(&m.to_json(), "u", "abc", &key(), Some(b"k1")).unwrap_err().to_string();
+        let err = Manifest::verify(&m.to_json(), "u", "abc", &key(), Some(&p1)).unwrap_err().to_string();
         assert!(err.contains("signature does not match"), "{err}");
     }
 
     #[test]
     fn unsigned_wrong_version_wrong_commit_and_escaping_paths_are_refused() {
+        let (_, p1) = pair();
         let m = manifest();
-        let err = Manifest::verify(&m.to_json(), "u", "abc", &key(), Some(b"k1")).unwrap_err().to_string();
+        let err = Manifest::verify(&m.to_json(), "u", "abc", &key(), Some(&p1)).unwrap_err().to_string();
         assert!(err.contains("unsigned"), "{err}");
         let other = Key { typescript: "5.9.0".into(), ..key() };
         let err = Manifest::verify(&m.to_json(), "u", "abc", &other, None).unwrap_err().to_string();
         assert!(err.contains("TypeScript 6.0.3") && err.contains("needs index schema v9, TypeScript 5.9.0"), "{err}");
         let err = Manifest::verify(&m.to_json(), "u", "def", &key(), None).unwrap_err().to_string();
         assert!(err.contains("names commit abc"), "{err}");
-        for bad in ["../x", "/etc/passwd", "a/../../b", "a\\b", ""] {
+        for bad in ["../x", "/etc/passwd", "a/../../b", "a\\b", "", "C:/x", "..\\x", "Config.toml", "LOCK", "Incoming/x", "con.txt"] {
             let mut m = manifest();
             m.files[0].path = bad.into();
             assert!(Manifest::verify(&m.to_json(), "u", "abc", &key(), None).is_err(), "{bad} was taken");
         }
+        let mut m = manifest();
+        m.files.push(Entry { path: "META.json".into(), ..m.files[0].clone() });
+        assert!(Manifest::verify(&m.to_json(), "u", "abc", &key(), None).unwrap_err().to_string().contains("repeats another entry"));
+        let mut m = manifest();
+        m.files[0].size = MAX_OBJECT_BYTES + 1;
+        assert!(Manifest::verify(&m.to_json(), "u", "abc", &key(), None).unwrap_err().to_string().contains("cap per file"));
+        let huge = vec![b' '; MAX_MANIFEST_BYTES as usize + 1];
+        assert!(Manifest::verify(&huge, "u", "abc", &key(), None).unwrap_err().to_string().contains("cap"));
         assert!(Manifest::verify(b"{}", "u", "abc", &key(), None).unwrap_err().to_string().contains("not a tsq index manifest"));
     }
 
@@ -195,5 +254,46 @@ mod tests {
     fn scopes_are_single_path_segments() {
         let k = Key { schema_version: 9, typescript: "6.0.3".into(), embedder: "voyage/code 3-1024d".into() };
         assert_eq!(k.scope(), "s9-ts6.0.3-voyage_code_3-1024d");
+    }
+
+    fn segment() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("..".to_string()),
+            Just(".".to_string()),
+            Just("".to_string()),
+            Just("C:".to_string()),
+            Just("LOCK".to_string()),
+            Just("Config.toml".to_string()),
+            Just("nul".to_string()),
+            "[a-zA-Z0-9._\\\\: -]{1,8}",
+            "\\PC{1,4}",
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+        /// Whatever the paths and bytes, an accepted manifest's every
+        /// entry joins under the index directory to a path that stays
+        /// inside it, names no local-only file, and no two entries fold
+        /// to one name; arbitrary bytes never panic.
+        #[test]
+        fn accepted_manifests_stay_inside_the_index(paths in proptest::collection::vec(proptest::collection::vec(segment(), 1..4), 1..6), noise in proptest::collection::vec(any::<u8>(), 0..64)) {
+            let _ = Manifest::verify(&noise, "u", "abc", &key(), None);
+            let mut m = manifest();
+            m.files = paths.iter().map(|segs| Entry { path: segs.join("/"), size: 1, sha256: "b".repeat(64) }).collect();
+            if let Ok((got, _)) = Manifest::verify(&m.to_json(), "u", "abc", &key(), None) {
+                let base = std::path::Path::new("/idx/.tsq");
+                let mut folded = HashSet::new();
+                for e in &got.files {
+                    let joined = base.join(&e.path);
+                    prop_assert!(joined.components().all(|c| matches!(c, std::path::Component::Normal(_) | std::path::Component::RootDir)), "{}", e.path);
+                    prop_assert!(joined.starts_with(base));
+                    prop_assert!(!e.path.contains(['\\', ':']));
+                    prop_assert!(!crate::index::is_local_only(&e.path));
+                    prop_assert!(folded.insert(names::fold(&e.path)));
+                }
+            }
+        }
     }
 }

@@ -14,13 +14,17 @@
 //!   index and two publishers never replace each other's. The scope is
 //!   the `Key` (schema, TypeScript, embedder).
 //!
-//! A pull verifies the manifest (key, commit, paths, HMAC signature when
-//! `TSQ_SHARE_KEY` is set) and every downloaded byte (sha256) before the
-//! index directory is touched; the swap itself is `index::install_pulled`.
+//! A pull verifies the manifest (size, key, commit, paths, the Ed25519
+//! signature when a public key is configured: `sign`) and every
+//! downloaded byte (sha256, streamed to disk) before the index directory
+//! is touched; then the caller checks the staged chunks against the
+//! checkout (`index::verify_pull`) and swaps (`index::install_pulled`).
 
 mod git;
 pub mod manifest;
+pub mod names;
 pub mod remote;
+pub mod sign;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -30,7 +34,7 @@ use serde::Serialize;
 use sha2::Digest;
 
 pub use git::{ancestors, dirty, head};
-pub use manifest::{Key, Manifest};
+pub use manifest::{Key, Manifest, Trust};
 pub use remote::Remote;
 
 use crate::index::Progress;
@@ -49,6 +53,8 @@ pub enum ShareError {
     Dirty { count: usize, first: String },
     #[error("{path}: {message}")]
     Io { path: String, message: String },
+    #[error("{0}")]
+    Config(String),
 }
 
 fn io(path: &Path, e: std::io::Error) -> ShareError {
@@ -63,22 +69,46 @@ const PARALLEL: usize = 8;
 /// Sharing settings, built once at the edge.
 #[derive(Clone)]
 pub struct ShareConfig {
-    /// `TSQ_SHARE_KEY`: publishes are signed with it, and pulls refuse
-    /// indexes it did not sign. Never printed.
-    pub signing_key: Option<Vec<u8>>,
+    /// `TSQ_SHARE_SIGNING_KEY` (CI only): publishes are signed with it.
+    /// Never printed.
+    pub signing_key: Option<ed25519_dalek::SigningKey>,
+    /// `[share] publicKey` / `TSQ_SHARE_PUBLIC_KEY`: pulls refuse indexes
+    /// it did not sign; without it they are taken and reported unsigned.
+    pub public_key: Option<ed25519_dalek::VerifyingKey>,
     pub max_ancestors: usize,
 }
 
 impl ShareConfig {
-    pub fn from_env() -> ShareConfig {
-        let signing_key = std::env::var("TSQ_SHARE_KEY").ok().filter(|k| !k.is_empty()).map(String::into_bytes);
-        ShareConfig { signing_key, max_ancestors: MAX_ANCESTORS }
+    /// From the environment (the signing key) and the settings (the public
+    /// key). The retired HMAC key is an error that says what replaced it.
+    pub fn new(public_key: Option<&str>) -> Result<ShareConfig, ShareError> {
+        let bad = |message: String| ShareError::Config(message);
+        if std::env::var(sign::RETIRED_KEY_VAR).is_ok_and(|k| !k.is_empty()) {
+            return Err(bad(format!(
+                "{} (an HMAC key) is no longer read: a key that verifies could also forge. Make a key pair with `tsq publish --keygen`; CI signs with {} and readers verify with [share] publicKey or TSQ_SHARE_PUBLIC_KEY",
+                sign::RETIRED_KEY_VAR,
+                sign::SIGNING_KEY_VAR
+            )));
+        }
+        let signing_key = match std::env::var(sign::SIGNING_KEY_VAR).ok().filter(|k| !k.trim().is_empty()) {
+            Some(k) => Some(sign::signing_key(&k).map_err(bad)?),
+            None => None,
+        };
+        let public_key = match public_key {
+            Some(k) => Some(sign::public_key(k).map_err(|e| bad(format!("share.publicKey: {e}")))?),
+            None => None,
+        };
+        Ok(ShareConfig { signing_key, public_key, max_ancestors: MAX_ANCESTORS })
     }
 }
 
 impl std::fmt::Debug for ShareConfig {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ShareConfig").field("signing_key", &self.signing_key.as_ref().map(|_| "<set>")).field("max_ancestors", &self.max_ancestors).finish()
+        f.debug_struct("ShareConfig")
+            .field("signing_key", &self.signing_key.as_ref().map(|_| "<set>"))
+            .field("public_key", &self.public_key.as_ref().map(|k| crate::ts::hex(k.as_bytes())))
+            .field("max_ancestors", &self.max_ancestors)
+            .finish()
     }
 }
 
@@ -199,8 +229,9 @@ pub fn publish(
         // index or none of it, and a second publisher keeps the first's.
         let at = manifest_path(key, commit);
         if remote.put_if_absent(&at, m.to_json()).await? == remote::Created::Existed {
-            let theirs = remote.get(&at).await?.unwrap_or_default();
-            Manifest::verify(&theirs, &format!("{}/{at}", remote.url()), commit, key, config.signing_key.as_deref())?;
+            let theirs = remote.get_capped(&at, manifest::MAX_MANIFEST_BYTES).await?.unwrap_or_default();
+            let ours = config.signing_key.as_ref().map(|k| k.verifying_key()).or(config.public_key);
+            Manifest::verify(&theirs, &format!("{}/{at}", remote.url()), commit, key, ours.as_ref())?;
             report.already_published = true;
         }
         report.ms = started.elapsed().as_millis() as u64;
@@ -222,16 +253,20 @@ pub struct Pulled {
     pub downloaded: usize,
     pub bytes_pulled: u64,
     pub reused: usize,
-    pub signed: bool,
+    /// `verified` (signed, and the configured public key agrees) or
+    /// `unsigned` (no public key configured: nothing was checked).
+    pub trust: Trust,
     pub ms: u64,
+    /// The files already local with the right content (staged as links).
     #[serde(skip)]
-    pub manifest: Option<Manifest>,
+    pub local: Vec<String>,
 }
 
 /// Finds the published index of the nearest of `candidates` (HEAD first),
 /// verifies it and downloads what `dir` lacks into `staging`; `None` when
 /// none of them is published under `key`. Nothing in `dir` is changed: the
-/// caller installs what was verified (`index::install_pulled`).
+/// caller stages the local files the pull reuses (`Pulled::local`),
+/// checks and installs (`index::install_pulled`).
 pub fn fetch(
     url: &str,
     candidates: &[String],
@@ -248,21 +283,12 @@ pub fn fetch(
         let mut found = None;
         for commit in candidates.iter().take(config.max_ancestors) {
             let at = manifest_path(key, commit);
-            if let Some(bytes) = remote.get(&at).await? {
-                found = Some((commit.clone(), Manifest::verify(&bytes, &format!("{}/{at}", remote.url()), commit, key, config.signing_key.as_deref())?));
+            if let Some(bytes) = remote.get_capped(&at, manifest::MAX_MANIFEST_BYTES).await? {
+                found = Some((commit.clone(), Manifest::verify(&bytes, &format!("{}/{at}", remote.url()), commit, key, config.public_key.as_ref())?));
                 break;
             }
         }
-        let Some((commit, m)) = found else { return Ok(None) };
-        let mut seen = HashSet::new();
-        for e in &m.files {
-            if crate::index::is_local_only(&e.path) || !seen.insert(e.path.as_str()) {
-                return Err(ShareError::Refused {
-                    url: format!("{}/{}", remote.url(), manifest_path(key, &commit)),
-                    message: format!("bad entry `{}`: a local-only or repeated path", e.path),
-                });
-            }
-        }
+        let Some((commit, (m, trust))) = found else { return Ok(None) };
         let _ = std::fs::remove_dir_all(staging);
         std::fs::create_dir_all(staging).map_err(|e| io(staging, e))?;
         let done = std::sync::atomic::AtomicU64::new(0);
@@ -273,6 +299,9 @@ pub fn fetch(
             async move {
                 let fetched = fetch_one(remote, e, dir, staging).await;
                 progress.update("pulling the index", done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1, total);
+                if fetched.as_ref().is_ok_and(|f| f.is_some()) {
+                    crate::index::crash_point("download");
+                }
                 fetched
             }
         }))
@@ -282,6 +311,7 @@ pub fn fetch(
         .inspect_err(|_| {
             let _ = std::fs::remove_dir_all(staging);
         })?;
+        let local = m.files.iter().zip(&results).filter(|(_, r)| r.is_none()).map(|(e, _)| e.path.clone()).collect();
         Ok(Some(Pulled {
             url: remote.url().to_string(),
             commit,
@@ -290,49 +320,51 @@ pub fn fetch(
             downloaded: results.iter().filter(|r| r.is_some()).count(),
             bytes_pulled: results.iter().filter_map(|r| *r).sum(),
             reused: results.iter().filter(|r| r.is_none()).count(),
-            signed: m.signature.is_some(),
+            trust,
             ms: started.elapsed().as_millis() as u64,
-            manifest: Some(m),
+            local,
         }))
     })
 }
 
 /// One file: kept when the local copy already has its hash (`None`), else
-/// downloaded, checked and written under `staging` (its size).
+/// streamed into `staging`, hashed as it comes, and checked (its size).
 async fn fetch_one(remote: &Remote, e: &manifest::Entry, dir: &Path, staging: &Path) -> Result<Option<u64>, ShareError> {
     let local = dir.join(&e.path);
-    if std::fs::metadata(&local).is_ok_and(|m| m.is_file() && m.len() == e.size) && std::fs::read(&local).is_ok_and(|b| sha256(&b) == e.sha256) {
+    if std::fs::symlink_metadata(&local).is_ok_and(|m| m.is_file() && m.len() == e.size) && file_sha256(&local).is_ok_and(|h| h == e.sha256) {
         return Ok(None);
     }
     let object = object_path(&e.sha256);
     let where_ = format!("{}/{object}", remote.url());
-    let bytes = remote
-        .get(&object)
-        .await?
-        .ok_or_else(|| ShareError::Refused { url: where_.clone(), message: format!("missing: the manifest lists it for {}", e.path) })?;
-    let got = sha256(&bytes);
-    if got != e.sha256 || bytes.len() as u64 != e.size {
-        return Err(ShareError::Refused {
-            url: where_,
-            message: format!(
-                "its content does not match the manifest (sha256 {got}, {} bytes; expected {}, {} bytes): tampered or damaged",
-                bytes.len(),
-                e.sha256,
-                e.size
-            ),
-        });
-    }
     let out: PathBuf = staging.join(&e.path);
     if let Some(parent) = out.parent() {
         std::fs::create_dir_all(parent).map_err(|err| io(parent, err))?;
     }
-    std::fs::write(&out, &bytes).map_err(|err| io(&out, err))?;
+    let (got, size) = remote
+        .download(&object, &out, e.size)
+        .await?
+        .ok_or_else(|| ShareError::Refused { url: where_.clone(), message: format!("missing: the manifest lists it for {}", e.path) })?;
+    if got != e.sha256 || size != e.size {
+        let _ = std::fs::remove_file(&out);
+        return Err(ShareError::Refused {
+            url: where_,
+            message: format!("its content does not match the manifest (sha256 {got}, {size} bytes; expected {}, {} bytes): tampered or damaged", e.sha256, e.size),
+        });
+    }
     Ok(Some(e.size))
 }
 
-/// The paths a manifest lists, and those of them that were downloaded.
-pub fn paths(m: &Manifest, staging: &Path) -> (HashSet<String>, HashSet<String>) {
-    let all: HashSet<String> = m.files.iter().map(|e| e.path.clone()).collect();
-    let downloaded = all.iter().filter(|p| staging.join(p).is_file()).cloned().collect();
-    (all, downloaded)
+/// A file's sha256 (hex), read in blocks.
+fn file_sha256(path: &Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut f = std::fs::File::open(path)?;
+    let mut h = sha2::Sha256::new();
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        let n = f.read(&mut buf)?;
+        if n == 0 {
+            return Ok(crate::ts::hex(&h.finalize()));
+        }
+        h.update(&buf[..n]);
+    }
 }

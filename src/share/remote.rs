@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use lance_io::object_store::{ObjectStore, ObjectStoreParams, ObjectStoreRegistry};
 use object_store::path::Path;
-use object_store::PutPayload;
+use object_store::{ObjectStoreExt, PutPayload};
 
 use super::ShareError;
 
@@ -79,6 +79,55 @@ impl Remote {
         }
         let bytes = self.store.read_one_all(&self.path(rel)).await.map_err(|e| self.error(rel, e))?;
         Ok(Some(bytes.to_vec()))
+    }
+
+    /// The object's bytes if it is at most `cap` bytes; `None` when it does
+    /// not exist. The size is read first, so an oversized object is never
+    /// downloaded.
+    pub async fn get_capped(&self, rel: &str, cap: u64) -> Result<Option<Vec<u8>>, ShareError> {
+        let path = self.path(rel);
+        let size = match self.store.inner.head(&path).await {
+            Ok(meta) => meta.size,
+            Err(object_store::Error::NotFound { .. }) => return Ok(None),
+            Err(e) => return Err(self.error(rel, e)),
+        };
+        if size > cap {
+            return Err(ShareError::Refused { url: format!("{}/{rel}", self.url), message: format!("{size} bytes, over the {cap}-byte cap") });
+        }
+        self.get(rel).await
+    }
+
+    /// Streams the object into the file `out`, hashing as it comes, and
+    /// stops as soon as it passes `cap` bytes: memory stays bounded by one
+    /// network chunk whatever the object's size. Answers the sha256 (hex)
+    /// and the byte count; `None` when the object does not exist.
+    pub async fn download(&self, rel: &str, out: &std::path::Path, cap: u64) -> Result<Option<(String, u64)>, ShareError> {
+        use futures::StreamExt;
+        use sha2::Digest;
+        use std::io::Write;
+        let got = match self.store.inner.get(&self.path(rel)).await {
+            Ok(g) => g,
+            Err(object_store::Error::NotFound { .. }) => return Ok(None),
+            Err(e) => return Err(self.error(rel, e)),
+        };
+        let io = |e: std::io::Error| ShareError::Io { path: out.display().to_string(), message: e.to_string() };
+        let mut file = std::fs::File::create(out).map_err(io)?;
+        let mut hash = sha2::Sha256::new();
+        let mut total = 0u64;
+        let mut stream = got.into_stream();
+        while let Some(chunk) = stream.next().await {
+            let chunk = chunk.map_err(|e| self.error(rel, e))?;
+            total += chunk.len() as u64;
+            if total > cap {
+                drop(file);
+                let _ = std::fs::remove_file(out);
+                return Err(ShareError::Refused { url: format!("{}/{rel}", self.url), message: format!("longer than the {cap} bytes the manifest lists") });
+            }
+            hash.update(&chunk);
+            file.write_all(&chunk).map_err(io)?;
+        }
+        file.sync_all().map_err(io)?;
+        Ok(Some((crate::ts::hex(&hash.finalize()), total)))
     }
 
     /// Creates the object unless it exists (a conditional write: two

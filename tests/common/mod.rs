@@ -165,3 +165,15 @@ pub fn random_edit_workspaces(repo: &std::path::Path) -> Vec<(String, std::path:
     }
     workspaces
 }
+
+/// A deterministic Ed25519 key pair named `name` (hex private seed, hex
+/// public key) for the shared-index tests: `tsq publish` signs with the
+/// first (`TSQ_SHARE_SIGNING_KEY`), readers verify with the second.
+#[allow(dead_code)]
+pub fn test_key_pair(name: &str) -> (String, String) {
+    use sha2::Digest;
+    let seed: String = sha2::Sha256::digest(name.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();
+    let key = tsq::share::sign::signing_key(&seed).expect("a 32-byte seed");
+    let public: String = key.verifying_key().as_bytes().iter().map(|b| format!("{b:02x}")).collect();
+    (seed, public)
+}

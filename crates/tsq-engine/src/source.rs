@@ -160,13 +160,30 @@ fn walk_matching(root: &Path, wanted: fn(&Path) -> bool) -> WalkResult {
         result.skipped.push(Skipped::new(root, SourceError::Missing));
         return result;
     };
+    // A directory symlink that leaves the root is never entered (its files
+    // would be walked as the workspace's); it is recorded as skipped.
+    let outside: std::sync::Arc<std::sync::Mutex<Vec<PathBuf>>> = Default::default();
+    let seen_outside = std::sync::Arc::clone(&outside);
+    let inside_root = canonical_root.clone();
+    // The ignore rules git uses for cleanliness, the global excludes file
+    // included: what a clean checkout's index holds (`tsq publish`).
     let walker = ignore::WalkBuilder::new(root)
         .follow_links(true)
         .hidden(false)
-        .git_global(false)
+        .git_global(true)
         .require_git(false)
         .add_custom_ignore_filename(".tsqignore")
-        .filter_entry(|e| !(e.file_type().is_some_and(|t| t.is_dir()) && SKIPPED_DIRS.iter().any(|d| e.file_name() == *d)))
+        .filter_entry(move |e| {
+            let is_dir = e.file_type().is_some_and(|t| t.is_dir());
+            if is_dir && SKIPPED_DIRS.iter().any(|d| e.file_name() == *d) {
+                return false;
+            }
+            if is_dir && e.path_is_symlink() && !e.path().canonicalize().is_ok_and(|t| t.starts_with(&inside_root)) {
+                seen_outside.lock().unwrap_or_else(|p| p.into_inner()).push(e.path().to_path_buf());
+                return false;
+            }
+            true
+        })
         .build();
     for entry in walker {
         match entry {
@@ -200,6 +217,9 @@ fn walk_matching(root: &Path, wanted: fn(&Path) -> bool) -> WalkResult {
                 result.skipped.push(Skipped::new(&path, SourceError::Io { message }));
             }
         }
+    }
+    for path in std::mem::take(&mut *outside.lock().unwrap_or_else(|p| p.into_inner())) {
+        result.skipped.push(Skipped::new(&path, SourceError::OutsideWorkspace));
     }
     result.files.sort();
     result

@@ -1,0 +1,134 @@
+//! A pulled index cannot put code in front of an agent that the checkout
+//! does not hold. Before the swap, every chunk of the staged index is
+//! compared with the local file: its `fullSource` must be the file's text
+//! within its lines, its signature and JSDoc must be there too, and its
+//! path must be a walked file inside the root. A file with any chunk that
+//! fails loses every row in every table of the staged index, so the sync
+//! after the swap indexes it locally, as a new file. One read of each
+//! file; no parse.
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::Path;
+
+use serde::Serialize;
+
+use super::schema::{sql_in, Columns};
+use super::store::Store;
+use super::{io, read_meta, IndexError};
+
+/// What the check read and dropped.
+#[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct PullCheck {
+    /// Chunk rows compared with the checkout.
+    pub rows: usize,
+    pub files: usize,
+    /// Files whose pulled rows were dropped (re-indexed locally).
+    pub dropped: Vec<String>,
+}
+
+#[derive(Default)]
+struct ChunkText {
+    full_source: String,
+    signature: String,
+    jsdoc: Option<String>,
+    start_line: usize,
+    end_line: usize,
+}
+
+/// Checks the staged index in `staging` against the checkout at `root`,
+/// whose walked files (relative, `/`-separated) are `walked`, and drops
+/// the rows of every file that fails.
+pub fn check_staged(staging: &Path, root: &Path, walked: &HashSet<String>) -> Result<PullCheck, IndexError> {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| io(staging, e))?;
+    runtime.block_on(async {
+        let dimension = read_meta(staging).map(|m| m.dimension).unwrap_or(crate::embed::local::DIMENSION);
+        let (store, _) = Store::open(staging, dimension).await?;
+        let mut by_file: BTreeMap<String, Vec<ChunkText>> = BTreeMap::new();
+        let columns = ["relativePath", "fullSource", "signature", "jsdoc", "startLine", "endLine"];
+        let mut rows = 0;
+        for b in Store::scan(&store.chunks, None, Some(&columns)).await? {
+            let c = Columns(&b);
+            for i in 0..b.num_rows() {
+                rows += 1;
+                let chunk = ChunkText {
+                    full_source: c.str("fullSource", i).unwrap_or_default(),
+                    signature: c.str("signature", i).unwrap_or_default(),
+                    jsdoc: c.str("jsdoc", i),
+                    start_line: c.i64("startLine", i).unwrap_or(0).max(0) as usize,
+                    end_line: c.i64("endLine", i).unwrap_or(0).max(0) as usize,
+                };
+                by_file.entry(c.str("relativePath", i).unwrap_or_default()).or_default().push(chunk);
+            }
+        }
+        // Files the index lists without chunks (skipped, empty) must
+        // still be files of this checkout.
+        let mut listed: HashSet<String> = HashSet::new();
+        for b in Store::scan(&store.files, None, Some(&["relativePath"])).await? {
+            let c = Columns(&b);
+            listed.extend((0..b.num_rows()).filter_map(|i| c.str("relativePath", i)));
+        }
+        let mut dropped: Vec<String> = by_file.iter().filter(|(rel, chunks)| !holds(root, walked, rel, chunks)).map(|(rel, _)| rel.clone()).collect();
+        dropped.extend(listed.iter().filter(|rel| !by_file.contains_key(*rel) && !walked.contains(*rel)).cloned());
+        dropped.sort();
+        dropped.dedup();
+        drop_rows(&store, &dropped).await?;
+        Ok(PullCheck { rows, files: by_file.len(), dropped })
+    })
+}
+
+/// Whether the checkout holds every chunk of `rel`.
+fn holds(root: &Path, walked: &HashSet<String>, rel: &str, chunks: &[ChunkText]) -> bool {
+    if !walked.contains(rel) || !crate::share::names::safe_path(rel) {
+        return false;
+    }
+    let Ok(bytes) = std::fs::read(root.join(rel)) else { return false };
+    let Ok(text) = String::from_utf8(bytes) else { return false };
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let squeezed_file = squeeze(text);
+    chunks.iter().all(|c| {
+        // Lines may count from 0 or 1 here: one line of slack each side.
+        let from = c.start_line.saturating_sub(1).min(lines.len());
+        let to = (c.end_line + 2).min(lines.len()).max(from);
+        let region: String = lines[from..to].concat();
+        region.contains(c.full_source.trim_end_matches('\n'))
+            && (c.signature.is_empty() || squeeze(&region).contains(&squeeze(&c.signature)))
+            && c.jsdoc.as_deref().is_none_or(|d| squeezed_file.contains(&squeeze(d)))
+    })
+}
+
+/// The text without whitespace (signatures and JSDoc are stored
+/// normalized).
+fn squeeze(s: &str) -> String {
+    s.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// Deletes `paths`' rows from every table keyed by `relativePath`.
+async fn drop_rows(store: &Store, paths: &[String]) -> Result<(), IndexError> {
+    if paths.is_empty() {
+        return Ok(());
+    }
+    let tables = [
+        &store.chunks,
+        &store.vectors,
+        &store.files,
+        &store.structure,
+        &store.imports,
+        &store.names,
+        &store.occurrences,
+        &store.occ_files,
+        &store.occ_declarations,
+        &store.usage,
+    ];
+    for table in tables {
+        let schema = table.schema().await.map_err(|e| IndexError::Lance(e.to_string()))?;
+        if schema.field_with_name("relativePath").is_err() {
+            continue;
+        }
+        for group in paths.chunks(500) {
+            Store::delete(table, &sql_in("relativePath", group)).await?;
+        }
+    }
+    Ok(())
+}
