@@ -373,6 +373,7 @@
           fileCount: p.fileNames.length,
           references: (p.projectReferences || []).map((r) => rel(ts.resolveProjectReferencePath(r))),
           composite: !!p.options.composite,
+          extends: ((p.options.configFile && p.options.configFile.extendedSourceFiles) || []).map(rel),
         })),
         solutions: this.solutions.map(rel),
         filesOutsideProjects: this.outside.map(rel).sort(),

@@ -535,3 +535,84 @@ fn rows_stay_exact_under_random_edits() {
     assert!(edits >= 40 && checked > edits * 4, "{edits} edits, {checked} checks");
     assert!(failures.is_empty(), "{} differences:\n{}", failures.len(), failures.join("\n"));
 }
+
+/// A workspace of `files` (path, text) in a fresh directory.
+fn workspace_of(name: &str, files: &[(&str, &str)]) -> TempDir {
+    let ws = TempDir::new(name);
+    for (rel, text) in files {
+        ws.write(rel, text.as_bytes());
+    }
+    ws
+}
+
+/// Issue 44's first scenario: a heritage change in `z.ts` reaches
+/// `x.ts`'s call through `y.ts`, whose own emit (`export { Svc }`) does
+/// not change. TypeScript re-checks every file that imports `z.ts`,
+/// transitively; so must the index.
+#[test]
+fn a_heritage_change_reaches_callers_through_an_unchanged_re_export() {
+    let ws = workspace_of(
+        "occ-heritage",
+        &[
+            ("tsconfig.json", r#"{ "compilerOptions": { "strict": true, "target": "es2022", "module": "esnext", "moduleResolution": "bundler" }, "include": ["*.ts"] }"#),
+            ("z.ts", "export class Base1 { run(): number { return 1; } }\nexport class Base2 { run(): number { return 2; } }\nexport class Svc extends Base1 {}\n"),
+            ("y.ts", "import { Svc } from './z';\nexport { Svc };\n"),
+            ("x.ts", "import { Svc } from './y';\nexport function go(): number { return new Svc().run(); }\n"),
+        ],
+    );
+    let e = engine(&ws.0);
+    assert_exact(&e, &ws.0, 1, 5);
+    edit(&ws.0, "z.ts", "class Svc extends Base1", "class Svc extends Base2");
+    assert_exact(&e, &ws.0, 1, 5);
+    let callers = e.relations("symbol = z.ts > Base2 > run", Some(1), &tsq::index::sync_silent()).unwrap();
+    let text = serde_json::to_string(&callers).unwrap();
+    assert!(text.contains("x.ts"), "x.ts calls Base2.run now: {text}");
+}
+
+/// The second: the `paths` a project resolves with live in the config it
+/// extends; removing them there must change the answers as it changes
+/// TypeScript's (the import no longer resolves).
+#[test]
+fn an_extended_config_is_an_input_of_the_index() {
+    let ws = workspace_of(
+        "occ-extends",
+        &[
+            ("tsconfig.base.json", r#"{ "compilerOptions": { "strict": true, "module": "esnext", "moduleResolution": "bundler", "paths": { "@lib/*": ["./lib/*"] } } }"#),
+            ("tsconfig.json", r#"{ "extends": "./tsconfig.base.json", "include": ["**/*.ts"] }"#),
+            ("lib/util.ts", "export function helper(): number { return 1; }\n"),
+            ("app.ts", "import { helper } from '@lib/util';\nexport function main(): number { return helper(); }\n"),
+        ],
+    );
+    let e = engine(&ws.0);
+    assert_exact(&e, &ws.0, 1, 2);
+    let before = serde_json::to_string(&e.relations("symbol = lib/util.ts > helper", Some(1), &tsq::index::sync_silent()).unwrap()).unwrap();
+    assert!(before.contains("app.ts"), "app.ts calls helper through the alias: {before}");
+    std::fs::write(ws.0.join("tsconfig.base.json"), r#"{ "compilerOptions": { "strict": true, "module": "esnext", "moduleResolution": "bundler" } }"#).unwrap();
+    assert_exact(&e, &ws.0, 1, 2);
+    let after = serde_json::to_string(&e.relations("symbol = lib/util.ts > helper", Some(1), &tsq::index::sync_silent()).unwrap()).unwrap();
+    assert!(!after.contains("app.ts"), "the alias no longer resolves: {after}");
+}
+
+/// The third: a script's top-level function is global; once the file
+/// gains an `export` it is a module, and its former callers no longer
+/// reach it. The stored `global` flag is read on both sides of the edit.
+#[test]
+fn a_script_that_becomes_a_module_loses_its_global_callers() {
+    let ws = workspace_of(
+        "occ-script-module",
+        &[
+            ("tsconfig.json", r#"{ "compilerOptions": { "strict": false, "module": "esnext", "moduleResolution": "bundler" }, "include": ["*.ts"] }"#),
+            ("globals.ts", "function logEvent(name: string): string { return name; }\n"),
+            ("app.ts", "export function start(): string { return logEvent('start'); }\n"),
+        ],
+    );
+    let e = engine(&ws.0);
+    assert_exact(&e, &ws.0, 1, 2);
+    edit(&ws.0, "globals.ts", "function logEvent", "export function logEvent");
+    assert_exact(&e, &ws.0, 1, 2);
+    let callers = serde_json::to_string(&e.relations("symbol = globals.ts > logEvent", Some(1), &tsq::index::sync_silent()).unwrap()).unwrap();
+    assert!(!callers.contains("app.ts"), "app.ts no longer reaches the module's function: {callers}");
+    // And back: a module that becomes a script again is global again.
+    edit(&ws.0, "globals.ts", "export function logEvent", "function logEvent");
+    assert_exact(&e, &ws.0, 1, 2);
+}

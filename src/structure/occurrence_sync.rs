@@ -3,15 +3,20 @@
 //! resolved identifier, call edge and base member (`index::occurrences`);
 //! `structure::occurrences` answers from those rows.
 //!
-//! **Invalidation is TypeScript's builder rule, per file.** An edited file
-//! is re-indexed. Its importers are re-indexed only when its API changed:
-//! its declaration emit (`apiText`, hashed), or it re-exports from a file
-//! whose API changed, transitively while APIs keep changing. A file that
-//! affects the global scope (a script, `declare global`,
-//! `declare module "x"`), a `.d.ts`, a tsconfig/jsconfig or package.json
-//! change re-indexes everything. Created files re-index the files whose
-//! text names them (their stem or directory), deleted files their
-//! importers.
+//! **Invalidation is at least TypeScript's builder rule, per file.** An
+//! edited file is re-indexed. When its API changed (its declaration emit,
+//! `apiText`, hashed), every file that imports it, directly or
+//! transitively, is re-indexed too, as the builder re-checks the files
+//! referencing a file whose signature changed: a type or a heritage
+//! clause can reach a caller through an importer whose own emit is
+//! unchanged (`import { Svc } from './z'; export { Svc }`). A file that
+//! affects the global scope before or after the edit (a script,
+//! `declare global`, `declare module "x"`: the stored `global` flag is
+//! read on both sides), a deleted global file, a `.d.ts`, a
+//! tsconfig/jsconfig, a config its `extends` chain or `references` read,
+//! or a package.json change re-indexes everything. Created files
+//! re-index the files whose text names them (their stem or directory),
+//! deleted files their importers, transitively.
 //!
 //! **No stale row is written.** Every workspace file's hash is read before
 //! a batch is computed and again after; if any changed, the batch is
@@ -81,9 +86,14 @@ fn is_declaration_file(rel: &str) -> bool {
 /// scope without being indexed itself: configs, package.json files and
 /// workspace `.d.ts` files; plus the engine's fingerprint (its JS and
 /// TypeScript version).
-fn layout_hash(tree: &Tree, root: &Path, view: &FileView) -> String {
+fn layout_hash(tree: &Tree, root: &Path, view: &FileView, extra: &[String]) -> String {
     let mut h = sha2::Sha256::new();
     let mut parts: Vec<(String, String)> = tree.configs.iter().map(|c| (relative(c, root), sha(&std::fs::read(c).unwrap_or_default()))).collect();
+    // The configs TypeScript read beyond the walked ones: `extends` chains
+    // and `references` (any file name, maybe outside the root).
+    for x in extra {
+        parts.push((format!("<read>{x}"), sha(&std::fs::read(root.join(x)).unwrap_or_default())));
+    }
     for s in &tree.sources {
         let rel = relative(s, root);
         if is_declaration_file(&rel) {
@@ -114,12 +124,32 @@ fn layout_hash(tree: &Tree, root: &Path, view: &FileView) -> String {
 
 const LAYOUT_MARKER: &str = "occurrences-layout";
 
+/// The layout marker: the layout hash on its first line, then the extra
+/// config inputs it covered, one a line.
+fn read_marker(path: &Path) -> (Option<String>, Vec<String>) {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let mut lines = text.lines();
+    let hash = lines.next().filter(|l| !l.is_empty()).map(str::to_string);
+    (hash, lines.map(str::to_string).collect())
+}
+
+/// The configs the workspace's programs read that the walk does not list
+/// as configs: each project's `extends` chain and its `references`.
+fn read_configs(info: &crate::answer::WorkspaceInfo, tree: &Tree, root: &Path) -> Vec<String> {
+    let walked: HashSet<String> = tree.configs.iter().map(|c| relative(c, root)).collect();
+    let mut out: BTreeSet<String> = BTreeSet::new();
+    for p in &info.projects {
+        out.extend(p.extends.iter().chain(&p.references).filter(|x| !walked.contains(*x)).cloned());
+    }
+    out.into_iter().collect()
+}
+
 /// Each indexed file's imports and re-exports.
 type Imports = HashMap<String, (Vec<String>, Vec<String>)>;
 
-/// The files that import `target`, and whether each re-exports from it.
-fn importers_of(imports: &Imports, target: &str) -> Vec<(String, bool)> {
-    imports.iter().filter(|(_, (i, _))| i.iter().any(|x| x == target)).map(|(p, (_, r))| (p.clone(), r.iter().any(|x| x == target))).collect()
+/// The files that import `target` (or re-export from it).
+fn importers_of(imports: &Imports, target: &str) -> Vec<String> {
+    imports.iter().filter(|(_, (i, r))| i.iter().chain(r).any(|x| x == target)).map(|(p, _)| p.clone()).collect()
 }
 
 /// Whether `sync` has anything to do: a file's hash differs from its
@@ -144,7 +174,8 @@ fn count_pending(index: &Index, tree: &Tree, view: &FileView) -> Result<usize, S
     let root = index.root().to_path_buf();
     let stored: HashMap<String, String> = index.occ_file_hashes()?.into_iter().map(|r| (r.relative_path, r.content_hash)).collect();
     let everything = || tree.sources.iter().filter(|s| !is_declaration_file(&relative(s, &root))).count().max(1);
-    if stored.is_empty() || std::fs::read_to_string(index.dir().join(LAYOUT_MARKER)).ok() != Some(layout_hash(tree, &root, view)) {
+    let (hash, extra) = read_marker(&index.dir().join(LAYOUT_MARKER));
+    if stored.is_empty() || hash != Some(layout_hash(tree, &root, view, &extra)) {
         return Ok(everything());
     }
     if index.usage_missing()? {
@@ -212,13 +243,16 @@ pub fn sync(index: &WithIndexMut<'_>, ws: &Workspace, tree: &Tree, view: &FileVi
         }
     }
     let indexable: BTreeSet<String> = current.keys().filter(|r| !is_declaration_file(r)).cloned().collect();
-    let layout = layout_hash(tree, &root, view);
-    let layout_changed = std::fs::read_to_string(&marker).ok().as_deref() != Some(layout.as_str());
+    let (stored_layout, extra) = read_marker(&marker);
+    let layout_changed = stored_layout != Some(layout_hash(tree, &root, view, &extra));
 
     let deleted: Vec<String> = stored.keys().filter(|p| !indexable.contains(*p)).cloned().collect();
     let created: Vec<String> = indexable.iter().filter(|p| !stored.contains_key(*p)).cloned().collect();
+    // A deleted file that was global took its declarations out of every
+    // program's global scope.
+    let deleted_global = deleted.iter().any(|d| stored[d].global);
     let mut queue: BTreeSet<String> = BTreeSet::new();
-    if layout_changed || stored.is_empty() {
+    if layout_changed || stored.is_empty() || deleted_global {
         report.full = true;
         queue.extend(indexable.iter().cloned());
     } else {
@@ -309,7 +343,7 @@ pub fn sync(index: &WithIndexMut<'_>, ws: &Workspace, tree: &Tree, view: &FileVi
             let old = stored.get(&f.relative_path);
             let api_changed = old.is_none_or(|o| o.api_hash != api_hash || o.api_hash.is_none() || o.error.is_some());
             if api_changed && !report.full {
-                if f.global {
+                if f.global || old.is_some_and(|o| o.global) {
                     // Everyone sees a global declaration: everything again.
                     report.full = true;
                     queue.extend(indexable.iter().filter(|p| !done.contains(*p) && !batch.contains(p)).cloned());
@@ -385,7 +419,10 @@ pub fn sync(index: &WithIndexMut<'_>, ws: &Workspace, tree: &Tree, view: &FileVi
     report.indexed = done.len().saturating_sub(report.failed.len());
     report.cascaded = cascaded.len();
     if !report.interrupted {
-        crate::index::write_atomic(&marker, layout.as_bytes())?;
+        let extra = read_configs(&ws.info(), tree, &root);
+        let layout = layout_hash(tree, &root, view, &extra);
+        let marker_text = std::iter::once(layout).chain(extra).collect::<Vec<_>>().join("\n");
+        crate::index::write_atomic(&marker, marker_text.as_bytes())?;
     }
     // The usage prior follows the rows (and is filled in on an index
     // built before it existed).
@@ -415,9 +452,10 @@ fn next_batch(queue: &BTreeSet<String>, owners: Option<&HashMap<String, usize>>,
     all.into_iter().take(size).cloned().collect()
 }
 
-/// Queues the importers of a file whose API changed; an importer that
-/// re-exports from it changed its API too (TypeScript's builder follows
-/// `export *` the same way), so its importers follow.
+/// Queues every file that imports a file whose API changed, directly or
+/// transitively (TypeScript's builder re-checks the same files): what an
+/// importer passes on is not only what its own emit shows (a re-exported
+/// class's heritage, an alias of an alias).
 #[allow(clippy::too_many_arguments)]
 fn cascade(
     changed: &str,
@@ -435,16 +473,17 @@ fn cascade(
         if !seen.insert(f.clone()) {
             continue;
         }
-        for (importer, reexports) in importers_of(imports, &f) {
+        for importer in importers_of(imports, &f) {
             if !indexable.contains(&importer) || done.contains(&importer) || batch.contains(&importer) {
+                // Already re-indexed in this pass (or now): its importers
+                // still follow.
+                stack.push(importer);
                 continue;
             }
             if queue.insert(importer.clone()) && stored.contains_key(&importer) {
                 cascaded.insert(importer.clone());
             }
-            if reexports {
-                stack.push(importer);
-            }
+            stack.push(importer);
         }
     }
 }

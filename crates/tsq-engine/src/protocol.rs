@@ -208,6 +208,10 @@ pub struct ProjectInfo {
     pub file_count: u32,
     pub references: Vec<String>,
     pub composite: bool,
+    /// The configs its `extends` chain read (TypeScript's
+    /// `extendedSourceFiles`): inputs of the index like the config itself.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extends: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
