@@ -1,0 +1,199 @@
+//! Seeded, generated edits of the kinds that break a rule weaker than
+//! TypeScript's own (issue 44): heritage clauses, a type alias that flows
+//! through a re-export chain of two files, an inferred return type used
+//! two files away, overloads, a script that becomes a module and back,
+//! `declare global` and `declare module` augmentations, an extended
+//! config's `paths`/`strict`/`lib`, a `.d.ts`, a file created where an
+//! import failed to resolve, a file deleted and restored, a declaration
+//! moved between files, a file renamed, and a body-only edit that adds a
+//! local with a repeated name. Each kind toggles between two states, so
+//! any sequence keeps the workspace well-formed.
+
+use std::path::Path;
+
+use crate::common::random_edits::Rng;
+
+/// The workspace the edits start from: (path, text).
+pub const WORKSPACE: &[(&str, &str)] = &[
+    (
+        "tsconfig.base.json",
+        r#"{ "compilerOptions": { "strict": true, "target": "es2022", "lib": ["es2022"], "module": "esnext", "moduleResolution": "bundler", "paths": { "@m/*": ["./src/*"] } } }"#,
+    ),
+    ("tsconfig.json", r#"{ "extends": "./tsconfig.base.json", "include": ["src/**/*.ts"] }"#),
+    (
+        "src/z.ts",
+        "export class Base1 { run(): number { return 1; } }\nexport class Base2 { run(): number { return 2; } }\nexport class Svc extends Base1 {}\nexport type Id = string;\nexport function make() { return { n: 1 }; }\nexport function over(a: string): string;\nexport function over(a: any) { return a; }\nexport function rows(xs: number[]) { return xs.map((x) => { const y = x + 1; return y; }).map((x) => { const y = x * 2; return y; }); }\n",
+    ),
+    ("src/y.ts", "import { Svc, make } from './z';\nexport { Svc };\nexport type { Id } from './z';\nexport const made = () => make();\n"),
+    ("src/w.ts", "export * from './y';\n"),
+    (
+        "src/x.ts",
+        "import { Svc, made, type Id } from './w';\nimport { over } from './z';\nimport { late } from './late';\nexport function go(id: Id) { return [new Svc().run(), made().n, over('a'), id, late]; }\n",
+    ),
+    ("src/globals.ts", "function logEvent(name: string) { return name; }\n"),
+    ("src/app.ts", "import { helper } from '@m/util';\nexport function start() { return [logEvent('start'), helper(), ambientThing()]; }\n"),
+    ("src/util.ts", "export function helper() { return 1; }\nexport function mover() { return 'moved'; }\n"),
+    ("src/util2.ts", "import { mover } from './util';\nexport function useMover() { return mover(); }\n"),
+    ("src/ambient.d.ts", "declare function ambientThing(): number;\n"),
+    ("src/aug.ts", "import { Base1 } from './z';\nexport function extra(b: Base1) { return b.run(); }\n"),
+];
+
+/// The kinds, by name; `apply(kind, …)` makes one edit of that kind.
+pub const KINDS: &[&str] = &[
+    "heritage clause changed",
+    "type alias changed through a re-export chain",
+    "inferred return type changed two files away",
+    "overload added or removed",
+    "script becomes a module or back",
+    "declare global added or removed",
+    "declare module added or removed",
+    "extended config's paths changed",
+    "extended config's strict changed",
+    "extended config's lib changed",
+    ".d.ts edited",
+    "file created at a failed lookup location, or deleted",
+    "file deleted or restored",
+    "declaration moved between files",
+    "file renamed or back",
+    "body-only edit adding a repeated local",
+];
+
+fn read(root: &Path, rel: &str) -> String {
+    std::fs::read_to_string(root.join(rel)).unwrap_or_default()
+}
+
+fn write(root: &Path, rel: &str, text: &str) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+/// Replaces `a` by `b` in `rel`, or `b` by `a` when `a` is gone.
+fn toggle(root: &Path, rel: &str, a: &str, b: &str) {
+    let text = read(root, rel);
+    let next = if text.contains(a) { text.replacen(a, b, 1) } else { text.replacen(b, a, 1) };
+    assert_ne!(text, next, "{rel}: neither {a:?} nor {b:?}");
+    write(root, rel, &next);
+}
+
+/// Creates `rel` with `text`, or deletes it when it exists.
+fn flip_file(root: &Path, rel: &str, text: &str) {
+    let p = root.join(rel);
+    if p.exists() {
+        std::fs::remove_file(p).unwrap();
+    } else {
+        write(root, rel, text);
+    }
+}
+
+pub fn write_workspace(root: &Path) {
+    for (rel, text) in WORKSPACE {
+        write(root, rel, text);
+    }
+}
+
+/// Makes one edit of kind `kind` (an index into `KINDS`); `rng` varies the
+/// body-only edit. Answers the files it touched.
+pub fn apply(root: &Path, kind: usize, rng: &mut Rng) -> Vec<String> {
+    let touched = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    match kind {
+        0 => {
+            toggle(root, "src/z.ts", "class Svc extends Base1", "class Svc extends Base2");
+            touched(&["src/z.ts"])
+        }
+        1 => {
+            toggle(root, "src/z.ts", "export type Id = string;", "export type Id = number;");
+            touched(&["src/z.ts"])
+        }
+        2 => {
+            toggle(root, "src/z.ts", "return { n: 1 };", "return { n: 'one', m: 2 };");
+            touched(&["src/z.ts"])
+        }
+        3 => {
+            toggle(root, "src/z.ts", "export function over(a: string): string;\n", "export function over(a: string): string;\nexport function over(a: number): number;\n");
+            touched(&["src/z.ts"])
+        }
+        4 => {
+            toggle(root, "src/globals.ts", "function logEvent", "export function logEvent");
+            touched(&["src/globals.ts"])
+        }
+        5 => {
+            flip_file(root, "src/global-aug.ts", "export {};\ndeclare global {\n  function tsqGlobal(): number;\n}\n");
+            let app = read(root, "src/app.ts");
+            if root.join("src/global-aug.ts").exists() && !app.contains("tsqGlobal") {
+                write(root, "src/app.ts", &format!("{app}export function usesGlobal() {{ return typeof tsqGlobal; }}\n"));
+            }
+            touched(&["src/global-aug.ts", "src/app.ts"])
+        }
+        6 => {
+            flip_file(root, "src/mod-aug.ts", "export {};\ndeclare module './z' {\n  interface Base1 { extra(): number }\n}\n");
+            touched(&["src/mod-aug.ts"])
+        }
+        7 => {
+            toggle(root, "tsconfig.base.json", r#", "paths": { "@m/*": ["./src/*"] }"#, "");
+            touched(&["tsconfig.base.json"])
+        }
+        8 => {
+            toggle(root, "tsconfig.base.json", r#""strict": true"#, r#""strict": false"#);
+            touched(&["tsconfig.base.json"])
+        }
+        9 => {
+            toggle(root, "tsconfig.base.json", r#""lib": ["es2022"]"#, r#""lib": ["es2022", "dom"]"#);
+            touched(&["tsconfig.base.json"])
+        }
+        10 => {
+            toggle(root, "src/ambient.d.ts", "declare function ambientThing(): number;", "declare function ambientThing(): string;");
+            touched(&["src/ambient.d.ts"])
+        }
+        11 => {
+            flip_file(root, "src/late.ts", "export const late = 1;\n");
+            touched(&["src/late.ts"])
+        }
+        12 => {
+            flip_file(root, "src/util.ts", "export function helper() { return 1; }\nexport function mover() { return 'moved'; }\n");
+            touched(&["src/util.ts"])
+        }
+        13 => {
+            // `mover` moves to util2.ts (its importer then declares it) and back.
+            let util = read(root, "src/util.ts");
+            if util.is_empty() {
+                // util.ts is deleted (kind 12): restore first.
+                return apply(root, 12, rng);
+            }
+            if util.contains("export function mover") {
+                write(root, "src/util.ts", &util.replacen("export function mover() { return 'moved'; }\n", "", 1));
+                write(root, "src/util2.ts", "export function mover() { return 'moved'; }\nexport function useMover() { return mover(); }\n");
+            } else {
+                write(root, "src/util.ts", &format!("{util}export function mover() {{ return 'moved'; }}\n"));
+                write(root, "src/util2.ts", "import { mover } from './util';\nexport function useMover() { return mover(); }\n");
+            }
+            touched(&["src/util.ts", "src/util2.ts"])
+        }
+        14 => {
+            let (a, b) = (root.join("src/aug.ts"), root.join("src/aug-renamed.ts"));
+            if a.exists() {
+                std::fs::rename(&a, &b).unwrap();
+            } else {
+                std::fs::rename(&b, &a).unwrap();
+            }
+            touched(&["src/aug.ts", "src/aug-renamed.ts"])
+        }
+        _ => {
+            // A local `y` added to (or taken from) the first callback of
+            // `rows`, beside the callbacks' own `y`s.
+            let v = rng.next() % 3;
+            let z = read(root, "src/z.ts");
+            let plain = "xs.map((x) => { const y = x + 1;";
+            let next = match z.find("xs.map((x) => { { const y = ") {
+                Some(i) => {
+                    let end = i + z[i..].find("} const y = x + 1;").unwrap() + 2;
+                    format!("{}{}", &z[..i + "xs.map((x) => { ".len()], &z[end..])
+                }
+                None => z.replacen(plain, &format!("xs.map((x) => {{ {{ const y = {v}; void y; }} const y = x + 1;"), 1),
+            };
+            assert_ne!(z, next);
+            write(root, "src/z.ts", &next);
+            touched(&["src/z.ts"])
+        }
+    }
+}
