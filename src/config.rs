@@ -294,7 +294,7 @@ pub fn provenance(root: &Path) -> Result<Vec<Provenance>, ConfigError> {
         crate::search::rank::Prior::Rank => "pagerank",
         crate::search::rank::Prior::Off => "off",
     };
-    let rows: [(&'static str, &str, String); 18] = [
+    let rows: [(&'static str, &str, String); 19] = [
         ("embedder", "TSQ_EMBEDDER", embedder),
         ("rerankWeight", "TSQ_RERANK_WEIGHT", s.rerank_weight.to_string()),
         ("vectorWeight", "TSQ_VECTOR_WEIGHT", s.vector_weight.to_string()),

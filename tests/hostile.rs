@@ -68,11 +68,13 @@ fn snapshot(dir: &Path) -> BTreeMap<String, String> {
     out
 }
 
-/// The index's own content (its tables and `meta.json`), as a snapshot.
+/// The index's own content (its tables and the files beside them that a
+/// publish uploads), as a snapshot.
 fn index_content(root: &Path) -> BTreeMap<String, String> {
+    let beside = ["meta.json", "occurrences-layout", "occurrence-scope.json", "structure-configs", "structure-workspace.json"];
     snapshot(&root.join(".tsq"))
         .into_iter()
-        .filter(|(k, v)| (k.contains(".lance/") || k == "meta.json") && v != "dir" && !k.starts_with("incoming") && !k.starts_with("outgoing"))
+        .filter(|(k, v)| (k.contains(".lance/") || beside.contains(&k.as_str())) && v != "dir" && !k.starts_with("incoming") && !k.starts_with("outgoing"))
         .collect()
 }
 

@@ -556,8 +556,14 @@ fn a_heritage_change_reaches_callers_through_an_unchanged_re_export() {
     let ws = workspace_of(
         "occ-heritage",
         &[
-            ("tsconfig.json", r#"{ "compilerOptions": { "strict": true, "target": "es2022", "module": "esnext", "moduleResolution": "bundler" }, "include": ["*.ts"] }"#),
-            ("z.ts", "export class Base1 { run(): number { return 1; } }\nexport class Base2 { run(): number { return 2; } }\nexport class Svc extends Base1 {}\n"),
+            (
+                "tsconfig.json",
+                r#"{ "compilerOptions": { "strict": true, "target": "es2022", "module": "esnext", "moduleResolution": "bundler" }, "include": ["*.ts"] }"#,
+            ),
+            (
+                "z.ts",
+                "export class Base1 { run(): number { return 1; } }\nexport class Base2 { run(): number { return 2; } }\nexport class Svc extends Base1 {}\n",
+            ),
             ("y.ts", "import { Svc } from './z';\nexport { Svc };\n"),
             ("x.ts", "import { Svc } from './y';\nexport function go(): number { return new Svc().run(); }\n"),
         ],
@@ -579,7 +585,10 @@ fn an_extended_config_is_an_input_of_the_index() {
     let ws = workspace_of(
         "occ-extends",
         &[
-            ("tsconfig.base.json", r#"{ "compilerOptions": { "strict": true, "module": "esnext", "moduleResolution": "bundler", "paths": { "@lib/*": ["./lib/*"] } } }"#),
+            (
+                "tsconfig.base.json",
+                r#"{ "compilerOptions": { "strict": true, "module": "esnext", "moduleResolution": "bundler", "paths": { "@lib/*": ["./lib/*"] } } }"#,
+            ),
             ("tsconfig.json", r#"{ "extends": "./tsconfig.base.json", "include": ["**/*.ts"] }"#),
             ("lib/util.ts", "export function helper(): number { return 1; }\n"),
             ("app.ts", "import { helper } from '@lib/util';\nexport function main(): number { return helper(); }\n"),

@@ -393,7 +393,14 @@ async fn tsq_serve_pulls_the_configured_share_on_start() -> anyhow::Result<()> {
     let reader = clone(&ci.0, "share-serve-reader");
     std::fs::write(reader.0.join("tsq.toml"), format!("[share]\nfrom = \"{url}\"\n"))?;
     let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_tsq"));
-    cmd.arg("serve").arg("--root").arg(&reader.0).env("TSQ_EMBEDDER", "none").env_remove("TSQ_SHARE_KEY").env_remove("TSQ_SHARE_FROM").env_remove("TSQ_SHARE_PUBLIC_KEY").stderr(Stdio::null());
+    cmd.arg("serve")
+        .arg("--root")
+        .arg(&reader.0)
+        .env("TSQ_EMBEDDER", "none")
+        .env_remove("TSQ_SHARE_KEY")
+        .env_remove("TSQ_SHARE_FROM")
+        .env_remove("TSQ_SHARE_PUBLIC_KEY")
+        .stderr(Stdio::null());
     let (stdout, stdin, _child) = common::serve_stdio(cmd)?;
     let client = ().serve((stdout, stdin)).await?;
     let args = serde_json::json!({ "query": "symbol = add" }).as_object().unwrap().clone();

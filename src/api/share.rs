@@ -47,6 +47,7 @@ impl Engine {
     /// to date (`index`: chunks, vectors, occurrences), compacts it, and
     /// uploads it under HEAD's commit and the index's key.
     pub fn publish(&self, url: &str, progress: &dyn Progress) -> Result<share::PublishReport, EngineError> {
+        crate::index::check_confined(&self.root)?;
         let commit = share::head(&self.root)?;
         let dirty = share::dirty(&self.root)?;
         if let Some(first) = dirty.first() {
@@ -78,6 +79,7 @@ impl Engine {
     /// `fallback` says why. A refused index (tampered, wrongly signed,
     /// another version) is an error and leaves the local index as it was.
     pub fn pull(&self, url: &str, progress: &dyn Progress) -> Result<PullAnswer, EngineError> {
+        crate::index::check_confined(&self.root)?;
         let config = ShareConfig::new(self.settings()?.share_public_key.as_deref())?;
         let candidates = share::ancestors(&self.root, config.max_ancestors)?;
         let key = self.share_key()?;

@@ -63,7 +63,10 @@ pub fn check(dir: &Path) -> Result<bool, IndexError> {
         if let Some(want) = expected(&name) {
             if want != kind {
                 let (is, should) = if kind == Kind::Dir { ("a directory", "a file") } else { ("a file", "a directory") };
-                return Err(refuse(&path, format!("is {is}, but tsq writes {should} there; remove it (or the whole index, `rm -r {}`) and run again", dir.display())));
+                return Err(refuse(
+                    &path,
+                    format!("is {is}, but tsq writes {should} there; remove it (or the whole index, `rm -r {}`) and run again", dir.display()),
+                ));
             }
         }
         if kind == Kind::Dir {
@@ -78,8 +81,7 @@ fn entry_kind(path: &Path) -> Result<Kind, IndexError> {
     if meta.file_type().is_symlink() {
         return Err(refuse(
             path,
-            "is a symbolic link inside the index directory; tsq never follows one there. Remove it (or the whole index with `rm -r .tsq`) and run again"
-                .into(),
+            "is a symbolic link inside the index directory; tsq never follows one there. Remove it (or the whole index with `rm -r .tsq`) and run again".into(),
         ));
     }
     Ok(if meta.is_dir() { Kind::Dir } else { Kind::File })

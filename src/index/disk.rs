@@ -113,9 +113,29 @@ const LOCAL_ONLY: &[&str] =
     &["lock", ".gitignore", "config.toml", sync::JOURNAL, ORIGIN, swap::INCOMING, swap::OUTGOING, swap::SWAP, swap::GENERATION, ".write-probe"];
 /// The files tsq writes at the top of the index directory (`confine`
 /// checks that each is a plain file).
-pub(super) const TSQ_FILES: &[&str] = &["lock", ".gitignore", "config.toml", "meta.json", sync::JOURNAL, ORIGIN, swap::SWAP, swap::GENERATION, ".write-probe"];
+pub(super) const TSQ_FILES: &[&str] = &[
+    "lock",
+    ".gitignore",
+    "config.toml",
+    "meta.json",
+    "occurrences-layout",
+    "occurrence-scope.json",
+    "structure-configs",
+    "structure-workspace.json",
+    sync::JOURNAL,
+    ORIGIN,
+    swap::SWAP,
+    swap::GENERATION,
+    ".write-probe",
+];
 /// Where a pulled index came from (`Origin`).
 const ORIGIN: &str = "origin.json";
+/// The index's own files beside its tables: what wrote it, and the
+/// occurrence index's layout key, program scope and structure configs
+/// (`structure::occurrence_sync`, `structure::scope`, `structure::coverage`;
+/// records are `Index::record`s). Published and
+/// pulled with the tables.
+pub(super) const INDEX_FILES: &[&str] = &["meta.json", "occurrences-layout", "occurrence-scope.json", "structure-configs", "structure-workspace.json"];
 
 /// Whether `rel` (relative to the index directory) names a local-only
 /// file, which no pulled index may bring. Compared as a case-insensitive
@@ -127,7 +147,7 @@ pub fn is_local_only(rel: &str) -> bool {
 
 /// The index's files, relative to `dir` and sorted: what `tsq publish`
 /// uploads. Only the index's own: the tables' directories and
-/// `meta.json`, never a stray file beside them. The caller holds the
+/// `INDEX_FILES`, never a stray file beside them. The caller holds the
 /// writer lock (and `confine` checked the directory).
 pub fn snapshot_files(dir: &Path) -> Result<Vec<String>, IndexError> {
     fn walk(base: &Path, dir: &Path, out: &mut Vec<String>) -> std::io::Result<()> {
@@ -154,8 +174,10 @@ pub fn snapshot_files(dir: &Path) -> Result<Vec<String>, IndexError> {
             walk(dir, &table, &mut out).map_err(|e| io(&table, e))?;
         }
     }
-    if std::fs::symlink_metadata(dir.join("meta.json")).is_ok_and(|m| m.is_file()) {
-        out.push("meta.json".into());
+    for name in INDEX_FILES {
+        if std::fs::symlink_metadata(dir.join(name)).is_ok_and(|m| m.is_file()) {
+            out.push(name.to_string());
+        }
     }
     out.sort();
     Ok(out)

@@ -15,9 +15,9 @@ mod store;
 pub mod structure;
 mod swap;
 mod sync;
-pub mod verify_pull;
 pub mod usage;
 mod vectors;
+pub mod verify_pull;
 mod warm;
 
 use std::path::{Path, PathBuf};
@@ -30,10 +30,10 @@ use crate::embed::{self, EmbedError, Embedder, EmbedderChoice, EmbedderId, HttpC
 pub(crate) use disk::write_atomic;
 pub use disk::{clean, is_local_only, read_origin, snapshot_files, with_writer_lock, write_origin, Origin};
 use disk::{clear_tables, dir_size, prepare_dir, read_meta, write_meta};
-pub use swap::{crash_point, generation, install as install_pulled, stage_local, wait_for_swap, INCOMING};
 pub use schema::{language_of, ChunkRow, FileRow, SCHEMA_VERSION};
 pub use search_reads::{Filter, Hit};
 pub use store::MAX_VERSIONS;
+pub use swap::{crash_point, generation, install as install_pulled, stage_local, wait_for_swap, INCOMING};
 pub use sync::{Progress, Silent, SyncInput, SyncReport};
 
 /// A `Progress` that reports nothing.
@@ -157,6 +157,12 @@ pub fn now_ms() -> u64 {
 /// The index directory of a workspace.
 pub fn index_dir(root: &Path) -> PathBuf {
     root.join(".tsq")
+}
+
+/// Refuses an index directory tsq may not write in (`confine`): a link,
+/// or one holding a link.
+pub fn check_confined(root: &Path) -> Result<(), IndexError> {
+    confine::check(&index_dir(root)).map(|_| ())
 }
 
 impl Index {

@@ -94,10 +94,8 @@ fn sync_dir(path: &Path) -> Result<(), IndexError> {
 pub fn install(dir: &Path) -> Result<(), IndexError> {
     let staging = dir.join(INCOMING);
     sync_tree(&staging)?;
-    let mut entries: Vec<String> = std::fs::read_dir(&staging)
-        .map_err(|e| io(&staging, e))?
-        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
-        .collect();
+    let mut entries: Vec<String> =
+        std::fs::read_dir(&staging).map_err(|e| io(&staging, e))?.filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned())).collect();
     entries.sort();
     let journal = Journal { magic: MAGIC.into(), entries };
     write_atomic(&dir.join(SWAP), &serde_json::to_vec(&journal).unwrap_or_default())?;
@@ -256,7 +254,8 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("tsq-swap-planted-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.join("a.lance")).unwrap();
-        for bad in [r#"{"magic":"x","entries":[]}"#, r#"{"magic":"tsq-swap-1","entries":["../x"]}"#, r#"{"magic":"tsq-swap-1","entries":["lock"]}"#, "garbage"] {
+        for bad in [r#"{"magic":"x","entries":[]}"#, r#"{"magic":"tsq-swap-1","entries":["../x"]}"#, r#"{"magic":"tsq-swap-1","entries":["lock"]}"#, "garbage"]
+        {
             std::fs::write(dir.join(SWAP), bad).unwrap();
             assert!(!recover(&dir).unwrap(), "{bad}");
             assert!(dir.join("a.lance").is_dir());

@@ -118,7 +118,9 @@ impl Manifest {
             None => Trust::Unsigned,
             Some(k) => {
                 let Some(sig) = &m.signature else {
-                    return Err(refused("unsigned, and a public key is configured (share.publicKey): only indexes signed with its private key are used".into()));
+                    return Err(refused(
+                        "unsigned, and a public key is configured (share.publicKey): only indexes signed with its private key are used".into(),
+                    ));
                 };
                 if !sign::verify(k, &m.signed_bytes(), sig) {
                     return Err(refused("its signature does not match the configured public key (tampered, or signed with another key)".into()));

@@ -26,7 +26,6 @@ pub mod names;
 pub mod remote;
 pub mod sign;
 
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use futures::{StreamExt, TryStreamExt};
@@ -293,7 +292,7 @@ pub fn fetch(
         std::fs::create_dir_all(staging).map_err(|e| io(staging, e))?;
         let done = std::sync::atomic::AtomicU64::new(0);
         let total = m.files.len() as u64;
-        let results: Vec<Option<u64>> = futures::stream::iter(m.files.iter().map(|e| {
+        let results: Vec<(&str, Option<u64>)> = futures::stream::iter(m.files.iter().map(|e| {
             let remote = &remote;
             let done = &done;
             async move {
@@ -302,7 +301,8 @@ pub fn fetch(
                 if fetched.as_ref().is_ok_and(|f| f.is_some()) {
                     crate::index::crash_point("download");
                 }
-                fetched
+                // Completion order, not the manifest's: each result names its file.
+                fetched.map(|f| (e.path.as_str(), f))
             }
         }))
         .buffer_unordered(PARALLEL)
@@ -311,15 +311,15 @@ pub fn fetch(
         .inspect_err(|_| {
             let _ = std::fs::remove_dir_all(staging);
         })?;
-        let local = m.files.iter().zip(&results).filter(|(_, r)| r.is_none()).map(|(e, _)| e.path.clone()).collect();
+        let local = results.iter().filter(|(_, r)| r.is_none()).map(|(p, _)| p.to_string()).collect();
         Ok(Some(Pulled {
             url: remote.url().to_string(),
             commit,
             head,
             files: m.files.len(),
-            downloaded: results.iter().filter(|r| r.is_some()).count(),
-            bytes_pulled: results.iter().filter_map(|r| *r).sum(),
-            reused: results.iter().filter(|r| r.is_none()).count(),
+            downloaded: results.iter().filter(|(_, r)| r.is_some()).count(),
+            bytes_pulled: results.iter().filter_map(|(_, r)| *r).sum(),
+            reused: results.iter().filter(|(_, r)| r.is_none()).count(),
             trust,
             ms: started.elapsed().as_millis() as u64,
             local,
@@ -348,7 +348,10 @@ async fn fetch_one(remote: &Remote, e: &manifest::Entry, dir: &Path, staging: &P
         let _ = std::fs::remove_file(&out);
         return Err(ShareError::Refused {
             url: where_,
-            message: format!("its content does not match the manifest (sha256 {got}, {size} bytes; expected {}, {} bytes): tampered or damaged", e.sha256, e.size),
+            message: format!(
+                "its content does not match the manifest (sha256 {got}, {size} bytes; expected {}, {} bytes): tampered or damaged",
+                e.sha256, e.size
+            ),
         });
     }
     Ok(Some(e.size))

@@ -42,7 +42,24 @@ mod tests {
 
     #[test]
     fn roots_drives_shares_devices_and_escapes_are_refused() {
-        for bad in ["", "/etc/passwd", "C:/x", "c:x", "..\\x", "\\\\server\\share", "a/../b", "./a", "a//b", "con", "a/NUL.txt", "COM1", "lpt9.log", "a\u{0}b", "x.", "x "] {
+        for bad in [
+            "",
+            "/etc/passwd",
+            "C:/x",
+            "c:x",
+            "..\\x",
+            "\\\\server\\share",
+            "a/../b",
+            "./a",
+            "a//b",
+            "con",
+            "a/NUL.txt",
+            "COM1",
+            "lpt9.log",
+            "a\u{0}b",
+            "x.",
+            "x ",
+        ] {
             assert!(!safe_path(bad), "{bad:?} was taken");
         }
         for good in ["meta.json", "chunks.lance/data/0.lance", "a/b.c", "console.log", "com10", "nul-ish"] {

@@ -110,7 +110,12 @@ pub fn apply(root: &Path, kind: usize, rng: &mut Rng) -> Vec<String> {
             touched(&["src/z.ts"])
         }
         3 => {
-            toggle(root, "src/z.ts", "export function over(a: string): string;\n", "export function over(a: string): string;\nexport function over(a: number): number;\n");
+            toggle(
+                root,
+                "src/z.ts",
+                "export function over(a: string): string;\n",
+                "export function over(a: string): string;\nexport function over(a: number): number;\n",
+            );
             touched(&["src/z.ts"])
         }
         4 => {
@@ -130,7 +135,8 @@ pub fn apply(root: &Path, kind: usize, rng: &mut Rng) -> Vec<String> {
             touched(&["src/mod-aug.ts"])
         }
         7 => {
-            toggle(root, "tsconfig.base.json", r#", "paths": { "@m/*": ["./src/*"] }"#, "");
+            // The alias the app imports through goes (another one stays).
+            toggle(root, "tsconfig.base.json", r#""paths": { "@m/*": ["./src/*"] }"#, r#""paths": { "@gone/*": ["./src/*"] }"#);
             touched(&["tsconfig.base.json"])
         }
         8 => {
