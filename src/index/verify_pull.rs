@@ -3,9 +3,9 @@
 //! compared with the local file: its `fullSource` must be the file's text
 //! within its lines, its signature and JSDoc must be there too, and its
 //! path must be a walked file inside the root. A file with any chunk that
-//! fails loses every row in every table of the staged index, so the sync
-//! after the swap indexes it locally, as a new file. One read of each
-//! file; no parse.
+//! fails loses its rows in the staged index (its occurrence file row only
+//! its content hash), so the sync after the swap indexes it locally. One
+//! read of each file; no parse.
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
@@ -104,7 +104,10 @@ fn squeeze(s: &str) -> String {
     s.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
-/// Deletes `paths`' rows from every table keyed by `relativePath`.
+/// Deletes `paths`' rows from every table keyed by `relativePath`, except
+/// the occurrence index's file rows: those lose their content hash, so
+/// that the occurrence sync re-indexes each such file as changed (by
+/// TypeScript's rule: its importers only if its API changed), not as new.
 async fn drop_rows(store: &Store, paths: &[String]) -> Result<(), IndexError> {
     if paths.is_empty() {
         return Ok(());
@@ -117,7 +120,6 @@ async fn drop_rows(store: &Store, paths: &[String]) -> Result<(), IndexError> {
         &store.imports,
         &store.names,
         &store.occurrences,
-        &store.occ_files,
         &store.occ_declarations,
         &store.usage,
     ];
@@ -129,6 +131,16 @@ async fn drop_rows(store: &Store, paths: &[String]) -> Result<(), IndexError> {
         for group in paths.chunks(500) {
             Store::delete(table, &sql_in("relativePath", group)).await?;
         }
+    }
+    for group in paths.chunks(500) {
+        store
+            .occ_files
+            .update()
+            .only_if(sql_in("relativePath", group))
+            .column("contentHash", "''")
+            .execute()
+            .await
+            .map_err(|e| IndexError::Lance(e.to_string()))?;
     }
     Ok(())
 }
