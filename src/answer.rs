@@ -250,10 +250,6 @@ pub struct ProjectInfo {
     pub file_count: u32,
     pub references: Vec<String>,
     pub composite: bool,
-    /// The configs its `extends` chain read: inputs of the occurrence
-    /// index (`structure::occurrence_sync`), not part of answers.
-    #[serde(skip)]
-    pub extends: Vec<String>,
 }
 
 /// `inspect`'s metadata per match and what it rests on.
@@ -405,7 +401,7 @@ impl From<wire::BuildEntry> for BuildEntry {
 
 impl From<wire::ProjectInfo> for ProjectInfo {
     fn from(w: wire::ProjectInfo) -> Self {
-        ProjectInfo { name: w.name, config_path: w.config_path, file_count: w.file_count, references: w.references, composite: w.composite, extends: w.extends }
+        ProjectInfo { name: w.name, config_path: w.config_path, file_count: w.file_count, references: w.references, composite: w.composite }
     }
 }
 

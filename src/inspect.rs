@@ -80,17 +80,38 @@ pub struct Workspace {
     /// The walk the projects were last loaded from: when a query finds it
     /// changed (files created or deleted), the projects are refreshed.
     files: std::sync::Mutex<Walked>,
+    /// `configs_read`.
+    read: std::sync::Mutex<Vec<String>>,
 }
 
 #[derive(PartialEq, Eq)]
 struct Walked {
     sources: Vec<PathBuf>,
     configs: Vec<PathBuf>,
+    /// The bytes of every config the projects read: the walked ones and
+    /// those their `extends` chains and `references` name. An edit of any
+    /// of them re-reads the configs, as a created or deleted file does.
+    config_bytes: Vec<(PathBuf, Vec<u8>)>,
+}
+
+/// The configs a loaded workspace's projects read beyond the walked ones:
+/// each project's `extends` chain (TypeScript's `extendedSourceFiles`)
+/// and its `references`, relative to the root.
+fn configs_read(w: &crate::ts::protocol::WorkspaceInfo) -> Vec<String> {
+    let mut out: Vec<String> = w.projects.iter().flat_map(|p| p.extends.iter().chain(&p.references)).cloned().collect();
+    out.sort();
+    out.dedup();
+    out
 }
 
 impl Walked {
-    fn of(tree: &Tree) -> Walked {
-        Walked { sources: tree.sources.clone(), configs: tree.configs.clone() }
+    fn of(tree: &Tree, root: &Path, extra: &[String]) -> Walked {
+        let mut read: Vec<PathBuf> = tree.configs.clone();
+        read.extend(extra.iter().map(|x| root.join(x)));
+        read.sort();
+        read.dedup();
+        let config_bytes = read.into_iter().map(|c| (c.clone(), std::fs::read(&c).unwrap_or_default())).collect();
+        Walked { sources: tree.sources.clone(), configs: tree.configs.clone(), config_bytes }
     }
 
     fn sources(&self) -> Vec<String> {
@@ -167,28 +188,39 @@ impl Workspace {
     /// files through `view`.
     pub fn open_with(root: &Path, tree: &Tree, view: Arc<FileView>) -> Result<Workspace, TsError> {
         let root = root.canonicalize().map_err(|e| TsError::Service(format!("{}: {e}", root.display())))?;
-        let walked = Walked::of(tree);
+        let mut walked = Walked::of(tree, &root, &[]);
         let started = std::time::Instant::now();
         let service = Service::start(WorkspaceFs::with_view(&root, TS_LIBS, Arc::clone(&view)))?;
         tracing::debug!(ms = started.elapsed().as_millis() as u64, "engine start-up (service isolate)");
         let started = std::time::Instant::now();
         let request = ServiceRequest::Load { root: slash(&root), configs: walked.configs(), source_files: walked.sources() };
-        let info = match service.call(request)? {
+        let (info, read) = match service.call(request)? {
             ServiceResponse::Loaded { mut workspace } => {
                 log_builds(&mut workspace.build_log);
-                WorkspaceInfo::from(workspace)
+                let read = configs_read(&workspace);
+                (WorkspaceInfo::from(workspace), read)
             }
             other => return Err(TsError::Protocol(format!("expected `loaded`, got {other:?}"))),
         };
         tracing::debug!(ms = started.elapsed().as_millis() as u64, projects = info.projects.len(), "config parsing (no programs built)");
-        Ok(Workspace { root, service, info: std::sync::Mutex::new(info), skipped: tree.skipped.clone(), view, files: std::sync::Mutex::new(walked) })
+        walked = Walked::of(tree, &root, &read);
+        Ok(Workspace {
+            root,
+            service,
+            info: std::sync::Mutex::new(info),
+            skipped: tree.skipped.clone(),
+            view,
+            files: std::sync::Mutex::new(walked),
+            read: std::sync::Mutex::new(read),
+        })
     }
 
     /// Brings the projects' file lists up to `tree` (the query's walk):
     /// when files were created or deleted since they were loaded, the
-    /// projects are refreshed.
+    /// projects are refreshed; so are they when a config they read (walked,
+    /// or named by an `extends` chain or `references`) changed.
     pub fn refresh(&self, tree: &Tree) -> Result<bool, TsError> {
-        let walked = Walked::of(tree);
+        let walked = Walked::of(tree, &self.root, &self.configs_read());
         let mut last = self.files.lock().unwrap_or_else(|p| p.into_inner());
         if *last == walked {
             return Ok(false);
@@ -198,12 +230,14 @@ impl Workspace {
         match self.service.call(request)? {
             ServiceResponse::Loaded { mut workspace } => {
                 log_builds(&mut workspace.build_log);
+                *self.read.lock().unwrap_or_else(|p| p.into_inner()) = configs_read(&workspace);
                 *self.info.lock().unwrap_or_else(|p| p.into_inner()) = WorkspaceInfo::from(workspace);
             }
             other => return Err(TsError::Protocol(format!("expected `loaded`, got {other:?}"))),
         }
         tracing::debug!(ms = started.elapsed().as_millis() as u64, "file lists refreshed");
-        *last = walked;
+        // The configs the refreshed projects read (an `extends` may be new).
+        *last = Walked::of(tree, &self.root, &self.configs_read());
         Ok(true)
     }
 
@@ -232,6 +266,13 @@ impl Workspace {
     /// outside them, config errors).
     pub fn info(&self) -> WorkspaceInfo {
         self.info.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// The configs the projects read beyond the walked ones (`extends`
+    /// chains, `references`), relative to the root: inputs of the
+    /// occurrence index like the walked configs.
+    pub fn configs_read(&self) -> Vec<String> {
+        self.read.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
     pub fn skipped(&self) -> &[Skipped] {

@@ -135,13 +135,9 @@ fn read_marker(path: &Path) -> (Option<String>, Vec<String>) {
 
 /// The configs the workspace's programs read that the walk does not list
 /// as configs: each project's `extends` chain and its `references`.
-fn read_configs(info: &crate::answer::WorkspaceInfo, tree: &Tree, root: &Path) -> Vec<String> {
+fn read_configs(ws: &Workspace, tree: &Tree, root: &Path) -> Vec<String> {
     let walked: HashSet<String> = tree.configs.iter().map(|c| relative(c, root)).collect();
-    let mut out: BTreeSet<String> = BTreeSet::new();
-    for p in &info.projects {
-        out.extend(p.extends.iter().chain(&p.references).filter(|x| !walked.contains(*x)).cloned());
-    }
-    out.into_iter().collect()
+    ws.configs_read().into_iter().filter(|x| !walked.contains(x)).collect()
 }
 
 /// Each indexed file's imports and re-exports.
@@ -419,7 +415,7 @@ pub fn sync(index: &WithIndexMut<'_>, ws: &Workspace, tree: &Tree, view: &FileVi
     report.indexed = done.len().saturating_sub(report.failed.len());
     report.cascaded = cascaded.len();
     if !report.interrupted {
-        let extra = read_configs(&ws.info(), tree, &root);
+        let extra = read_configs(ws, tree, &root);
         let layout = layout_hash(tree, &root, view, &extra);
         let marker_text = std::iter::once(layout).chain(extra).collect::<Vec<_>>().join("\n");
         crate::index::write_atomic(&marker, marker_text.as_bytes())?;
