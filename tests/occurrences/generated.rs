@@ -22,7 +22,7 @@ pub const WORKSPACE: &[(&str, &str)] = &[
     ("tsconfig.json", r#"{ "extends": "./tsconfig.base.json", "include": ["src/**/*.ts"] }"#),
     (
         "src/z.ts",
-        "export class Base1 { run(): number { return 1; } }\nexport class Base2 { run(): number { return 2; } }\nexport class Svc extends Base1 {}\nexport type Id = string;\nexport function make() { return { n: 1 }; }\nexport function over(a: string): string;\nexport function over(a: any) { return a; }\nexport function rows(xs: number[]) { return xs.map((x) => { const y = x + 1; return y; }).map((x) => { const y = x * 2; return y; }); }\n",
+        "export class Base1 { run(): number { return 1; } }\nexport class Base2 { run(): number { return 2; } }\nexport class Svc extends Base1 {}\nexport type Id = string;\nexport function make() { return { n: 1 }; }\nexport function over(a: string): string;\nexport function over(a: any) { return a; }\nexport function rows(xs: number[]) {\n  return xs\n    .map((x) => {\n      const y = x + 1;\n      return y;\n    })\n    .map((x) => {\n      const y = x * 2;\n      return y;\n    });\n}\n",
     ),
     ("src/y.ts", "import { Svc, make } from './z';\nexport { Svc };\nexport type { Id } from './z';\nexport const made = () => make();\n"),
     ("src/w.ts", "export * from './y';\n"),
@@ -186,16 +186,16 @@ pub fn apply(root: &Path, kind: usize, rng: &mut Rng) -> Vec<String> {
         }
         _ => {
             // A local `y` added to (or taken from) the first callback of
-            // `rows`, beside the callbacks' own `y`s.
+            // `rows`, on a line of its own, beside the callbacks' own `y`s.
             let v = rng.next() % 3;
             let z = read(root, "src/z.ts");
-            let plain = "xs.map((x) => { const y = x + 1;";
-            let next = match z.find("xs.map((x) => { { const y = ") {
+            let plain = "    .map((x) => {\n      const y = x + 1;";
+            let next = match z.find("    .map((x) => {\n      { const y = ") {
                 Some(i) => {
-                    let end = i + z[i..].find("} const y = x + 1;").unwrap() + 2;
-                    format!("{}{}", &z[..i + "xs.map((x) => { ".len()], &z[end..])
+                    let end = i + z[i..].find("\n      const y = x + 1;").unwrap();
+                    format!("{}{}", &z[..i + "    .map((x) => {".len()], &z[end..])
                 }
-                None => z.replacen(plain, &format!("xs.map((x) => {{ {{ const y = {v}; void y; }} const y = x + 1;"), 1),
+                None => z.replacen(plain, &format!("    .map((x) => {{\n      {{ const y = {v}; void y; }}\n      const y = x + 1;"), 1),
             };
             assert_ne!(z, next);
             write(root, "src/z.ts", &next);
