@@ -53,7 +53,12 @@ pub fn check(dir: &Path) -> Result<bool, IndexError> {
         ));
     }
     if !meta.is_dir() {
-        return Err(refuse(dir, format!("is not a directory; tsq keeps its index there. Move it away (`mv {0} {0}.bak`) and run again", dir.display())));
+        // Not an escape, just a place tsq cannot write: an open falls back
+        // to the temp directory, as for a read-only workspace.
+        return Err(IndexError::Io {
+            path: dir.display().to_string(),
+            message: format!("is not a directory; tsq keeps its index there. Move it away (`mv {0} {0}.bak`) and run again", dir.display()),
+        });
     }
     for entry in std::fs::read_dir(dir).map_err(|e| super::io(dir, e))? {
         let entry = entry.map_err(|e| super::io(dir, e))?;
