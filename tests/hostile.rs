@@ -13,7 +13,7 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use common::TempDir;
+use common::{git, TempDir};
 use serde_json::Value;
 use sha2::Digest;
 
@@ -76,21 +76,6 @@ fn index_content(root: &Path) -> BTreeMap<String, String> {
         .into_iter()
         .filter(|(k, v)| (k.contains(".lance/") || beside.contains(&k.as_str())) && v != "dir" && !k.starts_with("incoming") && !k.starts_with("outgoing"))
         .collect()
-}
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .env("GIT_AUTHOR_NAME", "tsq")
-        .env("GIT_AUTHOR_EMAIL", "tsq@example.invalid")
-        .env("GIT_COMMITTER_NAME", "tsq")
-        .env("GIT_COMMITTER_EMAIL", "tsq@example.invalid")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
 /// A git repository of the multi-project fixture, one commit, at `dir`.

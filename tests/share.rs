@@ -9,7 +9,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 
-use common::TempDir;
+use common::{git, TempDir};
 use serde_json::Value;
 
 const BUCKET: &str = "tsq-share";
@@ -72,21 +72,6 @@ impl Drop for Moto {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .env("GIT_AUTHOR_NAME", "tsq")
-        .env("GIT_AUTHOR_EMAIL", "tsq@example.invalid")
-        .env("GIT_COMMITTER_NAME", "tsq")
-        .env("GIT_COMMITTER_EMAIL", "tsq@example.invalid")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
 /// A git repository of the multi-project fixture, one commit.

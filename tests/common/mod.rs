@@ -177,3 +177,21 @@ pub fn test_key_pair(name: &str) -> (String, String) {
     let public: String = key.verifying_key().as_bytes().iter().map(|b| format!("{b:02x}")).collect();
     (seed, public)
 }
+
+/// `git -C dir args…` with a fixed author; its trimmed stdout. Panics
+/// with git's message when it fails.
+#[allow(dead_code)]
+pub fn git(dir: &Path, args: &[&str]) -> String {
+    let out = std::process::Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .env("GIT_AUTHOR_NAME", "tsq")
+        .env("GIT_AUTHOR_EMAIL", "tsq@example.invalid")
+        .env("GIT_COMMITTER_NAME", "tsq")
+        .env("GIT_COMMITTER_EMAIL", "tsq@example.invalid")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
