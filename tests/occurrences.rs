@@ -656,6 +656,11 @@ fn generated_edits_of_every_kind_keep_rows_exact() {
         let kind = order[step % generated::KINDS.len()];
         let touched = generated::apply(&ws.0, kind, &mut rng);
         seen[kind] += 1;
+        // What the rule re-indexed for this kind (the first time it ran).
+        let sync = e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
+        if seen[kind] == 1 {
+            eprintln!("generated kind {:<48} re-indexed {:>2} files{}", generated::KINDS[kind], sync.indexed, if sync.full { " (full)" } else { "" });
+        }
         let (n, diffs) = differences(&e, &ws.0, 1);
         checked += n;
         // Every declaration of a small workspace is compared; a floor per
