@@ -88,10 +88,11 @@ pub struct Workspace {
 struct Walked {
     sources: Vec<PathBuf>,
     configs: Vec<PathBuf>,
-    /// The bytes of every config the projects read: the walked ones and
-    /// those their `extends` chains and `references` name. An edit of any
-    /// of them re-reads the configs, as a created or deleted file does.
-    config_bytes: Vec<(PathBuf, Vec<u8>)>,
+    /// The stamp (mtime, size) of every config the projects read: the
+    /// walked ones and those their `extends` chains and `references` name.
+    /// An edit of any of them re-reads the configs, as a created or
+    /// deleted file does. A stat each, no read: this runs every query.
+    config_stamps: Vec<(PathBuf, Option<(std::time::SystemTime, u64)>)>,
 }
 
 /// The configs a loaded workspace's projects read beyond the walked ones:
@@ -110,8 +111,14 @@ impl Walked {
         read.extend(extra.iter().map(|x| root.join(x)));
         read.sort();
         read.dedup();
-        let config_bytes = read.into_iter().map(|c| (c.clone(), std::fs::read(&c).unwrap_or_default())).collect();
-        Walked { sources: tree.sources.clone(), configs: tree.configs.clone(), config_bytes }
+        let config_stamps = read
+            .into_iter()
+            .map(|c| {
+                let stamp = std::fs::metadata(&c).ok().and_then(|m| Some((m.modified().ok()?, m.len())));
+                (c, stamp)
+            })
+            .collect();
+        Walked { sources: tree.sources.clone(), configs: tree.configs.clone(), config_stamps }
     }
 
     fn sources(&self) -> Vec<String> {
