@@ -27,7 +27,7 @@ fn expected(name: &str) -> Option<Kind> {
     if name.ends_with(".lance") || name == super::swap::INCOMING || name == super::swap::OUTGOING {
         return Some(Kind::Dir);
     }
-    super::disk::TSQ_FILES.contains(&name).then_some(Kind::File)
+    super::disk::is_tsq_file(name).then_some(Kind::File)
 }
 
 fn refuse(path: &Path, message: String) -> IndexError {
@@ -63,7 +63,7 @@ pub fn check(dir: &Path) -> Result<bool, IndexError> {
     for entry in std::fs::read_dir(dir).map_err(|e| super::io(dir, e))? {
         let entry = entry.map_err(|e| super::io(dir, e))?;
         let path = entry.path();
-        let kind = entry_kind(&path)?;
+        let Some(kind) = entry_kind(&path)? else { continue };
         let name = entry.file_name().to_string_lossy().into_owned();
         if let Some(want) = expected(&name) {
             if want != kind {
@@ -74,32 +74,51 @@ pub fn check(dir: &Path) -> Result<bool, IndexError> {
                 ));
             }
         }
-        if kind == Kind::Dir {
+        // A pull's staging areas change under another process's lock while
+        // this runs; the swap moves their entries in by rename (never
+        // following a link), and they are checked here once in place.
+        if kind == Kind::Dir && name != super::swap::INCOMING && name != super::swap::OUTGOING {
             walk(&path, dir, 1)?;
         }
     }
     Ok(true)
 }
 
-fn entry_kind(path: &Path) -> Result<Kind, IndexError> {
-    let meta = std::fs::symlink_metadata(path).map_err(|e| super::io(path, e))?;
+/// Another writer may delete files meanwhile (old versions pruned): an
+/// entry that is gone is no link.
+fn gone(e: &std::io::Error) -> bool {
+    e.kind() == std::io::ErrorKind::NotFound
+}
+
+/// `None` for an entry that is gone.
+fn entry_kind(path: &Path) -> Result<Option<Kind>, IndexError> {
+    let meta = match std::fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(e) if gone(&e) => return Ok(None),
+        Err(e) => return Err(super::io(path, e)),
+    };
     if meta.file_type().is_symlink() {
         return Err(refuse(
             path,
             "is a symbolic link inside the index directory; tsq never follows one there. Remove it (or the whole index with `rm -r .tsq`) and run again".into(),
         ));
     }
-    Ok(if meta.is_dir() { Kind::Dir } else { Kind::File })
+    Ok(Some(if meta.is_dir() { Kind::Dir } else { Kind::File }))
 }
 
 fn walk(path: &Path, dir: &Path, depth: usize) -> Result<(), IndexError> {
     if depth > MAX_DEPTH {
         return Err(refuse(path, format!("is nested deeper than any index tsq writes; remove the index (`rm -r {}`) and run again", dir.display())));
     }
-    for entry in std::fs::read_dir(path).map_err(|e| super::io(path, e))? {
+    let entries = match std::fs::read_dir(path) {
+        Ok(entries) => entries,
+        Err(e) if gone(&e) => return Ok(()),
+        Err(e) => return Err(super::io(path, e)),
+    };
+    for entry in entries {
         let entry = entry.map_err(|e| super::io(path, e))?;
         let child = entry.path();
-        if entry_kind(&child)? == Kind::Dir {
+        if entry_kind(&child)? == Some(Kind::Dir) {
             walk(&child, dir, depth + 1)?;
         }
     }
