@@ -302,10 +302,10 @@ mod roots_and_progress {
         }
     }
 
-    /// Without --root, the workspace is the client's root; the first call
-    /// reports progress while the projects load.
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn the_clients_root_and_progress_during_the_first_load() -> anyhow::Result<()> {
+    /// A server without --root (its fallback: `multi-hop`) on an in-memory
+    /// transport; the fixture the clients name as their root
+    /// (`call-chain`), and the client's end.
+    fn server_beside_a_wanted_root() -> anyhow::Result<(std::path::PathBuf, tokio::io::DuplexStream)> {
         let repo = super::common::repo();
         let wanted = repo.join("fixtures/ts-ls/call-chain").canonicalize()?;
         let elsewhere = repo.join("fixtures/ts-ls/multi-hop").canonicalize()?;
@@ -315,6 +315,14 @@ mod roots_and_progress {
                 let _ = s.waiting().await;
             }
         });
+        Ok((wanted, client_io))
+    }
+
+    /// Without --root, the workspace is the client's root; the first call
+    /// reports progress while the projects load.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_clients_root_and_progress_during_the_first_load() -> anyhow::Result<()> {
+        let (wanted, client_io) = server_beside_a_wanted_root()?;
         let progress = Arc::new(Mutex::new(Vec::new()));
         let client = RootsClient { roots: vec![format!("file://{}", wanted.display())], progress: Arc::clone(&progress) }.serve(client_io).await?;
         let mut params = CallToolRequestParams::new("codebase_search").with_arguments(json!({ "query": "symbol = normalize" }).as_object().unwrap().clone());
@@ -340,15 +348,7 @@ mod roots_and_progress {
     /// is skipped; `file://localhost/…` is a local path.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_bad_root_is_skipped_not_a_panic() -> anyhow::Result<()> {
-        let repo = super::common::repo();
-        let wanted = repo.join("fixtures/ts-ls/call-chain").canonicalize()?;
-        let elsewhere = repo.join("fixtures/ts-ls/multi-hop").canonicalize()?;
-        let (server_io, client_io) = tokio::io::duplex(1 << 20);
-        tokio::spawn(async move {
-            if let Ok(s) = TsqServer::with_root(RootChoice::FromClientOr(elsewhere)).serve(server_io).await {
-                let _ = s.waiting().await;
-            }
-        });
+        let (wanted, client_io) = server_beside_a_wanted_root()?;
         let roots = vec!["file:///x/%aé".to_string(), format!("file://localhost{}", wanted.display())];
         let client = RootsClient { roots, progress: Arc::new(Mutex::new(Vec::new())) }.serve(client_io).await?;
         let params = CallToolRequestParams::new("codebase_search").with_arguments(json!({ "query": "symbol = normalize" }).as_object().unwrap().clone());

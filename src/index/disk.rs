@@ -20,7 +20,7 @@ pub fn clean(root: &Path) -> Result<bool, IndexError> {
         let entry = entry.map_err(|e| io(&dir, e))?;
         let name = entry.file_name().to_string_lossy().into_owned();
         let ours = store::TABLES.iter().any(|t| name == format!("{t}.lance"))
-            || (TSQ_FILES.contains(&name.as_str()) && name != "config.toml")
+            || (is_tsq_file(&name) && name != "config.toml")
             || name == swap::INCOMING
             || name == swap::OUTGOING
             || name.ends_with(".tmp");
@@ -111,23 +111,15 @@ fn walk_size(dir: &Path) -> std::io::Result<u64> {
 /// publish uploads and a pull replaces.
 const LOCAL_ONLY: &[&str] =
     &["lock", ".gitignore", "config.toml", sync::JOURNAL, ORIGIN, swap::INCOMING, swap::OUTGOING, swap::SWAP, swap::GENERATION, ".write-probe"];
-/// The files tsq writes at the top of the index directory (`confine`
-/// checks that each is a plain file).
-pub(super) const TSQ_FILES: &[&str] = &[
-    "lock",
-    ".gitignore",
-    "config.toml",
-    "meta.json",
-    "occurrences-layout",
-    "occurrence-scope.json",
-    "structure-configs",
-    "structure-workspace.json",
-    sync::JOURNAL,
-    ORIGIN,
-    swap::SWAP,
-    swap::GENERATION,
-    ".write-probe",
-];
+/// The local files tsq writes at the top of the index directory, beside
+/// `INDEX_FILES` (`is_tsq_file`).
+const LOCAL_FILES: &[&str] = &["lock", ".gitignore", "config.toml", sync::JOURNAL, ORIGIN, swap::SWAP, swap::GENERATION, ".write-probe"];
+
+/// Whether tsq writes a plain file named `name` at the top of the index
+/// directory (`confine` checks its type, `clean` removes it).
+pub(super) fn is_tsq_file(name: &str) -> bool {
+    LOCAL_FILES.contains(&name) || INDEX_FILES.contains(&name)
+}
 /// Where a pulled index came from (`Origin`).
 const ORIGIN: &str = "origin.json";
 /// The index's own files beside its tables: what wrote it, and the
