@@ -463,56 +463,6 @@
   /** Extended analyses register here: name -> (workspace, request) -> JSON. */
   globalThis.tsqAnalyses = {
     "project-structure": (ws) => ws.describe(),
-    // Internal: each file's resolved imports (workspace files only) and
-    // whether it is a module, for the programs built since the last call
-    // (structure invalidation follows these edges; see src/structure/).
-    "file-imports": (ws) => {
-      if (!ws.importsReported) ws.importsReported = new WeakSet();
-      const out = [];
-      ws.projects.forEach((p, pi) => {
-        if (!p.built) return;
-        const program = p.service.getProgram();
-        if (!program || ws.importsReported.has(program)) return;
-        ws.importsReported.add(program);
-        program.getSourceFiles().forEach((sf, fi) => {
-          const inWorkspace = (f) => !f.includes("/node_modules/") && !f.startsWith(LIB_DIR);
-          if (!inWorkspace(sf.fileName)) return;
-          const imports = new Set();
-          const add = (f) => { if (f && inWorkspace(f)) imports.add(rel(f)); };
-          for (const spec of sf.imports || []) {
-            const r = program.getResolvedModule(sf, spec.text, program.getModeForUsageLocation(sf, spec));
-            add(r && r.resolvedModule && r.resolvedModule.resolvedFileName);
-          }
-          for (const ref of sf.referencedFiles || []) add(ts.resolveTripleslashReference(ref.fileName, sf.fileName));
-          const owner = ws.projectOf(sf.fileName);
-          // The owner's declarations, as the lookup's name index holds
-          // them (js/30_resolvers.js), in its order.
-          const declarations = owner === p ? globalThis.tsqLs.fileDeclarations(sf).map((d, ni) => ({ ...d, ord: pi * 2 ** 40 + fi * 2 ** 20 + ni })) : [];
-          out.push({ relativePath: rel(sf.fileName), imports: [...imports].sort(), module: ts.isExternalModule(sf), project: owner ? rel(owner.name) : "", owned: owner === p, declarations });
-        });
-      });
-      return out;
-    },
-    // Internal: what an inspect answer's coverage rests on when every
-    // program is built: each project's unresolved imports, and the
-    // projects that hold each user file (src/structure/coverage.rs serves
-    // stored inspect answers from it).
-    "workspace-coverage": (ws) => {
-      ws.importers = [];
-      for (const p of ws.projects) p.program();
-      const scope = globalThis.tsqLs.scopeOf(ws);
-      const unresolved = {};
-      const holders = {};
-      for (const p of ws.projects) {
-        unresolved[rel(p.name)] = p.unresolvedImports();
-        for (const sf of p.userFiles()) {
-          const f = rel(sf.fileName);
-          if (!(f in holders)) holders[f] = scope.holders(sf.fileName).map((h) => rel(h.name));
-        }
-      }
-      ws.buildLog.splice(0);
-      return { unresolved, holders };
-    },
     // Internal: builds every program and binds it (the benchmark's
     // program-build and incremental-update figures).
     "program-build": (ws) => {

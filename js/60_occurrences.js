@@ -35,18 +35,50 @@
     return n.getText();
   }
 
-  /** Ids of every declaration node with a symbol in `sf`, in source order;
-   *  a repeated base id gets `#2`, `#3`… (two `const x` in one scope chain,
-   *  e.g. in two arrow functions). Overloads and merged declarations share
-   *  their symbol, hence one id (the first declaration's). */
+  /** Whether `node` is a body an edit can change alone: a function-like
+   *  with a body, or a class static block. */
+  function isBodyScope(node) {
+    return (ts.isFunctionLike(node) && node.body !== undefined) || node.kind === SK.ClassStaticBlockDeclaration;
+  }
+
+  /** What names a body scope in the ids of what it declares: its own
+   *  name (accessors, constructors, named function expressions), else the
+   *  declaration holding it up to the enclosing scope (`const api =
+   *  build(() => …)` is `api`), else "". */
+  function scopeLabel(node) {
+    if (node.kind === SK.Constructor) return "constructor";
+    if (node.kind === SK.ClassStaticBlockDeclaration) return "static";
+    if (ts.getNameOfDeclaration(node)) return declName(node);
+    for (let p = node.parent; p && p.kind !== SK.SourceFile && !isBodyScope(p); p = p.parent) {
+      if (p.kind === SK.ExportAssignment) return "default";
+      if (p.kind === SK.VariableDeclaration || p.kind === SK.PropertyAssignment || p.kind === SK.PropertyDeclaration || p.kind === SK.BindingElement || p.kind === SK.Parameter) {
+        const n = ts.getNameOfDeclaration(p);
+        if (n && ts.isIdentifier(n)) return ts.idText(n);
+      }
+    }
+    return "";
+  }
+
+  /** Ids of every declaration node with a symbol in `sf`, in source order.
+   *  A declaration inside bodies that `symbol =` containers do not name
+   *  (arrow functions, function expressions, accessors, constructors,
+   *  static blocks) carries one `@part` per such body: its label
+   *  (`scopeLabel`, `<fn>` when empty), `#k` when an earlier sibling body
+   *  of the same scope has the same containers and label. A repeated id
+   *  then gets `#2`, `#3`… (two `const x` in two blocks of one body).
+   *  Each part is counted among the bodies of one enclosing body, so an
+   *  edit inside a body changes no id outside it: a body-only edit that
+   *  adds a local with a repeated name moves nothing else. Overloads and
+   *  merged declarations share their symbol, hence one id (the first
+   *  declaration's). */
   function fileIds(sf) {
     let ids = idCache.get(sf);
     if (ids) return ids;
     ids = new Map();
-    const seen = new Map(); // base id -> [[symbol, id]]
-    const visit = (node) => {
+    const seen = new Map(); // qualified base id -> [[symbol, id]]
+    const visit = (node, parts, counts) => {
       if (node.symbol && node.kind !== SK.SourceFile && ts.getNameOfDeclaration(node) !== undefined || node.kind === SK.Constructor) {
-        const base = baseId(sf, node);
+        const base = baseId(sf, node) + (parts.length ? "@" + parts.join("@") : "");
         const prior = seen.get(base) || [];
         const same = prior.find(([symbol]) => symbol === node.symbol);
         const id = same ? same[1] : prior.length ? `${base}#${prior.length + 1}` : base;
@@ -54,9 +86,22 @@
         seen.set(base, prior);
         ids.set(node, id);
       }
-      ts.forEachChild(node, visit);
+      if (node !== sf && isBodyScope(node)) {
+        // Function declarations and methods are named by the containers.
+        const named = node.kind === SK.FunctionDeclaration || node.kind === SK.MethodDeclaration;
+        const label = named ? declName(node) : scopeLabel(node) || "<fn>";
+        const key = `${L.containers(node).join(" > ")}|${named ? "" : "@"}${label}`;
+        const k = (counts.get(key) || 0) + 1;
+        counts.set(key, k);
+        const part = named ? (k > 1 ? `${label}#${k}` : null) : k > 1 ? `${label}#${k}` : label;
+        const inner = part === null ? parts : parts.concat([part]);
+        const innerCounts = new Map();
+        ts.forEachChild(node, (c) => visit(c, inner, innerCounts));
+        return;
+      }
+      ts.forEachChild(node, (c) => visit(c, parts, counts));
     };
-    visit(sf);
+    visit(sf, [], new Map());
     idCache.set(sf, ids);
     return ids;
   }
@@ -404,9 +449,10 @@
     const global = !ts.isExternalOrCommonJsModule(sf) || (sf.moduleAugmentations || []).length > 0 ||
       sf.statements.some((s) => ts.isModuleDeclaration(s) && (s.flags & ts.NodeFlags.GlobalAugmentation || ts.isStringLiteral(s.name)));
     const { imports, reexports } = moduleEdges(program, sf);
+    const { lookups, affecting } = resolutionInputs(program, sf);
     const answers = project ? declarationAnswers(ws, project, pi, program, sf, declared) : [];
     for (const [nameNode, symbol, id] of contextual) contextualMembers(checker, nameNode, symbol, id, bases);
-    return { relativePath: file, declarations, answers, occurrences, items, calls, bases, global, imports, reexports, apiText: apiText(program, sf) };
+    return { relativePath: file, declarations, answers, occurrences, items, calls, bases, global, imports, reexports, lookups, affecting, apiText: apiText(program, sf) };
   }
 
   /** What a `symbol =` answer shows of each declaration of the file
@@ -555,6 +601,45 @@
       }
     }
     return { imports: [...imports].sort(), reexports: [...reexports].sort() };
+  }
+
+  /** What `sf`'s module resolution read besides its result, as
+   *  TypeScript's watch mode tracks it (`failedLookupLocations`,
+   *  `affectingLocations`): `lookups`, the workspace paths where a file
+   *  would have answered an import (or a `/// <reference path>` target):
+   *  a file created there re-indexes `sf`; `affecting`, the package.json
+   *  files inside the workspace that resolution (and `sf`'s module
+   *  format) consulted: a change to one re-indexes `sf`. */
+  function resolutionInputs(program, sf) {
+    const inRoot = (f) => {
+      if (!f || f.startsWith("/__tsq__/")) return null;
+      const r = L.rel(f);
+      return r.startsWith("../") || r.startsWith("/") ? null : r;
+    };
+    const lookups = new Set();
+    const affecting = new Set();
+    const record = (r) => {
+      if (!r) return;
+      for (const f of r.failedLookupLocations || []) {
+        const x = inRoot(f);
+        if (x && !x.includes("node_modules/")) lookups.add(x);
+      }
+      for (const f of r.affectingLocations || []) {
+        const x = inRoot(f);
+        if (x) affecting.add(x);
+      }
+    };
+    for (const spec of sf.imports || []) record(program.getResolvedModule(sf, spec.text, program.getModeForUsageLocation(sf, spec)));
+    for (const ref of sf.typeReferenceDirectives || []) record(program.getResolvedTypeReferenceDirectiveFromTypeReferenceDirective(ref, sf));
+    for (const ref of sf.referencedFiles || []) {
+      const x = inRoot(ts.resolveTripleslashReference(ref.fileName, sf.fileName));
+      if (x) lookups.add(x);
+    }
+    for (const f of sf.packageJsonLocations || []) {
+      const x = inRoot(f);
+      if (x) affecting.add(x);
+    }
+    return { lookups: [...lookups].sort(), affecting: [...affecting].sort() };
   }
 
   /** The file's declaration emit (TypeScript's builder signature input:

@@ -77,11 +77,16 @@ pub fn classify(path: &str, barrel: bool) -> Role {
     if stem_has(&[".generated.", ".gen.", ".min."]) || dir_is(&["generated", "__generated__", "dist", "build"]) {
         return Role::Generated;
     }
-    if file.ends_with(".d.ts") || file.ends_with(".d.mts") || file.ends_with(".d.cts") {
+    if is_declaration_file(file) {
         return Role::Declaration;
     }
     if barrel {
         return Role::Barrel;
     }
     Role::Implementation
+}
+
+/// Whether a path names a declaration file (`.d.ts`, `.d.mts`, `.d.cts`).
+pub fn is_declaration_file(path: &str) -> bool {
+    path.ends_with(".d.ts") || path.ends_with(".d.mts") || path.ends_with(".d.cts")
 }

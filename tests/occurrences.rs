@@ -628,6 +628,140 @@ fn a_script_that_becomes_a_module_loses_its_global_callers() {
     assert_exact(&e, &ws.0, 1, 2);
 }
 
+/// Point 3 of issue 44: a created file re-indexes exactly the files
+/// whose module resolution failed at its path (TypeScript's
+/// `failedLookupLocations`), a relative import and a `paths` alias alike;
+/// deleting a file behind an alias re-indexes its importer, and restoring
+/// it is found again.
+#[test]
+fn a_file_created_where_an_import_failed_re_indexes_its_importers_alone() {
+    let ws = workspace_of(
+        "occ-created",
+        &[
+            (
+                "tsconfig.json",
+                r#"{ "compilerOptions": { "strict": false, "module": "esnext", "moduleResolution": "bundler", "baseUrl": ".", "paths": { "@lib/*": ["./lib/*"] } }, "include": ["**/*.ts"] }"#,
+            ),
+            ("lib/util.ts", "export function helper(): number { return 1; }\n"),
+            (
+                "app.ts",
+                "import { later } from './later';\nimport { helper } from '@lib/util';\nexport function main(): number { return later() + helper(); }\n",
+            ),
+            ("other.ts", "export function later(): number { return 0; }\nexport const unrelated = later();\n"),
+        ],
+    );
+    let e = engine(&ws.0);
+    assert_exact(&e, &ws.0, 1, 3);
+    let sync = |what: &str| {
+        let r = e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
+        assert!(!r.full, "{what}: not a full re-index");
+        r.indexed
+    };
+    ws.write("later.ts", b"export function later(): number { return 2; }\n");
+    assert_eq!(sync("later.ts created"), 2, "later.ts and app.ts, whose import looked there; other.ts mentions `later` but never looked there");
+    assert_exact(&e, &ws.0, 1, 3);
+    let callers = serde_json::to_string(&e.relations("symbol = later.ts > later", Some(1), &tsq::index::sync_silent()).unwrap()).unwrap();
+    assert!(callers.contains("app.ts"), "app.ts calls the created later(): {callers}");
+    std::fs::remove_file(ws.0.join("lib/util.ts")).unwrap();
+    assert_eq!(sync("lib/util.ts deleted"), 1, "its importer app.ts");
+    assert_exact(&e, &ws.0, 1, 3);
+    ws.write("lib/util.ts", b"export function helper(): number { return 1; }\n");
+    assert_eq!(sync("lib/util.ts restored"), 2, "lib/util.ts and app.ts, whose alias looked there");
+    assert_exact(&e, &ws.0, 1, 3);
+    let callers = serde_json::to_string(&e.relations("symbol = lib/util.ts > helper", Some(1), &tsq::index::sync_silent()).unwrap()).unwrap();
+    assert!(callers.contains("app.ts"), "the restored file behind the alias is found: {callers}");
+}
+
+/// Point 2 of issue 44: a package.json that module resolution consulted
+/// (`affectingLocations`: here a directory import's `types`) is an input
+/// of exactly the files that consulted it.
+#[test]
+fn a_package_json_resolution_read_is_an_input_of_its_importers_alone() {
+    let ws = workspace_of(
+        "occ-package-json",
+        &[
+            ("tsconfig.json", r#"{ "compilerOptions": { "strict": true, "module": "esnext", "moduleResolution": "bundler" }, "include": ["**/*.ts"] }"#),
+            ("lib/package.json", r#"{ "name": "lib", "types": "./one.ts" }"#),
+            ("lib/one.ts", "export function pick(): number { return 1; }\n"),
+            ("lib/two.ts", "export function pick(): number { return 2; }\n"),
+            ("app.ts", "import { pick } from './lib';\nexport function main(): number { return pick(); }\n"),
+            ("other.ts", "export function alone(): number { return 3; }\n"),
+        ],
+    );
+    let e = engine(&ws.0);
+    assert_exact(&e, &ws.0, 1, 3);
+    let callers = |q: &str| serde_json::to_string(&e.relations(q, Some(1), &tsq::index::sync_silent()).unwrap()).unwrap();
+    assert!(callers("symbol = lib/one.ts > pick").contains("app.ts"));
+    std::fs::write(ws.0.join("lib/package.json"), r#"{ "name": "lib", "types": "./two.ts" }"#).unwrap();
+    let r = e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
+    assert!(!r.full, "not a full re-index");
+    assert_eq!(r.indexed, 1, "app.ts alone consulted lib/package.json");
+    assert_exact(&e, &ws.0, 1, 3);
+    assert!(callers("symbol = lib/two.ts > pick").contains("app.ts"), "the import now resolves to two.ts");
+    assert!(!callers("symbol = lib/one.ts > pick").contains("app.ts"));
+    // Nothing changed since: no sync is pending.
+    assert_eq!(e.sync_occurrences(&tsq::index::sync_silent()).unwrap().indexed, 0);
+}
+
+/// Point 4 of issue 44: a body-only edit that adds a local whose name
+/// repeats others' (`x` in several arrow functions, blocks and accessors)
+/// changes no symbol id outside the edited body: every definition that
+/// was there keeps its id, in the edited file and in its importer, and
+/// the importer is not re-indexed.
+#[test]
+fn a_body_only_edit_adding_a_repeated_local_moves_no_id() {
+    let ws = workspace_of(
+        "occ-stable-ids",
+        &[
+            (
+                "tsconfig.json",
+                r#"{ "compilerOptions": { "strict": true, "target": "es2022", "module": "esnext", "moduleResolution": "bundler" }, "include": ["*.ts"] }"#,
+            ),
+            (
+                "a.ts",
+                "export function run(items: number[]): number {\n  let total = 0;\n  items.forEach((n) => { const x = n * 2; total += x; });\n  items.forEach((n) => { const x = n + 1; total += x; });\n  if (total > 1) { const x = 1; total += x; } else { const x = 2; total -= x; }\n  return total;\n}\nexport const api = {\n  first: (): number => { const x = 1; return x; },\n  second: (): { x: number } => { const x = 2; return { x }; },\n};\nexport class Box {\n  get x(): number { const x = 1; return x; }\n  set x(v: number) { const x = v; void x; }\n}\n[1, 2].map((x) => x + 1);\n",
+            ),
+            ("b.ts", "import { api, run, Box } from './a';\nexport const y = api.second().x + run([1]) + new Box().x;\n"),
+        ],
+    );
+    let e = engine(&ws.0);
+    e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
+    let definitions = |file: &str| -> std::collections::BTreeMap<(u32, u32), String> {
+        let index = tsq::index::Index::open(&ws.0, &tsq::index::IndexConfig { embedder: EmbedderChoice::None, ..Default::default() }).unwrap();
+        index.occurrences_in(file).unwrap().into_iter().filter(|r| r.role == "definition").map(|r| ((r.line, r.column), r.symbol)).collect()
+    };
+    let references = |file: &str| -> std::collections::BTreeSet<String> {
+        let index = tsq::index::Index::open(&ws.0, &tsq::index::IndexConfig { embedder: EmbedderChoice::None, ..Default::default() }).unwrap();
+        index.occurrences_in(file).unwrap().into_iter().map(|r| r.symbol).collect()
+    };
+    let (before, importer) = (definitions("a.ts"), references("b.ts"));
+    let xs = before.values().filter(|id| id.contains("x")).count();
+    assert!(xs >= 8, "the fixture repeats `x` in many bodies: {before:?}");
+    let ids: std::collections::BTreeSet<&String> = before.values().collect();
+    assert_eq!(ids.len(), before.len(), "every declaration has its own id: {before:?}");
+    // Each body in turn gains a local `x` (on its own line's end, so no
+    // definition moves), then loses it again.
+    for (from, to) in [
+        ("const x = n * 2; total += x; });", "const x = n * 2; total += x; { const x = 0; void x; } });"),
+        ("first: (): number => { const x = 1;", "first: (): number => { { const x = 9; void x; } const x = 1;"),
+        ("get x(): number { const x = 1;", "get x(): number { { const x = 3; void x; } const x = 1;"),
+    ] {
+        edit(&ws.0, "a.ts", from, to);
+        let report = e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
+        assert_eq!(report.indexed, 1, "{to}: a body-only edit re-indexes its file alone");
+        let after = definitions("a.ts");
+        for (at, id) in &before {
+            assert_eq!(after.get(at), Some(id), "{to}: the definition at {at:?} kept its id");
+        }
+        assert_eq!(after.len(), before.len() + 1, "{to}: one new definition");
+        assert_eq!(references("b.ts"), importer, "{to}: the importer's rows are unchanged");
+        assert_exact(&e, &ws.0, 1, 2);
+        edit(&ws.0, "a.ts", to, from);
+        e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
+        assert_eq!(definitions("a.ts"), before, "{from}: restored");
+    }
+}
+
 /// Issue 44's generated differential test: seeded edits of every kind in
 /// `generated::KINDS` (at least 300 per run: `TSQ_GENERATED_EDITS`), each
 /// followed by a sync and a comparison of every declaration of the

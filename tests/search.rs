@@ -201,9 +201,8 @@ fn end_to_end_with_the_local_model() {
     let (with, all) = index.vector_coverage().unwrap();
     assert_eq!(with, all, "tsq index embeds everything");
     let workspace = std::sync::Arc::new(tsq::inspect::Workspace::open(&ws.0).unwrap());
-    let view = tsq::ts::files::FileView::new(Default::default());
     let live = || Ok(std::sync::Arc::clone(&workspace));
-    let structures = tsq::structure::Structures::new(&index, &view, &live);
+    let structures = tsq::structure::Structures::new(&live, settings().call_depth);
     for (query, expected) in [
         ("where do we get a new access token once the old one has expired?", "refreshAccessToken"),
         ("wait longer between attempts after each failure", "retryWithBackoff"),

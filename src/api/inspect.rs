@@ -1,9 +1,8 @@
 //! `tsq inspect` through the engine: every declaration a query names with
 //! its `SymbolMetadata`, and the coverage behind it. From the occurrence
 //! index when its rows are fresh and its scope record can tell the
-//! coverage (`structure::scope`), else from the legacy stored answers
-//! (`structure::coverage`), else from the live Language Service, which
-//! `inspect_live` asks alone (the differential tests' oracle).
+//! coverage (`structure::scope`), else from the live Language Service,
+//! which `inspect_live` asks alone (the differential tests' oracle).
 
 use super::{lock, structure_error, structure_line, Engine, EngineError, InspectAnswer, SymbolRequest};
 use crate::answer::Inspection;
@@ -20,9 +19,6 @@ impl Engine {
         let SymbolRequest { query: parsed, settings } = SymbolRequest::new(&self.root, query, Overrides { call_depth, ..Default::default() })?;
         let tree = self.walk();
         if let Some(answer) = self.occurrence_inspect(&parsed, settings.call_depth, &tree)? {
-            return Ok(answer);
-        }
-        if let Some(answer) = self.stored_inspect(&parsed, settings.call_depth, &tree)? {
             return Ok(answer);
         }
         self.live_inspect(&parsed, settings.call_depth, &tree)
@@ -80,42 +76,11 @@ impl Engine {
             tracing::debug!(query = %query, "the scope record cannot tell this inspect's coverage");
             return Ok(None);
         };
-        let line = match sync.indexed {
-            0 => "structure: from the occurrence index".to_string(),
-            n => format!("structure: from the occurrence index ({n} files re-indexed first)"),
-        };
         Ok(Some(InspectAnswer {
             query: query.to_string(),
             workspace,
             result: Inspection { matches: found.metadata, coverage, build_log: Vec::new() },
-            structure: Some(super::with_origin(index, line)),
-        }))
-    }
-
-    /// An inspect answer from the legacy stored answers, when every
-    /// match's metadata is stored at the requested depth and the
-    /// workspace's coverage is recorded for its current state
-    /// (`structure::coverage`).
-    fn stored_inspect(&self, query: &SymbolQuery, call_depth: i32, tree: &Tree) -> Result<Option<InspectAnswer>, EngineError> {
-        if call_depth != crate::structure::STORED_DEPTH || !crate::index::index_dir(&self.root).exists() {
-            return Ok(None);
-        }
-        let progress = crate::index::sync_silent();
-        self.sync_tree(tree, &progress)?;
-        // Without the coverage record, the answer stays live.
-        let Some(record) = crate::structure::coverage::current(self.open_index()?.as_ref().expect("opened above")).map_err(structure_error)? else {
-            return Ok(None);
-        };
-        let Some((found, line)) = self.answer_from_index(query, tree, &progress)? else { return Ok(None) };
-        if found.matches.is_empty() || found.metadata.len() != found.matches.len() {
-            return Ok(None);
-        }
-        let Some(coverage) = crate::structure::coverage::coverage(&record, &found.metadata) else { return Ok(None) };
-        Ok(Some(InspectAnswer {
-            query: query.to_string(),
-            workspace: record.info,
-            result: Inspection { matches: found.metadata, coverage, build_log: Vec::new() },
-            structure: Some(line),
+            structure: Some(structure_line(index, &super::from_rows(sync.indexed))?),
         }))
     }
 }

@@ -1,13 +1,10 @@
 //! Keeping the index: `Engine::index` (`tsq index`: chunks, vectors, then
-//! the occurrence index or the legacy per-declaration precompute),
-//! `sync`, the background steps `tsq serve` runs when idle
-//! (`structure_step`, `embed_some`), `verify_structure`, `status` and
-//! `clean`.
+//! the occurrence index), `sync`, the background steps `tsq serve` runs
+//! when idle (`structure_step`, `embed_some`), `status` and `clean`.
 
-use super::{lock, structure_error, Engine, EngineError};
+use super::{lock, Engine, EngineError};
 use crate::embed::EmbedderChoice;
 use crate::index::{Index, IndexConfig, Progress, Status, SyncInput, SyncReport};
-use crate::source::Tree;
 
 /// What `Engine::index` computes besides chunks and vectors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -16,8 +13,6 @@ pub enum StructureMode {
     None,
     /// The occurrence index (`tsq index`).
     Occurrences,
-    /// The legacy per-declaration Language Service precompute.
-    PerDeclaration,
 }
 
 /// `tsq index`'s report: the chunk sync, then the occurrence sync.
@@ -39,8 +34,7 @@ impl Engine {
     /// `tsq index`: a full sync (waiting for another writer), then every
     /// missing vector, then the structure `mode` asks for: the occurrence
     /// index (the default: one checker pass per changed file, by the
-    /// builder rule), the legacy per-declaration precompute (kept as the
-    /// oracle of tests/structure.rs), or none. An embedding or structure
+    /// builder rule), or none. An embedding or structure
     /// failure is returned beside the report: what was synced stays.
     pub fn index(&self, mode: StructureMode, progress: &dyn Progress) -> Result<(IndexReport, Option<EngineError>), EngineError> {
         let tree = self.walk();
@@ -76,43 +70,7 @@ impl Engine {
                 }
                 Err(e) => Ok((IndexReport { sync: report, occurrences: None }, Some(e))),
             },
-            StructureMode::PerDeclaration => match self.precompute(&tree, usize::MAX, false, progress, &|| false) {
-                Ok(s) => {
-                    report.structure_computed = s.computed;
-                    report.structure_ms = s.ms;
-                    report.ms += s.ms;
-                    Ok((IndexReport { sync: report, occurrences: None }, None))
-                }
-                Err(e) => Ok((IndexReport { sync: report, occurrences: None }, Some(e))),
-            },
         }
-    }
-
-    /// Computes and stores missing structure, at most `limit` declarations
-    /// (`tsq serve` does a little at a time when idle, in its own Language
-    /// Service: `background`), asking `stop` between batches. The index is
-    /// locked only to read what is missing and to write each batch.
-    fn precompute(
-        &self,
-        tree: &Tree,
-        limit: usize,
-        background: bool,
-        progress: &dyn Progress,
-        stop: &dyn Fn() -> bool,
-    ) -> Result<crate::structure::PrecomputeReport, EngineError> {
-        let ws = self.workspace_in(if background { &self.background } else { &self.workspace }, tree, progress)?;
-        drop(self.open_index()?);
-        // Declarations per commit (`TSQ_STRUCTURE_BATCH`, a tuning knob; the
-        // kill -9 test sets 1).
-        let batch = std::env::var("TSQ_STRUCTURE_BATCH").ok().and_then(|v| v.parse().ok()).unwrap_or(32usize).max(1).min(limit);
-        let done = std::cell::Cell::new(0usize);
-        let stop = || stop() || done.get() >= limit;
-        let counting = Counting { inner: progress, done: &done };
-        let with_index = |f: &mut dyn FnMut(&Index) -> Result<(), crate::structure::StructureError>| {
-            let guard = lock(&self.index);
-            f(guard.as_ref().expect("opened above"))
-        };
-        crate::structure::precompute(&with_index, &ws, &self.view, batch, &counting, &stop).map_err(structure_error)
     }
 
     /// `tsq serve`'s background structure step: builds the occurrence
@@ -139,27 +97,6 @@ impl Engine {
         }
         let ws = self.workspace(&tree, &crate::index::sync_silent())?;
         Ok(ws.warm(&files)?)
-    }
-
-    /// The legacy per-declaration precompute's refill (the oracle of
-    /// tests/structure.rs): up to `limit` declarations that lack stored
-    /// structure; 0 when none are left or the workspace has no index.
-    pub fn structure_some(&self, limit: usize) -> Result<usize, EngineError> {
-        if !crate::index::index_dir(&self.root).exists() {
-            return Ok(0);
-        }
-        let tree = self.walk();
-        self.sync_tree(&tree, &crate::index::sync_silent())?;
-        Ok(self.precompute(&tree, limit, true, &crate::index::sync_silent(), &|| false)?.computed)
-    }
-
-    /// Service's (the edit property test; `tsq index --verify`).
-    pub fn verify_structure(&self) -> Result<crate::structure::Verification, EngineError> {
-        let tree = self.walk();
-        self.sync_tree(&tree, &crate::index::sync_silent())?;
-        let ws = self.workspace(&tree, &crate::index::sync_silent())?;
-        let guard = self.open_index()?;
-        crate::structure::verify(guard.as_ref().expect("opened above"), &ws).map_err(structure_error)
     }
 
     /// Embeds up to `limit` chunks lacking vectors; 0 when none are left or
@@ -190,18 +127,5 @@ impl Engine {
     pub fn clean(&self) -> Result<bool, EngineError> {
         lock(&self.index).take();
         Ok(crate::index::clean(&self.root)?)
-    }
-}
-
-/// Progress that also counts what was done (for `limit`).
-struct Counting<'a> {
-    inner: &'a dyn Progress,
-    done: &'a std::cell::Cell<usize>,
-}
-
-impl Progress for Counting<'_> {
-    fn update(&self, phase: &str, done: u64, total: u64) {
-        self.done.set(done as usize);
-        self.inner.update(phase, done, total);
     }
 }

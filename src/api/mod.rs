@@ -8,16 +8,16 @@
 //!
 //! How a query flows: `Engine::request` (`Request::new`) → `Engine::query`
 //! → `Engine::walk` (the query's one walk) →
-//! - `symbol =`: with an index, `Engine::occurrence_lookup` (the chunk
-//!   sync, the occurrence sync by the builder rule, then
-//!   `structure::answers::lookup` from the rows), else the legacy stored
-//!   answers (`structure::lookup`); when neither answers exactly,
-//!   `Engine::workspace` → `lookup::lookup_query` (the live Language
-//!   Service); all end in `lookup::answer_from` / `lookup::assemble`;
+//! - `symbol =`: with an occurrence index, `Engine::occurrence_lookup`
+//!   (the chunk sync, the occurrence sync by the builder rule, then
+//!   `structure::answers::lookup` from the rows); when the rows cannot
+//!   answer exactly, `Engine::workspace` → `lookup::lookup_query` (the
+//!   live Language Service); both end in `lookup::answer_from` /
+//!   `lookup::assemble`;
 //! - natural language: `Index::try_sync_with` → concise:
 //!   `search::retrieve` → `search::concise`; full: the occurrence sync,
 //!   then `search::search` (`retrieve` → `select` → `enrich::answer`,
-//!   live only for what the index lacks) → `lookup::assemble`;
+//!   live only for what the rows cannot answer) → `lookup::assemble`;
 //!
 //! then `render`. Keeping the index (`index`, `sync`, the background
 //! steps, `status`, `clean`) is `maintain`; the occurrence index's own
@@ -49,7 +49,6 @@ use crate::lookup::{ConciseResult, LookupAnswer, LookupConfig};
 use crate::query::SymbolQuery;
 use crate::search::{Backends, SearchAnswer, SearchError};
 use crate::source::{ReadConfig, Skipped, Tree};
-use crate::structure::{FromIndex, StoredLookup};
 use crate::ts::files::FileView;
 use crate::ts::TsError;
 
@@ -180,9 +179,6 @@ pub struct Engine {
     /// Held for an occurrence sync: one pass at a time (`tsq serve`'s
     /// worker and an answer's own sync).
     occurrence_pass: Mutex<()>,
-    /// A second Language Service for `tsq serve`'s background precompute,
-    /// so that a query never waits for it.
-    background: Mutex<Option<Arc<Workspace>>>,
     parser: OnceLock<Result<TsqEngine, String>>,
     reranker: OnceLock<Option<Box<dyn Reranker>>>,
     /// Notes from opening the index (rebuilds, fallbacks), said once.
@@ -211,7 +207,6 @@ impl Engine {
             index: Mutex::new(None),
             workspace: Mutex::new(None),
             occurrence_pass: Mutex::new(()),
-            background: Mutex::new(None),
             parser: OnceLock::new(),
             reranker: OnceLock::new(),
             notes: Mutex::new(Vec::new()),
@@ -290,11 +285,7 @@ impl Engine {
     /// The Language Service workspace, loaded on first use from `tree`,
     /// else brought up to `tree` (files created or deleted).
     fn workspace(&self, tree: &Tree, progress: &dyn Progress) -> Result<Arc<Workspace>, EngineError> {
-        self.workspace_in(&self.workspace, tree, progress)
-    }
-
-    fn workspace_in(&self, slot: &Mutex<Option<Arc<Workspace>>>, tree: &Tree, progress: &dyn Progress) -> Result<Arc<Workspace>, EngineError> {
-        let mut guard = lock(slot);
+        let mut guard = lock(&self.workspace);
         if let Some(ws) = guard.as_ref() {
             ws.refresh(tree)?;
             return Ok(Arc::clone(ws));
@@ -395,12 +386,11 @@ impl Engine {
         })
     }
 
-    /// A lookup from the index alone (no Language Service), when the
-    /// workspace has an index that can answer it exactly
-    /// (`structure::lookup`) at the stored depth. Syncs first, so that
-    /// edits invalidate what they may have changed.
-    /// Beside the answer: `Some(files pending)` when the occurrence rows
-    /// are being refreshed in the background and were not read.
+    /// A lookup from the occurrence index alone (no Language Service),
+    /// when the workspace has one that can answer it exactly
+    /// (`Engine::occurrence_lookup`). Beside the answer: `Some(files
+    /// pending)` when the occurrence rows are being refreshed in the
+    /// background and were not read.
     fn stored_lookup(
         &self,
         query: &SymbolQuery,
@@ -411,54 +401,11 @@ impl Engine {
         if !crate::index::index_dir(&self.root).exists() {
             return Ok((None, None));
         }
-        let refreshing = match self.occurrence_lookup(query, config, tree, progress)? {
-            occurrences::OccurrenceLookup::Answered(answer) => return Ok((Some(answer), None)),
-            occurrences::OccurrenceLookup::Unanswered => None,
-            occurrences::OccurrenceLookup::Refreshing { pending } => Some(pending),
-        };
-        if config.call_depth != crate::structure::STORED_DEPTH {
-            return Ok((None, refreshing));
-        }
-        self.sync_tree(tree, progress)?;
-        let Some((found, backends)) = self.answer_from_index(query, tree, progress)? else { return Ok((None, refreshing)) };
-        let (matches, hints) = crate::lookup::in_scope_only(found.matches, Vec::new(), config);
-        if matches.is_empty() {
-            // The hints come from the Language Service.
-            return Ok((None, refreshing));
-        }
-        Ok((Some(crate::lookup::answer_from(query, config, Some(backends), matches, &found.snapshots, hints, found.metadata)), refreshing))
-    }
-
-    /// A query's parts from the index (synced by the caller), with the
-    /// line saying so. Declarations the index knows but holds no answer
-    /// for (a nested function, a local, a member: no chunk of their own)
-    /// are computed live and stored first, a few at most; else `None`.
-    fn answer_from_index(&self, query: &SymbolQuery, tree: &Tree, progress: &dyn Progress) -> Result<Option<(StoredLookup, String)>, EngineError> {
-        /// More than this many missing answers: one live answer is cheaper.
-        const MAX_MISSING: usize = 64;
-        let lookup = || -> Result<FromIndex, EngineError> {
-            let guard = self.open_index()?;
-            crate::structure::lookup(guard.as_ref().expect("opened above"), &self.view, &self.root, &tree.sources, query).map_err(structure_error)
-        };
-        let line = |how: &str| structure_line(self.open_index()?.as_ref().expect("opened above"), how);
-        let missing = match lookup()? {
-            FromIndex::Answered(found) => return Ok(Some((found, line("from the index")?))),
-            FromIndex::Missing(missing) if missing.len() <= MAX_MISSING => missing,
-            _ => return Ok(None),
-        };
-        let ws = self.workspace(tree, progress)?;
-        let stored = match crate::structure::complete(self.open_index()?.as_ref().expect("opened above"), &self.view, &ws, &missing) {
-            Ok(n) if n > 0 => n,
-            Ok(_) => return Ok(None),
-            Err(e) => {
-                tracing::warn!("could not store structure: {e}");
-                return Ok(None);
-            }
-        };
-        match lookup()? {
-            FromIndex::Answered(found) => Ok(Some((found, line(&format!("from the index, {stored} computed now and stored"))?))),
-            _ => Ok(None),
-        }
+        Ok(match self.occurrence_lookup(query, config, tree, progress)? {
+            occurrences::OccurrenceLookup::Answered(answer) => (Some(answer), None),
+            occurrences::OccurrenceLookup::Unanswered => (None, None),
+            occurrences::OccurrenceLookup::Refreshing { pending } => (None, Some(pending)),
+        })
     }
 
     fn search(&self, req: &Request, text: &str, tree: &Tree, progress: &dyn Progress) -> Result<Answer, EngineError> {
@@ -526,12 +473,12 @@ impl Engine {
         let rows = crate::structure::answers::Rows::new(index, &self.view, &tree.sources);
         // Rows only when they are fresh (synced above; not while the
         // background worker refreshes them).
-        let structures = crate::structure::Structures::new(index, &self.view, &live);
+        let structures = crate::structure::Structures::new(&live, req.settings.call_depth);
         let structures = if with_rows { structures.with_rows(&rows) } else { structures };
         let mut answer = crate::search::search(index, &structures, self.reranker(), text, &filter, &req.settings)?;
         let computed = structures.computed.get();
         if computed > 0 {
-            notes.push(format!("structure: {computed} of {} results computed live by the Language Service (now stored)", computed + structures.served.get()));
+            notes.push(format!("structure: {computed} of {} results computed live by the Language Service", computed + structures.served.get()));
         }
         answer.timings.sync = sync_ms;
         notes.append(&mut answer.notes);
@@ -588,11 +535,21 @@ fn structure_error(e: crate::structure::StructureError) -> EngineError {
     }
 }
 
-/// `structure: N/M declarations (how)`: how much of the workspace's
-/// structure the index holds, and where this answer's came from.
+/// `structure: <how>; occurrence index: N/M files`: where this answer's
+/// structure came from, and how many indexed source files have current
+/// occurrence rows (`Index::occurrence_coverage`).
 fn structure_line(index: &Index, how: &str) -> Result<String, EngineError> {
-    let [n, m] = index.structure_counts()?;
-    Ok(with_origin(index, format!("structure: {}/{} declarations ({how})", group(n), group(m))))
+    let [n, m] = index.occurrence_coverage()?;
+    Ok(with_origin(index, format!("structure: {how}; occurrence index: {}/{} files", group(n), group(m))))
+}
+
+/// How an answer from the occurrence rows says so, after a sync that
+/// re-indexed `indexed` files.
+fn from_rows(indexed: usize) -> String {
+    match indexed {
+        0 => "from the occurrence index".to_string(),
+        n => format!("from the occurrence index ({n} files re-indexed first)"),
+    }
 }
 
 /// A structure line, with where the index came from when it was pulled.

@@ -186,11 +186,7 @@ impl Engine {
         if matches.is_empty() {
             return Ok(OccurrenceLookup::Unanswered);
         }
-        let line = match sync.indexed {
-            0 => "structure: from the occurrence index".to_string(),
-            n => format!("structure: from the occurrence index ({n} files re-indexed first)"),
-        };
-        let line = super::with_origin(index, line);
+        let line = super::structure_line(index, &super::from_rows(sync.indexed))?;
         Ok(OccurrenceLookup::Answered(crate::lookup::answer_from(query, config, Some(line), matches, &found.snapshots, hints, found.metadata)))
     }
 }

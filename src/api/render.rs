@@ -179,7 +179,7 @@ fn write_coverage(out: &mut String, c: &Coverage) {
 /// `tsq index`'s one-line summary.
 pub fn sync_report(report: &SyncReport) -> String {
     format!(
-        "{} files: {} unchanged, {} touched, {} parsed, {} removed, {} skipped; {} chunks, {} embedded, {} re-embedded by signature cascade ({}); structure: {} declarations computed, {} dropped by edits; {} ms\n",
+        "{} files: {} unchanged, {} touched, {} parsed, {} removed, {} skipped; {} chunks, {} embedded, {} re-embedded by signature cascade ({}); {} ms\n",
         report.files,
         report.unchanged,
         report.touched,
@@ -190,8 +190,6 @@ pub fn sync_report(report: &SyncReport) -> String {
         report.embedded,
         report.cascade,
         report.embedder,
-        report.structure_computed,
-        report.structure_dropped,
         report.ms
     )
 }
@@ -208,7 +206,7 @@ pub fn status(status: &Status) -> String {
         "files: {}  chunks: {}  vectors: {}/{} chunks ({}, {} dimensions)",
         status.files, status.chunks, status.vectors, status.embeddable, status.embedder, status.dimensions
     );
-    let _ = writeln!(out, "structure: {}/{} declarations", status.structure[0], status.structure[1]);
+    let _ = writeln!(out, "structure: occurrence index: {}/{} files current", status.structure[0], status.structure[1]);
     let _ = writeln!(out, "occurrences: {} files, {} rows", status.occurrences[0], status.occurrences[1]);
     for f in &status.occurrence_failures {
         let _ = writeln!(out, "occurrences failed: {}: {} (retried after its next change)", f.path, f.reason);

@@ -20,6 +20,7 @@ pub fn clean(root: &Path) -> Result<bool, IndexError> {
         let entry = entry.map_err(|e| io(&dir, e))?;
         let name = entry.file_name().to_string_lossy().into_owned();
         let ours = store::TABLES.iter().any(|t| name == format!("{t}.lance"))
+            || LEGACY.contains(&name.as_str())
             || (is_tsq_file(&name) && name != "config.toml")
             || name == swap::INCOMING
             || name == swap::OUTGOING
@@ -61,6 +62,14 @@ pub(super) fn clear_tables(dir: &Path) -> Result<(), IndexError> {
         let p = dir.join(format!("{name}.lance"));
         if p.exists() {
             std::fs::remove_dir_all(&p).map_err(|e| io(&p, e))?;
+        }
+    }
+    for name in LEGACY {
+        let p = dir.join(name);
+        match std::fs::symlink_metadata(&p) {
+            Ok(m) if m.is_dir() => std::fs::remove_dir_all(&p).map_err(|e| io(&p, e))?,
+            Ok(_) => std::fs::remove_file(&p).map_err(|e| io(&p, e))?,
+            Err(_) => {}
         }
     }
     let _ = std::fs::remove_file(dir.join(sync::JOURNAL));
@@ -123,11 +132,15 @@ pub(super) fn is_tsq_file(name: &str) -> bool {
 /// Where a pulled index came from (`Origin`).
 const ORIGIN: &str = "origin.json";
 /// The index's own files beside its tables: what wrote it, and the
-/// occurrence index's layout key, program scope and structure configs
-/// (`structure::occurrence_sync`, `structure::scope`, `structure::coverage`;
-/// records are `Index::record`s). Published and
-/// pulled with the tables.
-pub(super) const INDEX_FILES: &[&str] = &["meta.json", "occurrences-layout", "occurrence-scope.json", "structure-configs", "structure-workspace.json"];
+/// occurrence index's layout key, program scope and resolution inputs
+/// (`structure::inputs`, `structure::scope`; records are
+/// `Index::record`s). Published and pulled with the tables.
+pub(super) const INDEX_FILES: &[&str] = &["meta.json", "occurrences-layout", "occurrence-scope.json", "occurrence-inputs.json"];
+
+/// What indexes before schema 8 held beside today's tables (the
+/// per-declaration structure store): removed by a rebuild and by `clean`,
+/// never published.
+const LEGACY: &[&str] = &["structure.lance", "imports.lance", "names.lance", "structure-configs", "structure-workspace.json"];
 
 /// Whether `rel` (relative to the index directory) names a local-only
 /// file, which no pulled index may bring. Compared as a case-insensitive

@@ -12,7 +12,6 @@ pub mod occurrences;
 mod schema;
 mod search_reads;
 mod store;
-pub mod structure;
 mod swap;
 mod sync;
 pub mod usage;
@@ -114,7 +113,9 @@ pub struct Status {
     /// Chunks with vectors, of those that get them (imports do not).
     pub vectors: usize,
     pub embeddable: usize,
-    /// Declarations with stored structure, and all declarations.
+    /// The occurrence index's coverage: indexed source files whose rows
+    /// are current, and all indexed source files
+    /// (`Index::occurrence_coverage`).
     pub structure: [usize; 2],
     /// Files in the occurrence index, and its rows.
     pub occurrences: [usize; 2],
@@ -352,7 +353,6 @@ impl Index {
         let started = std::time::Instant::now();
         let before = self.runtime.block_on(self.store.table_versions())?;
         let mut report = self.runtime.block_on(sync::run(&self.store, &self.root, engine, &self.config, input, progress))?;
-        report.structure_dropped = self.invalidate_structure(input, &report)?;
         // Housekeeping (index refresh, compaction) only after a write: a
         // no-change sync stays a walk, a stat and one read of `files`.
         if self.runtime.block_on(self.store.table_versions())? != before {
@@ -365,106 +365,7 @@ impl Index {
         Ok(report)
     }
 
-    /// Drops the stored structure the sync's changes may have changed
-    /// (`structure::invalidate`); a changed tsconfig or jsconfig counts as
-    /// a layout change.
-    fn invalidate_structure(&self, input: SyncInput<'_>, report: &SyncReport) -> Result<usize, IndexError> {
-        use sha2::Digest;
-        // The configs by path relative to the root (a moved workspace keeps
-        // its structure: answers hold relative paths only), or, as indexes
-        // before 2026-11-25 recorded them, by absolute path.
-        let configs_hash = |path: &dyn Fn(&Path) -> String| {
-            let mut h = sha2::Sha256::new();
-            for c in &input.tree.configs {
-                h.update(path(c).as_bytes());
-                h.update([0]);
-                h.update(std::fs::read(c).unwrap_or_default());
-                h.update([0]);
-            }
-            hex(&h.finalize())
-        };
-        let configs = configs_hash(&|c| sync::relative(c, &self.root));
-        let marker = self.dir.join("structure-configs");
-        let recorded = std::fs::read_to_string(&marker).ok();
-        let configs_changed = recorded.as_deref() != Some(configs.as_str());
-        let configs_changed = configs_changed && recorded != Some(configs_hash(&|c| c.display().to_string()));
-        let files: Vec<String> = input.tree.sources.iter().map(|p| sync::relative(p, &self.root)).collect();
-        let root = self.root.clone();
-        let text = move |rel: &str| input.view.get(&root.join(rel)).ok().and_then(|e| e.text.as_ref().ok().cloned());
-        let changes = structure::Changes {
-            changed: &report.changed_paths,
-            api_changed: &report.api_changed_paths,
-            changed_bodies: &report.changed_bodies,
-            removed_words: &report.removed_words,
-            layout_changed: report.layout_changed || configs_changed,
-            files: &files,
-            text: &text,
-        };
-        let dropped = self.runtime.block_on(structure::invalidate(&self.store, &changes))?;
-        if configs_changed {
-            write_atomic(&marker, configs.as_bytes())?;
-        }
-        Ok(dropped)
-    }
-
-    /// Stored structure for these chunk ids (those that have it).
-    pub fn structure(&self, chunk_ids: &[String]) -> Result<Vec<structure::StructureRow>, IndexError> {
-        self.runtime.block_on(self.store.structure_rows(chunk_ids))
-    }
-
-    /// Every stored answer (checks and tests).
-    pub fn structure_all(&self) -> Result<Vec<structure::StructureRow>, IndexError> {
-        self.runtime.block_on(self.store.structure_all())
-    }
-
-    /// The recorded declarations named `name` (Language Service order),
-    /// and the files whose declarations are recorded.
-    pub fn names(&self, name: &str) -> Result<(Vec<structure::NameRow>, std::collections::HashSet<String>), IndexError> {
-        self.runtime.block_on(async { Ok((self.store.names(name).await?, self.store.names_recorded().await?)) })
-    }
-
-    /// Files' recorded owner projects (`imports`).
-    pub fn owners(&self) -> Result<std::collections::HashMap<String, String>, IndexError> {
-        Ok(self.runtime.block_on(self.store.imports())?.into_iter().map(|(f, r)| (f, r.project)).collect())
-    }
-
-    /// Stored answers of one file's declarations.
-    pub fn structure_of_file(&self, file: &str) -> Result<Vec<structure::StructureRow>, IndexError> {
-        self.runtime.block_on(self.store.structure_of_file(file))
-    }
-
-    /// Declaration chunks with stored structure, and all of them.
-    pub fn structure_counts(&self) -> Result<[usize; 2], IndexError> {
-        self.runtime.block_on(async {
-            Ok([
-                Store::count(&self.store.structure, Some(structure::CHUNK_ANSWERS)).await?,
-                Store::count(&self.store.chunks, Some(structure::DECLARATIONS)).await?,
-            ])
-        })
-    }
-
-    /// A key of everything module resolution and project membership read,
-    /// as of the last sync: the configs, the walked files, and each file's
-    /// API hash (its imports are outside the bodies it leaves out). A
-    /// body-only edit keeps it.
-    pub fn api_key(&self) -> Result<String, IndexError> {
-        use sha2::Digest;
-        let mut files = self.runtime.block_on(self.store.files())?;
-        files.sort_by(|a, b| a.relative_path.cmp(&b.relative_path));
-        let mut h = sha2::Sha256::new();
-        h.update(std::fs::read(self.dir.join("structure-configs")).unwrap_or_default());
-        for f in files {
-            // An unknown API hash: the content stands in.
-            let api = if f.api_hash.is_empty() { &f.content_hash } else { &f.api_hash };
-            for part in [f.relative_path.as_str(), api.as_str(), f.skip_reason.as_deref().unwrap_or("")] {
-                h.update(part.as_bytes());
-                h.update([0]);
-            }
-        }
-        Ok(hex(&h.finalize()))
-    }
-
-    /// A JSON record kept beside the tables (`structure::coverage`), or
+    /// A JSON record kept beside the tables (`structure::scope`), or
     /// `None` when there is none.
     pub fn record(&self, name: &str) -> Option<String> {
         std::fs::read_to_string(self.dir.join(format!("{name}.json"))).ok()
@@ -473,59 +374,6 @@ impl Index {
     /// Writes a record atomically.
     pub fn put_record(&self, name: &str, json: &str) -> Result<(), IndexError> {
         write_atomic(&self.dir.join(format!("{name}.json")), json.as_bytes())
-    }
-
-    /// Declaration chunks (the columns that name them), by path then line.
-    pub fn declarations(&self) -> Result<Vec<ChunkRow>, IndexError> {
-        self.runtime.block_on(async {
-            let columns = ["id", "relativePath", "nodeKind", "name", "breadcrumb", "startLine", "endLine"];
-            let mut out: Vec<ChunkRow> = Vec::new();
-            for b in Store::scan(&self.store.chunks, Some(structure::DECLARATIONS), Some(&columns)).await? {
-                let c = schema::Columns(&b);
-                out.extend((0..b.num_rows()).map(|i| schema::chunk_row(&c, i)));
-            }
-            out.sort_by(|a, b| (&a.chunk.relative_path, a.chunk.start_line).cmp(&(&b.chunk.relative_path, b.chunk.start_line)));
-            Ok(out)
-        })
-    }
-
-    /// Declaration chunks without stored structure, by path then line.
-    pub fn structure_missing(&self) -> Result<Vec<ChunkRow>, IndexError> {
-        let have = self.runtime.block_on(self.store.structure_ids())?;
-        Ok(self.declarations()?.into_iter().filter(|r| !have.contains(&r.chunk.id)).collect())
-    }
-
-    /// Stores answers and import lists, under the writer lock. An answer
-    /// is kept only if every file it was computed from (`seen`: path →
-    /// content hash, as the Language Service read it) is what the index
-    /// holds now: one computed before a sync that changed its files would
-    /// be stale. Returns how many answers were stored.
-    pub fn put_structure(
-        &self,
-        rows: Vec<structure::StructureRow>,
-        imports: &[structure::ImportsRow],
-        names: &[structure::NameRow],
-        owned: &[String],
-        seen: &std::collections::HashMap<String, String>,
-    ) -> Result<usize, IndexError> {
-        let _lock = lock::acquire(&self.dir).map_err(|e| io(&self.dir, e))?;
-        self.runtime.block_on(async {
-            let indexed: std::collections::HashMap<String, String> = self.store.files().await?.into_iter().map(|f| (f.relative_path, f.content_hash)).collect();
-            let fresh = |r: &structure::StructureRow| {
-                r.deps.iter().all(|d| match (indexed.get(d), seen.get(d)) {
-                    (Some(now), Some(then)) => now == then,
-                    _ => true,
-                })
-            };
-            let rows: Vec<_> = rows.into_iter().filter(fresh).collect();
-            self.store.put_imports(imports, names, owned).await?;
-            self.store.put_structure(&rows).await?;
-            // Compaction once the tables pass MAX_VERSIONS.
-            if self.store.versions().await? > MAX_VERSIONS {
-                self.store.housekeeping(true).await?;
-            }
-            Ok(rows.len())
-        })
     }
 
     /// Computes vectors for chunks that lack them, at most `limit` chunks
@@ -547,7 +395,9 @@ impl Index {
             let chunks = Store::count(&self.store.chunks, None).await?;
             let vectors = Store::count(&self.store.chunks, Some("vector IS NOT NULL")).await?;
             let embeddable = Store::count(&self.store.chunks, Some(sync::EMBEDDABLE)).await?;
+            let structure = self.store.occurrence_coverage().await?;
             Ok(Status {
+                structure,
                 files: files.len(),
                 chunks,
                 skipped: files.iter().filter_map(|f| f.skip_reason.clone().map(|reason| SkippedFile { path: f.relative_path.clone(), reason })).collect(),
@@ -558,7 +408,6 @@ impl Index {
                 versions: self.store.versions().await?,
                 vectors,
                 embeddable,
-                structure: [Store::count(&self.store.structure, None).await?, Store::count(&self.store.chunks, Some(structure::DECLARATIONS)).await?],
                 occurrences: [Store::count(&self.store.occ_files, Some("error IS NULL")).await?, Store::count(&self.store.occurrences, None).await?],
                 occurrence_failures: self
                     .store

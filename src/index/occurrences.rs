@@ -16,9 +16,9 @@ use std::sync::Arc;
 use arrow_array::{ArrayRef, BooleanArray, Int64Array, RecordBatch, StringArray};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 
+use super::schema::{list_of_strings, lists as strings};
 use super::schema::{sql_in, Columns};
 use super::store::Store;
-use super::structure::{list_of_strings, strings};
 use super::IndexError;
 
 pub const OCCURRENCES: &str = "occurrences";
@@ -46,6 +46,8 @@ pub fn occ_files_schema() -> SchemaRef {
         Field::new("global", DataType::Boolean, false),
         Field::new("imports", list_of_strings(), false),
         Field::new("reexports", list_of_strings(), false),
+        Field::new("lookups", list_of_strings(), false),
+        Field::new("affecting", list_of_strings(), false),
         Field::new("facts", DataType::Utf8, false),
         Field::new("error", DataType::Utf8, true),
         Field::new("indexedAt", DataType::Int64, false),
@@ -104,6 +106,12 @@ pub struct OccFileRow {
     pub global: bool,
     pub imports: Vec<String>,
     pub reexports: Vec<String>,
+    /// Where a created file would answer one of the file's imports
+    /// (TypeScript's `failedLookupLocations` inside the workspace).
+    pub lookups: Vec<String>,
+    /// The package.json files its resolution consulted
+    /// (`affectingLocations` inside the workspace).
+    pub affecting: Vec<String>,
     /// Declarations, items, call edges and base members (JSON).
     pub facts: String,
     /// Why the file has no rows (retried after its next change).
@@ -133,6 +141,8 @@ pub fn occ_files_batch(rows: &[OccFileRow]) -> Result<RecordBatch, arrow_schema:
         Arc::new(BooleanArray::from(rows.iter().map(|r| r.global).collect::<Vec<_>>())),
         strings(rows.iter().map(|r| r.imports.clone())),
         strings(rows.iter().map(|r| r.reexports.clone())),
+        strings(rows.iter().map(|r| r.lookups.clone())),
+        strings(rows.iter().map(|r| r.affecting.clone())),
         Arc::new(StringArray::from_iter_values(rows.iter().map(|r| r.facts.as_str()))),
         Arc::new(StringArray::from(rows.iter().map(|r| r.error.as_deref()).collect::<Vec<_>>())),
         Arc::new(Int64Array::from_iter_values(rows.iter().map(|r| r.indexed_at))),
@@ -187,6 +197,8 @@ fn occ_file_rows(b: &RecordBatch) -> impl Iterator<Item = OccFileRow> + '_ {
         global: c.bool("global", i).unwrap_or_default(),
         imports: c.strings("imports", i),
         reexports: c.strings("reexports", i),
+        lookups: c.strings("lookups", i),
+        affecting: c.strings("affecting", i),
         facts: c.str("facts", i).unwrap_or_default(),
         error: c.str("error", i),
         indexed_at: c.i64("indexedAt", i).unwrap_or_default(),
@@ -260,15 +272,27 @@ impl Store {
     /// Every file row; `facts` only when asked (it is the bulk).
     pub async fn occ_files(&self, facts: bool) -> Result<Vec<OccFileRow>, IndexError> {
         let columns: &[&str] = if facts {
-            &["relativePath", "contentHash", "apiHash", "global", "imports", "reexports", "facts", "error", "indexedAt"]
+            &["relativePath", "contentHash", "apiHash", "global", "imports", "reexports", "lookups", "affecting", "facts", "error", "indexedAt"]
         } else {
-            &["relativePath", "contentHash", "apiHash", "global", "imports", "reexports", "error", "indexedAt"]
+            &["relativePath", "contentHash", "apiHash", "global", "imports", "reexports", "lookups", "affecting", "error", "indexedAt"]
         };
         let mut out = Vec::new();
         for b in Store::scan(&self.occ_files, None, Some(columns)).await? {
             out.extend(occ_file_rows(&b));
         }
         Ok(out)
+    }
+
+    /// The indexed source files whose occurrence rows were computed from
+    /// their current text, and all indexed source files (declaration
+    /// files are inputs of the layout, never indexed themselves).
+    pub async fn occurrence_coverage(&self) -> Result<[usize; 2], IndexError> {
+        let rows: HashMap<String, String> =
+            self.occ_file_hashes().await?.into_iter().filter(|r| r.error.is_none()).map(|r| (r.relative_path, r.content_hash)).collect();
+        let sources: Vec<_> =
+            self.file_stamps().await?.into_iter().filter(|f| f.skip_reason.is_none() && !crate::files::is_declaration_file(&f.relative_path)).collect();
+        let fresh = sources.iter().filter(|f| rows.get(&f.relative_path).is_some_and(|h| *h == f.content_hash)).count();
+        Ok([fresh, sources.len()])
     }
 
     /// Every file row's path, content hash and error only (what freshness
@@ -304,13 +328,6 @@ impl Store {
         }
         Ok(out)
     }
-
-    pub async fn clear_occurrences(&self) -> Result<(), IndexError> {
-        Store::delete(&self.occ_files, "true").await?;
-        Store::delete(&self.occ_declarations, "true").await?;
-        Store::delete(&self.usage, "true").await?;
-        Store::delete(&self.occurrences, "true").await
-    }
 }
 
 impl super::Index {
@@ -328,6 +345,12 @@ impl super::Index {
     /// Whether the workspace has an occurrence index (a count, no scan).
     pub fn has_occurrences(&self) -> Result<bool, IndexError> {
         Ok(self.runtime.block_on(Store::count(&self.store.occ_files, None))? > 0)
+    }
+
+    /// The occurrence index's coverage, as every answer and `tsq status`
+    /// state it (`Store::occurrence_coverage`).
+    pub fn occurrence_coverage(&self) -> Result<[usize; 2], IndexError> {
+        self.runtime.block_on(self.store.occurrence_coverage())
     }
 
     /// The content hash of every walked source whose mtime and size are

@@ -16,7 +16,7 @@ pub use crate::files::language_of;
 
 /// Bumped whenever a table's layout or a column's meaning changes; an index
 /// written with another version is rebuilt, never misread.
-pub const SCHEMA_VERSION: u32 = 7;
+pub const SCHEMA_VERSION: u32 = 8;
 
 pub const CHUNKS: &str = "chunks";
 pub const VECTORS: &str = "vectors";
@@ -26,7 +26,8 @@ fn vector_type(dimension: usize) -> DataType {
     DataType::FixedSizeList(Arc::new(Field::new("item", DataType::Float32, true)), dimension as i32)
 }
 
-fn list_of_strings() -> DataType {
+/// A column of string lists.
+pub(super) fn list_of_strings() -> DataType {
     DataType::List(Arc::new(Field::new("item", DataType::Utf8, true)))
 }
 
@@ -81,8 +82,6 @@ pub fn files_schema() -> SchemaRef {
         Field::new("diagnostics", DataType::Int32, false),
         Field::new("skipReason", DataType::Utf8, true),
         Field::new("apiHash", DataType::Utf8, false),
-        Field::new("bodyHashes", DataType::Utf8, false),
-        Field::new("identifiers", DataType::Utf8, false),
     ]))
 }
 
@@ -118,12 +117,6 @@ pub struct FileRow {
     /// `ParsedFile::api_hash`: the text outside bodies that cannot change
     /// the file's API. Empty when unknown (skipped, or never parsed).
     pub api_hash: String,
-    /// `ParsedFile::body_hashes`: the bodies left out, one short hash each.
-    pub body_hashes: String,
-    /// The identifier-like words of the text outside those bodies (the
-    /// first line), then of each body (a line each), space-separated: what
-    /// an edit removed, for structure invalidation.
-    pub identifiers: String,
 }
 
 /// concise-output.md's definitions: `function search, class Searcher`.
@@ -144,7 +137,8 @@ fn opt_strings(values: impl Iterator<Item = Option<String>>) -> ArrayRef {
     Arc::new(StringArray::from_iter(values))
 }
 
-fn lists(values: impl Iterator<Item = Vec<String>>) -> ArrayRef {
+/// A string-list column from its values.
+pub(super) fn lists(values: impl Iterator<Item = Vec<String>>) -> ArrayRef {
     let mut b = ListBuilder::new(StringBuilder::new());
     for v in values {
         for s in v {
@@ -230,8 +224,6 @@ pub fn files_batch(rows: &[FileRow]) -> Result<RecordBatch, arrow_schema::ArrowE
             Arc::new(Int32Array::from_iter_values(rows.iter().map(|r| r.diagnostics))),
             opt_strings(rows.iter().map(|r| r.skip_reason.clone())),
             strings(rows.iter().map(|r| r.api_hash.clone())),
-            strings(rows.iter().map(|r| r.body_hashes.clone())),
-            strings(rows.iter().map(|r| r.identifiers.clone())),
         ],
     )
 }
@@ -324,8 +316,6 @@ pub fn file_row(c: &Columns<'_>, row: usize) -> FileRow {
         diagnostics: c.i64("diagnostics", row).unwrap_or(0) as i32,
         skip_reason: c.str("skipReason", row),
         api_hash: c.str("apiHash", row).unwrap_or_default(),
-        body_hashes: c.str("bodyHashes", row).unwrap_or_default(),
-        identifiers: c.str("identifiers", row).unwrap_or_default(),
     }
 }
 

@@ -22,18 +22,8 @@ pub const MAX_VERSIONS: usize = 24;
 pub const ANN_MIN_ROWS: usize = 50_000;
 
 /// Every table, by name.
-pub const TABLES: [&str; 10] = [
-    CHUNKS,
-    VECTORS,
-    FILES,
-    super::structure::STRUCTURE,
-    super::structure::IMPORTS,
-    super::structure::NAMES,
-    super::occurrences::OCCURRENCES,
-    super::occurrences::OCC_FILES,
-    super::occurrences::OCC_DECLARATIONS,
-    super::usage::USAGE,
-];
+pub const TABLES: [&str; 7] =
+    [CHUNKS, VECTORS, FILES, super::occurrences::OCCURRENCES, super::occurrences::OCC_FILES, super::occurrences::OCC_DECLARATIONS, super::usage::USAGE];
 
 pub struct Store {
     pub dir: PathBuf,
@@ -42,12 +32,6 @@ pub struct Store {
     pub chunks: Table,
     pub vectors: Table,
     pub files: Table,
-    /// Stored depth-1 structure per declaration chunk (`structure.rs`).
-    pub structure: Table,
-    /// Each file's resolved imports, for invalidation.
-    pub imports: Table,
-    /// Each recorded file's declarations, for `symbol =` lookups.
-    pub names: Table,
     /// The occurrence index (`occurrences.rs`).
     pub occurrences: Table,
     pub occ_files: Table,
@@ -99,37 +83,20 @@ impl Store {
             }
         };
         // Opened together: each open reads its manifest and counts rows,
-        // and a cold lookup waits for all ten.
+        // and a cold lookup waits for all seven.
         let started = std::time::Instant::now();
-        let (
-            (chunks, a),
-            (vectors, b),
-            (files, c),
-            (structure, d),
-            (imports, e),
-            (names, f),
-            (occurrences, g),
-            (occ_files, h),
-            (occ_declarations, i),
-            (usage, j),
-        ) = futures::try_join!(
+        let ((chunks, a), (vectors, b), (files, c), (occurrences, g), (occ_files, h), (occ_declarations, i), (usage, j)) = futures::try_join!(
             open(CHUNKS, schema::chunks_schema(dimension)),
             open(VECTORS, schema::vectors_schema(dimension)),
             open(FILES, schema::files_schema()),
-            open(super::structure::STRUCTURE, super::structure::structure_schema()),
-            open(super::structure::IMPORTS, super::structure::imports_schema()),
-            open(super::structure::NAMES, super::structure::names_schema()),
             open(super::occurrences::OCCURRENCES, super::occurrences::occurrences_schema()),
             open(super::occurrences::OCC_FILES, super::occurrences::occ_files_schema()),
             open(super::occurrences::OCC_DECLARATIONS, super::occurrences::occ_declarations_schema()),
             open(super::usage::USAGE, super::usage::usage_schema()),
         )?;
         tracing::debug!(ms = started.elapsed().as_millis() as u64, "index tables opened");
-        recovered |= a || b || c || d || e || f || g || h || i || j;
-        Ok((
-            Store { dir: dir.to_path_buf(), dimension, db, chunks, vectors, files, structure, imports, names, occurrences, occ_files, occ_declarations, usage },
-            recovered,
-        ))
+        recovered |= a || b || c || g || h || i || j;
+        Ok((Store { dir: dir.to_path_buf(), dimension, db, chunks, vectors, files, occurrences, occ_files, occ_declarations, usage }, recovered))
     }
 
     /// The vector dimension the chunks table was created with.
@@ -173,19 +140,8 @@ impl Store {
         Ok(())
     }
 
-    fn tables(&self) -> [&Table; 10] {
-        [
-            &self.chunks,
-            &self.vectors,
-            &self.files,
-            &self.structure,
-            &self.imports,
-            &self.names,
-            &self.occurrences,
-            &self.occ_files,
-            &self.occ_declarations,
-            &self.usage,
-        ]
+    fn tables(&self) -> [&Table; 7] {
+        [&self.chunks, &self.vectors, &self.files, &self.occurrences, &self.occ_files, &self.occ_declarations, &self.usage]
     }
 
     /// All rows of a table (or those matching `filter`), selected columns.

@@ -64,33 +64,6 @@ pub struct SyncReport {
     pub write_ms: u64,
     #[serde(rename = "embedMs")]
     pub embed_ms: u64,
-    /// Stored structure dropped because an edit may have changed it.
-    #[serde(rename = "structureDropped")]
-    pub structure_dropped: usize,
-    /// Declarations given stored structure (by `tsq index`, after the sync).
-    #[serde(rename = "structureComputed")]
-    pub structure_computed: usize,
-    #[serde(rename = "structureMs")]
-    pub structure_ms: u64,
-    /// Files whose content changed (for structure invalidation).
-    #[serde(skip)]
-    pub changed_paths: Vec<String>,
-    /// Of `changed_paths`, those whose API hash changed (or is unknown):
-    /// only these can change what their importers see.
-    #[serde(skip)]
-    pub api_changed_paths: Vec<String>,
-    /// Files created, deleted or newly skipped or readable.
-    #[serde(skip)]
-    pub layout_changed: bool,
-    /// Of the changed files whose API did not change, the new text of the
-    /// bodies that changed (joined): all a body-only edit can add.
-    #[serde(skip)]
-    pub changed_bodies: HashMap<String, String>,
-    /// Of the changed files, the identifier-like words of what the edit
-    /// replaced (the changed bodies' old text, or the whole old text),
-    /// space-separated: a removed call or declaration.
-    #[serde(skip)]
-    pub removed_words: HashMap<String, String>,
 }
 
 struct Dirty {
@@ -164,8 +137,6 @@ pub async fn run(
             diagnostics: 0,
             skip_reason: Some(s.message.clone()),
             api_hash: String::new(),
-            body_hashes: String::new(),
-            identifiers: String::new(),
         };
         if known.get(&rel) != Some(&row) {
             skipped_rows.push(row);
@@ -196,8 +167,6 @@ pub async fn run(
             diagnostics: 0,
             skip_reason: Some(reason),
             api_hash: String::new(),
-            body_hashes: String::new(),
-            identifiers: String::new(),
         };
         // Read, checked and hashed once; the parse below takes this text.
         let entry = match input.view.get_with(path, &meta) {
@@ -232,9 +201,6 @@ pub async fn run(
     }
     let removed: Vec<String> = known.keys().filter(|k| !seen.contains(*k)).cloned().collect();
     report.removed = removed.len();
-    let was_indexed = |rel: &str| known.get(rel).is_some_and(|k| k.skip_reason.is_none());
-    report.changed_paths = dirty.iter().filter(|d| was_indexed(&d.rel)).map(|d| d.rel.clone()).collect();
-    report.layout_changed = !removed.is_empty() || dirty.iter().any(|d| !was_indexed(&d.rel)) || skipped_rows.iter().any(|r| was_indexed(&r.relative_path));
 
     // Removed files and newly skipped ones lose their chunks.
     let mut gone: Vec<String> = removed.clone();
@@ -273,9 +239,6 @@ pub async fn run(
 
     // Re-index what changed, a batch of files per commit.
     let mut old_signatures: HashSet<String> = HashSet::new();
-    let mut api_hashes: HashMap<String, String> = HashMap::new();
-    let mut body_texts: HashMap<String, String> = HashMap::new();
-    let mut old_words: HashMap<String, String> = HashMap::new();
     let dirty_paths: HashSet<String> = dirty.iter().map(|d| d.rel.clone()).collect();
     let total = dirty.len() as u64;
     for (n, batch) in dirty.chunks(config.files_per_commit.max(1)).enumerate() {
@@ -298,8 +261,6 @@ pub async fn run(
                 diagnostics: 0,
                 skip_reason: None,
                 api_hash: String::new(),
-                body_hashes: String::new(),
-                identifiers: String::new(),
             };
             match result {
                 Err(skipped) => file_rows.push(FileRow { skip_reason: Some(skipped.message), ..base }),
@@ -315,42 +276,14 @@ pub async fn run(
                     let chunks = parse.chunks();
                     let file_rows_chunks = chunks.len() as i32;
                     rows.extend(chunk_rows(&chunks, &d.hash, d.mtime));
-                    let (api_hash, body_hashes) = (parse.parsed.api_hash(), parse.parsed.body_hashes());
-                    if let Some(old) = known.get(&d.rel) {
-                        // What the edit may have added and removed: the changed
-                        // bodies, old and new, when only bodies changed; else
-                        // the whole old text (the new one is read later).
-                        let paired = (old.api_hash == api_hash).then(|| changed_indexes(&old.body_hashes, &body_hashes)).flatten();
-                        let old_lines: Vec<&str> = old.identifiers.lines().collect();
-                        match paired {
-                            Some(changed) => {
-                                let text = parse.parsed.source.as_str();
-                                let bodies = parse.parsed.bodies();
-                                let new: Vec<&str> = changed.iter().map(|&i| &text[bodies[i].clone()]).collect();
-                                body_texts.insert(d.rel.clone(), new.join("\n"));
-                                let removed: Vec<&str> = changed.iter().filter_map(|&i| old_lines.get(i + 1).copied()).collect();
-                                old_words.insert(d.rel.clone(), removed.join(" "));
-                            }
-                            None => {
-                                old_words.insert(d.rel.clone(), old_lines.join(" "));
-                            }
-                        }
-                    }
-                    file_rows.push(FileRow {
-                        chunks: file_rows_chunks,
-                        diagnostics: parse.parsed.diagnostics.len() as i32,
-                        identifiers: identifier_lines(&parse.parsed),
-                        api_hash,
-                        body_hashes,
-                        ..base
-                    });
+                    let api_hash = parse.parsed.api_hash();
+                    file_rows.push(FileRow { chunks: file_rows_chunks, diagnostics: parse.parsed.diagnostics.len() as i32, api_hash, ..base });
                 }
             }
         });
         report.parse_ms += parse_started.elapsed().as_millis() as u64;
         report.parsed += batch.len();
         report.skipped += file_rows.iter().filter(|r| r.skip_reason.is_some()).count();
-        api_hashes.extend(file_rows.iter().map(|r| (r.relative_path.clone(), r.api_hash.clone())));
         let new_sigs: HashMap<String, &str> = rows.iter().map(|r| (signature_key(&r.chunk), r.chunk.signature.as_str())).collect();
         for (key, old) in previous {
             if new_sigs.get(&key).is_some_and(|new| *new != old) && !old.trim().is_empty() {
@@ -367,17 +300,6 @@ pub async fn run(
         report.write_ms += write_started.elapsed().as_millis() as u64;
         progress.update("parsed", ((n * config.files_per_commit) + batch.len()) as u64, total);
     }
-    report.api_changed_paths = report
-        .changed_paths
-        .iter()
-        .filter(|p| {
-            let old = known.get(*p).map(|k| k.api_hash.as_str()).unwrap_or_default();
-            old.is_empty() || api_hashes.get(*p).is_none_or(|new| new != old)
-        })
-        .cloned()
-        .collect();
-    report.changed_bodies = body_texts.into_iter().filter(|(p, _)| !report.api_changed_paths.contains(p)).collect();
-    report.removed_words = old_words.into_iter().filter(|(p, _)| report.changed_paths.contains(p)).collect();
     if !old_signatures.is_empty() {
         report.cascade = cascade(store, &old_signatures, &dirty_paths).await?;
     }
@@ -480,38 +402,6 @@ fn chunk_rows(chunks: &[CodeChunk], hash: &str, mtime: i64) -> Vec<ChunkRow> {
             }
         })
         .collect()
-}
-
-/// The places of the bodies whose hash differs from the old one at the
-/// same place; `None` when the bodies cannot be paired (their number
-/// changed).
-fn changed_indexes(old: &str, new: &str) -> Option<Vec<usize>> {
-    let (old, new): (Vec<&str>, Vec<&str>) = (old.split_whitespace().collect(), new.split_whitespace().collect());
-    (old.len() == new.len()).then(|| (0..new.len()).filter(|&i| old[i] != new[i]).collect())
-}
-
-/// `FileRow::identifiers`: the words outside the opaque bodies, then each
-/// body's, unique and sorted, a line each.
-fn identifier_lines(parsed: &crate::parse::ParsedFile) -> String {
-    let text = parsed.source.as_str();
-    let words = |t: &str| {
-        let mut w: Vec<&str> = super::structure::identifiers(t).collect();
-        w.sort_unstable();
-        w.dedup();
-        w.join(" ")
-    };
-    let bodies = parsed.bodies();
-    let mut outside = String::new();
-    let mut at = 0;
-    for b in &bodies {
-        outside.push_str(&text[at..b.start]);
-        outside.push('\n');
-        at = b.end;
-    }
-    outside.push_str(&text[at..]);
-    let mut lines = vec![words(&outside)];
-    lines.extend(bodies.iter().map(|b| words(&text[b.clone()])));
-    lines.join("\n")
 }
 
 /// After a pull: the walked files whose content is their row's take the

@@ -112,17 +112,7 @@ async fn drop_rows(store: &Store, paths: &[String]) -> Result<(), IndexError> {
     if paths.is_empty() {
         return Ok(());
     }
-    let tables = [
-        &store.chunks,
-        &store.vectors,
-        &store.files,
-        &store.structure,
-        &store.imports,
-        &store.names,
-        &store.occurrences,
-        &store.occ_declarations,
-        &store.usage,
-    ];
+    let tables = [&store.chunks, &store.vectors, &store.files, &store.occurrences, &store.occ_declarations, &store.usage];
     for table in tables {
         let schema = table.schema().await.map_err(|e| IndexError::Lance(e.to_string()))?;
         if schema.field_with_name("relativePath").is_err() {

@@ -1,21 +1,19 @@
 //! Stage 3 for the selected results only: each declaration's exact match,
-//! snapshot and metadata come from the index's stored structure
-//! (`structure::Structures`), or, where the index has none yet, from the
-//! Language Service exactly as for `symbol =` lookups (and are then
-//! stored); then `lookup::assemble` applies the budget. Root expressions
-//! and comments, which have no declaration, are shown from the index as
-//! they are. A result computed live is completed and stored whether or not
-//! it fits, so the same question is answered from the index next time.
+//! snapshot and metadata come from the occurrence rows
+//! (`structure::Structures`), or, where the rows cannot answer, from the
+//! Language Service exactly as for `symbol =` lookups; then
+//! `lookup::assemble` applies the budget, and only the results that fit
+//! are inspected live. Root expressions and comments, which have no
+//! declaration, are shown from the index as they are.
 
 use std::collections::HashMap;
 
 use crate::answer::SnapshotParts;
 use crate::answer::{LookupMatch, Snapshot, SymbolRef};
 use crate::config::Settings;
-use crate::inspect::InspectConfig;
 use crate::lookup::{assemble, Frame, LookupAnswer, LookupResultItem};
 use crate::query::SymbolQuery;
-use crate::structure::{chunk_query, Stored, Structures, STORED_DEPTH};
+use crate::structure::{chunk_query, StoredLookup, Structures};
 
 use super::{Backends, Ranked, SearchError};
 
@@ -33,14 +31,15 @@ pub fn answer(
     settings: &Settings,
 ) -> Result<LookupAnswer, SearchError> {
     let chunks: Vec<&crate::chunk::CodeChunk> = kept.iter().filter(|r| symbol_query(r).is_some()).map(|r| &r.row.chunk).collect();
-    let mut answers: HashMap<String, Stored> = structures.stored(&chunks)?;
-    // Computed live below, for what the index does not hold yet.
-    let mut live: Vec<usize> = Vec::new();
-    for (i, r) in kept.iter().enumerate() {
+    let mut answers: HashMap<String, StoredLookup> = structures.from_rows(&chunks)?;
+    // Located live, for what the rows cannot answer (inspected below only
+    // if they fit).
+    let mut live: Vec<String> = Vec::new();
+    for r in kept {
         if let Some(q) = symbol_query(r) {
             if !answers.contains_key(&r.row.chunk.id) {
                 answers.insert(r.row.chunk.id.clone(), structures.located(&q)?);
-                live.push(i);
+                live.push(r.row.chunk.id.clone());
             }
         }
     }
@@ -111,25 +110,12 @@ pub fn answer(
     // those results are inspected (callers, callees, types).
     let fits = assemble(&frame, results.clone(), snapshots.clone(), Vec::new());
     let fitting = |r: &LookupResultItem| fits.results.iter().any(|k| k.location == r.location);
-    // A result computed live is completed and stored even when it does not
-    // fit this answer, so that the next query reads it whole.
-    for &k in &live {
-        let chunk = &kept[k].row.chunk;
-        if let (Some(q), Some(answer)) = (symbol_query(&kept[k]), answers.get_mut(&chunk.id)) {
-            structures.complete(chunk, &q, answer)?;
-        }
-    }
     for (i, k, q) in to_inspect {
         let chunk = &kept[k].row.chunk;
         if !fitting(&results[i]) {
             continue;
         }
-        let metadata = if settings.call_depth != STORED_DEPTH {
-            // Deeper call trees are not stored: the Language Service.
-            structures.workspace()?.inspect(&q, &InspectConfig { call_depth: settings.call_depth, resolvers: None })?.matches
-        } else {
-            answers[&chunk.id].metadata.clone()
-        };
+        let metadata = if live.contains(&chunk.id) { structures.inspect(&q)? } else { answers[&chunk.id].metadata.clone() };
         let m = results[i].location.clone();
         results[i].metadata = metadata
             .into_iter()

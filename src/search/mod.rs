@@ -66,7 +66,8 @@ pub struct Backends {
     pub reranker: String,
     /// Embeddable chunks with vectors, and all embeddable chunks.
     pub vectors: [usize; 2],
-    /// Declarations with stored structure, and all declarations.
+    /// The occurrence index's coverage: source files whose rows are
+    /// current, and all indexed source files.
     pub structure: [usize; 2],
     /// Where the index came from when it was pulled (`tsq index --from`):
     /// `index: from s3://…@<commit>, N files re-indexed locally`.
@@ -77,7 +78,7 @@ pub struct Backends {
 impl Backends {
     pub fn summary(&self) -> String {
         let line = format!(
-            "embedder: {}, reranker: {}, vectors: {}/{} chunks, structure: {}/{} declarations",
+            "embedder: {}, reranker: {}, vectors: {}/{} chunks, structure: {}/{} files in the occurrence index",
             self.embedder,
             self.reranker,
             crate::lookup::group(self.vectors[0]),
@@ -135,7 +136,7 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
     // have missed), and the counts every answer states, read together.
     let (cands, named, counts) = std::thread::scope(|s| {
         let named = s.spawn(|| index.chunks_named(&shape.idents, &filter));
-        let counts = s.spawn(|| Ok::<_, IndexError>((index.vector_coverage()?, index.structure_counts()?)));
+        let counts = s.spawn(|| Ok::<_, IndexError>((index.vector_coverage()?, index.occurrence_coverage()?)));
         let t = Instant::now();
         let cands = candidates::gather(index, query, &filter, settings.max_vector_candidates, &mut notes);
         tracing::debug!(ms = t.elapsed().as_millis() as u64, "candidates gathered (BM25, vectors)");

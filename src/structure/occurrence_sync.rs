@@ -13,10 +13,13 @@
 //! affects the global scope before or after the edit (a script,
 //! `declare global`, `declare module "x"`: the stored `global` flag is
 //! read on both sides), a deleted global file, a `.d.ts`, a
-//! tsconfig/jsconfig, a config its `extends` chain or `references` read,
-//! or a package.json change re-indexes everything. Created files
-//! re-index the files whose text names them (their stem or directory),
-//! deleted files their importers, transitively.
+//! tsconfig/jsconfig, or a config its `extends` chain or `references`
+//! read re-indexes everything (`inputs::layout_hash`). What module
+//! resolution read is tracked per file, as TypeScript's watch mode does
+//! (`inputs`): a created file re-indexes the files with a failed lookup
+//! at its path (`lookups`), a changed package.json the files whose
+//! resolution consulted it (`affecting`); deleted files re-index their
+//! importers, transitively.
 //!
 //! **No stale row is written.** Every workspace file's hash is read before
 //! a batch is computed and again after; if any changed, the batch is
@@ -27,11 +30,12 @@
 //! the index while its background pass runs.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde::Serialize;
 use sha2::Digest;
 
+use super::inputs::{self, is_declaration_file, layout_hash, read_configs, read_marker, Affecting, LAYOUT_MARKER};
 use super::rows::{DeclarationRow, Facts};
 use super::scope::Scope;
 use super::StructureError;
@@ -78,68 +82,6 @@ fn sha(bytes: &[u8]) -> String {
     crate::index::hex(&sha2::Sha256::digest(bytes))
 }
 
-fn is_declaration_file(rel: &str) -> bool {
-    rel.ends_with(".d.ts") || rel.ends_with(".d.mts") || rel.ends_with(".d.cts")
-}
-
-/// The hash of everything that changes the project layout or the global
-/// scope without being indexed itself: configs, package.json files and
-/// workspace `.d.ts` files; plus the engine's fingerprint (its JS and
-/// TypeScript version).
-fn layout_hash(tree: &Tree, root: &Path, view: &FileView, extra: &[String]) -> String {
-    let mut h = sha2::Sha256::new();
-    let mut parts: Vec<(String, String)> = tree.configs.iter().map(|c| (relative(c, root), sha(&std::fs::read(c).unwrap_or_default()))).collect();
-    // The configs TypeScript read beyond the walked ones: `extends` chains
-    // and `references` (any file name, maybe outside the root).
-    for x in extra {
-        parts.push((format!("<read>{x}"), sha(&std::fs::read(root.join(x)).unwrap_or_default())));
-    }
-    for s in &tree.sources {
-        let rel = relative(s, root);
-        if is_declaration_file(&rel) {
-            parts.push((rel, view.get(s).map(|e| e.hash.clone()).unwrap_or_default()));
-        }
-    }
-    // The engine that computes the rows: rows from another tsq's JS or
-    // TypeScript are recomputed.
-    parts.push(("<engine>".to_string(), tsq_engine::engine_fingerprint().to_string()));
-    // package.json files beside the configs (exports, types, workspaces).
-    let mut dirs: BTreeSet<PathBuf> = tree.configs.iter().filter_map(|c| c.parent().map(Path::to_path_buf)).collect();
-    dirs.insert(root.to_path_buf());
-    for d in dirs {
-        let p = d.join("package.json");
-        if let Ok(bytes) = std::fs::read(&p) {
-            parts.push((relative(&p, root), sha(&bytes)));
-        }
-    }
-    parts.sort();
-    for (p, x) in parts {
-        h.update(p.as_bytes());
-        h.update([0]);
-        h.update(x.as_bytes());
-        h.update([0]);
-    }
-    crate::index::hex(&h.finalize())
-}
-
-const LAYOUT_MARKER: &str = "occurrences-layout";
-
-/// The layout marker: the layout hash on its first line, then the extra
-/// config inputs it covered, one a line.
-fn read_marker(path: &Path) -> (Option<String>, Vec<String>) {
-    let text = std::fs::read_to_string(path).unwrap_or_default();
-    let mut lines = text.lines();
-    let hash = lines.next().filter(|l| !l.is_empty()).map(str::to_string);
-    (hash, lines.map(str::to_string).collect())
-}
-
-/// The configs the workspace's programs read that the walk does not list
-/// as configs: each project's `extends` chain and its `references`.
-fn read_configs(ws: &Workspace, tree: &Tree, root: &Path) -> Vec<String> {
-    let walked: HashSet<String> = tree.configs.iter().map(|c| relative(c, root)).collect();
-    ws.configs_read().into_iter().filter(|x| !walked.contains(x)).collect()
-}
-
 /// Each indexed file's imports and re-exports.
 type Imports = HashMap<String, (Vec<String>, Vec<String>)>;
 
@@ -177,6 +119,8 @@ fn count_pending(index: &Index, tree: &Tree, view: &FileView) -> Result<usize, S
     if index.usage_missing()? {
         return Ok(1);
     }
+    // A package.json that resolution consulted changed.
+    let affecting = Affecting::load(index).changed(&root).len();
     // The chunk sync just checked every file's mtime and size: where
     // they hold, its stored hash is the file's, and nothing is read.
     let stamped = index.stamped_hashes(&tree.sources)?;
@@ -207,7 +151,7 @@ fn count_pending(index: &Index, tree: &Tree, view: &FileView) -> Result<usize, S
         }
     }
     // Files with rows that the walk no longer has.
-    Ok(changed + (stored.len() - seen.min(stored.len())))
+    Ok(changed + affecting + (stored.len() - seen.min(stored.len())))
 }
 
 /// The index for a moment: the caller holds its lock only inside the call.
@@ -217,9 +161,10 @@ pub type WithIndexMut<'a> = dyn Fn(&mut dyn FnMut(&mut Index) -> Result<(), Stru
 pub fn sync(index: &WithIndexMut<'_>, ws: &Workspace, tree: &Tree, view: &FileView, progress: &dyn Progress) -> Result<OccurrenceReport, StructureError> {
     let started = std::time::Instant::now();
     let mut report = OccurrenceReport::default();
-    let (mut root, mut stored, mut marker, mut scope) = (PathBuf::new(), HashMap::new(), PathBuf::new(), None);
+    let (mut root, mut stored, mut marker, mut scope, mut affecting) = (PathBuf::new(), HashMap::new(), PathBuf::new(), None, Affecting::default());
     index(&mut |ix| {
         root = ix.root().to_path_buf();
+        affecting = Affecting::load(ix);
         stored = ix.occ_files(false)?.into_iter().map(|r| (r.relative_path.clone(), r)).collect();
         marker = ix.dir().join(LAYOUT_MARKER);
         // Which programs hold which files (the live answers' scope).
@@ -242,6 +187,7 @@ pub fn sync(index: &WithIndexMut<'_>, ws: &Workspace, tree: &Tree, view: &FileVi
     let (stored_layout, extra) = read_marker(&marker);
     let layout_changed = stored_layout != Some(layout_hash(tree, &root, view, &extra));
 
+    let affecting_changed = affecting.changed(&root);
     let deleted: Vec<String> = stored.keys().filter(|p| !indexable.contains(*p)).cloned().collect();
     let created: Vec<String> = indexable.iter().filter(|p| !stored.contains_key(*p)).cloned().collect();
     // A deleted file that was global took its declarations out of every
@@ -271,19 +217,10 @@ pub fn sync(index: &WithIndexMut<'_>, ws: &Workspace, tree: &Tree, view: &FileVi
         for d in &deleted {
             cascade(d, &imports, &indexable, &HashSet::new(), &[], &stored, &mut queue, &mut cascaded_deleted);
         }
-        // Created files: whoever names them may now resolve to them.
-        for c in &created {
-            let stem = Path::new(c).file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
-            let dir = Path::new(c).parent().and_then(|d| d.file_name()).and_then(|s| s.to_str()).unwrap_or_default().to_string();
-            for (p, (path, _)) in &current {
-                if indexable.contains(p) && !queue.contains(p) {
-                    let text = view.get(path).map(|e| e.text_or_empty().to_string()).unwrap_or_default();
-                    if text.contains(&stem) || (stem == "index" && !dir.is_empty() && text.contains(&dir)) {
-                        queue.insert(p.clone());
-                    }
-                }
-            }
-        }
+        // Created files: the files whose resolution looked there.
+        queue.extend(inputs::looked_up(&stored, &created).filter(|p| indexable.contains(*p)).cloned());
+        // Changed package.json files: the files whose resolution read them.
+        queue.extend(inputs::affected_by(&stored, &affecting_changed).filter(|p| indexable.contains(*p)).cloned());
     }
     if report.full {
         scope.restart();
@@ -378,6 +315,8 @@ pub fn sync(index: &WithIndexMut<'_>, ws: &Workspace, tree: &Tree, view: &FileVi
                 global: f.global,
                 imports: f.imports,
                 reexports: f.reexports,
+                lookups: f.lookups,
+                affecting: f.affecting,
                 facts: serde_json::to_string(&facts).unwrap_or_default(),
                 error: None,
                 indexed_at: now,
@@ -424,6 +363,10 @@ pub fn sync(index: &WithIndexMut<'_>, ws: &Workspace, tree: &Tree, view: &FileVi
     // built before it existed).
     let wrote = !done.is_empty() || report.removed > 0;
     index(&mut |ix| {
+        // What resolution consulted, as the rows now hold it.
+        if (wrote || !affecting_changed.is_empty()) && !report.interrupted {
+            Affecting::of(&root, ix.occ_files(false)?.iter()).save(ix)?;
+        }
         if wrote || ix.usage_missing()? {
             report.used_symbols = super::usage::refresh(ix)?;
         }

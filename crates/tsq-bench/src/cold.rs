@@ -183,7 +183,7 @@ fn body_edit(text: &str) -> Option<String> {
     Some(format!("{}  void 0;\n{}", &text[..body], &text[body..]))
 }
 
-/// The structure precompute on `root`, and the time until every answer is
+/// The occurrence pass on `root`, and the time until every answer is
 /// fresh after a body-only edit of `edited`, and after an API edit.
 fn structure_figures(out: &mut dyn Write, tsq: &Path, root: &Path, edited: &Path) -> anyhow::Result<()> {
     let before = dir_bytes(&root.join(".tsq"));
@@ -192,12 +192,12 @@ fn structure_figures(out: &mut dyn Write, tsq: &Path, root: &Path, edited: &Path
     timed(&mut c)?;
     let chunks_only = dir_bytes(&root.join(".tsq"));
     let (s, rss, report) = index_timed(tsq, root)?;
-    let n = report["structureComputed"].as_u64().unwrap_or(0);
-    let ms = report["structureMs"].as_u64().unwrap_or(0) as f64;
+    let n = report["occurrences"]["indexed"].as_u64().unwrap_or(0);
+    let ms = report["occurrences"]["ms"].as_u64().unwrap_or(0) as f64;
     let size = dir_bytes(&root.join(".tsq")) as f64 - chunks_only as f64;
     writeln!(
         out,
-        "  structure precompute: {n} declarations in {:.1} s ({:.1} declarations/s; tsq index {s:.1} s in all), peak RSS {rss:.0} MB, index +{:.1} MB (was {:.1} MB)",
+        "  occurrence pass: {n} files in {:.1} s ({:.1} files/s; tsq index {s:.1} s in all), peak RSS {rss:.0} MB, index +{:.1} MB (was {:.1} MB)",
         ms / 1000.0,
         n as f64 / (ms / 1000.0).max(0.001),
         size / 1e6,
@@ -219,9 +219,9 @@ fn structure_figures(out: &mut dyn Write, tsq: &Path, root: &Path, edited: &Path
         let (s, _, report) = measured?;
         writeln!(
             out,
-            "  after a {what} of {}: {} answers dropped, every answer fresh again in {s:.1} s",
+            "  after a {what} of {}: {} files re-indexed, every answer fresh again in {s:.1} s",
             edited.display(),
-            report["structureDropped"].as_u64().unwrap_or(0)
+            report["occurrences"]["indexed"].as_u64().unwrap_or(0)
         )?;
         index_timed(tsq, root)?;
     }

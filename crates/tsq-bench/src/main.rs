@@ -127,7 +127,7 @@ pub enum BenchCommand {
         #[arg(long)]
         no_mcp: bool,
         /// First index each corpus with structure (`tsq index`), reporting
-        /// the precompute (declarations/s, time, peak RSS, index size
+        /// the occurrence pass (files/s, time, peak RSS, index size
         /// added) and, after a one-file body edit, the time until every
         /// answer is fresh again; the lookups then run on that index.
         #[arg(long)]

@@ -261,15 +261,14 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow:
             // One warm Language Service per repository, as `tsq serve` holds;
             // its first query (loading programs) is left out.
             let ws = std::sync::Arc::new(tsq::inspect::Workspace::open(&dir)?);
-            let view = tsq::ts::files::FileView::new(Default::default());
             let live = || Ok(std::sync::Arc::clone(&ws));
-            let [n, m] = index.structure_counts()?;
+            let [n, m] = index.occurrence_coverage()?;
             held.push(format!("{repo} {n}/{m}"));
             for (i, q) in qs.iter().take(enrich + 1).enumerate() {
                 let t = Instant::now();
                 index.sync(&engine, &tsq::index::sync_silent())?;
                 let sync = t.elapsed().as_secs_f64() * 1000.0;
-                let structures = tsq::structure::Structures::new(&index, &view, &live);
+                let structures = tsq::structure::Structures::new(&live, settings.call_depth);
                 let a = tsq::search::search(&index, &structures, None, &q.query, &filter, &settings)?;
                 if i > 0 {
                     pipeline.push([sync, a.timings.retrieval as f64, a.timings.rerank as f64, a.timings.enrichment as f64]);

@@ -426,6 +426,13 @@ pub struct FileOccurrences {
     pub global: bool,
     pub imports: Vec<String>,
     pub reexports: Vec<String>,
+    /// Workspace paths where a created file would answer an import
+    /// (`failedLookupLocations`), and the workspace package.json files
+    /// resolution consulted (`affectingLocations`).
+    #[serde(default)]
+    pub lookups: Vec<String>,
+    #[serde(default)]
+    pub affecting: Vec<String>,
     /// The declaration emit (`null` for scripts and when emit fails).
     pub api_text: Option<String>,
 }

@@ -1,0 +1,133 @@
+//! What the occurrence index depends on besides the indexed files
+//! (ARCHITECTURE.md, "The occurrence sync's inputs"):
+//! - the layout (`layout_hash`): the walked configs, the configs their
+//!   `extends` chains and `references` read (`read_configs`, kept in the
+//!   marker), the workspace's `.d.ts` files and the engine's fingerprint.
+//!   A change re-indexes everything;
+//! - per file, what its module resolution read (`OccFileRow::lookups`
+//!   and `affecting`, from TypeScript's `failedLookupLocations` and
+//!   `affectingLocations`): a file created at a failed lookup location
+//!   re-indexes the files that looked there (`looked_up`); a changed
+//!   package.json re-indexes the files whose resolution consulted it
+//!   (`Affecting::changed`), as TypeScript's watch mode invalidates
+//!   exactly those resolutions.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::Path;
+
+use sha2::Digest;
+
+use crate::index::occurrences::OccFileRow;
+use crate::index::{relative, Index, IndexError};
+use crate::inspect::Workspace;
+use crate::source::Tree;
+use crate::ts::files::FileView;
+
+pub const LAYOUT_MARKER: &str = "occurrences-layout";
+/// The record of every package.json file resolution consulted, with the
+/// hash of its text when the rows were written.
+const AFFECTING: &str = "occurrence-inputs";
+
+fn sha(bytes: &[u8]) -> String {
+    crate::index::hex(&sha2::Sha256::digest(bytes))
+}
+
+pub(super) use crate::files::is_declaration_file;
+
+/// The hash of everything that changes the project layout or the global
+/// scope without being indexed itself: configs and workspace `.d.ts`
+/// files; plus the engine's fingerprint (its JS and TypeScript version).
+/// (package.json files are per-file inputs: `Affecting`.)
+pub fn layout_hash(tree: &Tree, root: &Path, view: &FileView, extra: &[String]) -> String {
+    let mut h = sha2::Sha256::new();
+    let mut parts: Vec<(String, String)> = tree.configs.iter().map(|c| (relative(c, root), sha(&std::fs::read(c).unwrap_or_default()))).collect();
+    // The configs TypeScript read beyond the walked ones: `extends` chains
+    // and `references` (any file name, maybe outside the root).
+    for x in extra {
+        parts.push((format!("<read>{x}"), sha(&std::fs::read(root.join(x)).unwrap_or_default())));
+    }
+    for s in &tree.sources {
+        let rel = relative(s, root);
+        if is_declaration_file(&rel) {
+            parts.push((rel, view.get(s).map(|e| e.hash.clone()).unwrap_or_default()));
+        }
+    }
+    // The engine that computes the rows: rows from another tsq's JS or
+    // TypeScript are recomputed.
+    parts.push(("<engine>".to_string(), tsq_engine::engine_fingerprint().to_string()));
+    parts.sort();
+    for (p, x) in parts {
+        h.update(p.as_bytes());
+        h.update([0]);
+        h.update(x.as_bytes());
+        h.update([0]);
+    }
+    crate::index::hex(&h.finalize())
+}
+
+/// The layout marker: the layout hash on its first line, then the extra
+/// config inputs it covered, one a line.
+pub fn read_marker(path: &Path) -> (Option<String>, Vec<String>) {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let mut lines = text.lines();
+    let hash = lines.next().filter(|l| !l.is_empty()).map(str::to_string);
+    (hash, lines.map(str::to_string).collect())
+}
+
+/// The configs the workspace's programs read that the walk does not list
+/// as configs: each project's `extends` chain and its `references`.
+pub fn read_configs(ws: &Workspace, tree: &Tree, root: &Path) -> Vec<String> {
+    let walked: HashSet<String> = tree.configs.iter().map(|c| relative(c, root)).collect();
+    ws.configs_read().into_iter().filter(|x| !walked.contains(x)).collect()
+}
+
+/// The files whose resolution failed at one of `created`'s paths: a file
+/// there now answers their import.
+pub fn looked_up<'a>(stored: &'a HashMap<String, OccFileRow>, created: &[String]) -> impl Iterator<Item = &'a String> + 'a {
+    let created: HashSet<String> = created.iter().cloned().collect();
+    stored.iter().filter(move |(_, r)| r.lookups.iter().any(|l| created.contains(l))).map(|(p, _)| p)
+}
+
+/// The package.json files resolution consulted, each with the hash of
+/// its text as the rows saw it ("" when it did not exist).
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
+pub struct Affecting(BTreeMap<String, String>);
+
+impl Affecting {
+    pub fn load(index: &Index) -> Affecting {
+        index.record(AFFECTING).and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default()
+    }
+
+    /// The recorded files whose text differs now.
+    pub fn changed(&self, root: &Path) -> Vec<String> {
+        self.0.iter().filter(|(p, h)| hash_of(root, p) != **h).map(|(p, _)| p.clone()).collect()
+    }
+
+    /// The record for these rows: every file any of them consulted, as it
+    /// is now (the caller writes it once the rows are written).
+    pub fn of<'a>(root: &Path, rows: impl Iterator<Item = &'a OccFileRow>) -> Affecting {
+        let mut out = BTreeMap::new();
+        for r in rows {
+            for a in &r.affecting {
+                if !out.contains_key(a) {
+                    out.insert(a.clone(), hash_of(root, a));
+                }
+            }
+        }
+        Affecting(out)
+    }
+
+    pub fn save(&self, index: &Index) -> Result<(), IndexError> {
+        index.put_record(AFFECTING, &serde_json::to_string(self).unwrap_or_default())
+    }
+}
+
+fn hash_of(root: &Path, rel: &str) -> String {
+    std::fs::read(root.join(rel)).map(|b| sha(&b)).unwrap_or_default()
+}
+
+/// The files whose resolution consulted one of `changed`.
+pub fn affected_by<'a>(stored: &'a HashMap<String, OccFileRow>, changed: &[String]) -> impl Iterator<Item = &'a String> + 'a {
+    let changed: HashSet<String> = changed.iter().cloned().collect();
+    stored.iter().filter(move |(_, r)| r.affecting.iter().any(|a| changed.contains(a))).map(|(p, _)| p)
+}
