@@ -134,8 +134,18 @@
         useSourceOfProjectReferenceRedirect: () => true,
         getNewLine: () => "\n",
         jsDocParsingMode: USER_JSDOC,
+        // Files whose imports must be resolved again (`invalidate`).
+        hasInvalidatedResolutions: (path) => this.invalidated.has(path),
       };
+      this.invalidated = new Set();
       this.service = ts.createLanguageService(host, registry);
+    }
+
+    /** The next program resolves `files`' imports again (a package.json
+     *  their resolution read changed), as TypeScript's watch mode does. */
+    invalidate(files) {
+      for (const f of files) this.invalidated.add(f);
+      this.listVersion++;
     }
 
     /** The config's answer: options, root files, references. */
@@ -151,10 +161,10 @@
     /** The program, built on first use (only the projects a query needs
      *  are ever built); the first build is timed into the build log. */
     program() {
-      if (this.built) return this.service.getProgram();
+      if (this.built) return this.resolved(this.service.getProgram());
       const started = Date.now();
       const libsBefore = this.registry.stats.libParses;
-      const program = this.service.getProgram();
+      const program = this.resolved(this.service.getProgram());
       program.getTypeChecker();
       this.built = true;
       this.buildLog.push({
@@ -164,6 +174,12 @@
         libFilesParsed: this.registry.stats.libParses - libsBefore,
         ms: Date.now() - started,
       });
+      return program;
+    }
+
+    /** `program`, once its invalidated resolutions were redone. */
+    resolved(program) {
+      if (this.invalidated.size) this.invalidated.clear();
       return program;
     }
 
@@ -439,6 +455,11 @@
     owners(req) {
       if (!workspace) throw new Error("owners before load");
       return { kind: "owners", projects: req.files.map((f) => workspace.projects.indexOf(workspace.projectOf(f))) };
+    },
+    invalidate(req) {
+      if (!workspace) throw new Error("invalidate before load");
+      for (const p of workspace.projects) p.invalidate(req.files);
+      return { kind: "warmed", built: 0, buildLog: [] };
     },
     warm(req) {
       if (!workspace) throw new Error("warm before load");

@@ -63,7 +63,7 @@
    *  A declaration inside bodies that `symbol =` containers do not name
    *  (arrow functions, function expressions, accessors, constructors,
    *  static blocks) carries one `@part` per such body: its label
-   *  (`scopeLabel`, `<fn>` when empty), `#k` when an earlier sibling body
+   *  (`scopeLabel`, `<fn>` when empty), `:k` when an earlier sibling body
    *  of the same scope has the same containers and label. A repeated id
    *  then gets `#2`, `#3`… (two `const x` in two blocks of one body).
    *  Each part is counted among the bodies of one enclosing body, so an
@@ -93,7 +93,8 @@
         const key = `${L.containers(node).join(" > ")}|${named ? "" : "@"}${label}`;
         const k = (counts.get(key) || 0) + 1;
         counts.set(key, k);
-        const part = named ? (k > 1 ? `${label}#${k}` : null) : k > 1 ? `${label}#${k}` : label;
+        // `:k`, never `#k`: a repeat suffix (`#2`) stays distinguishable.
+        const part = named ? (k > 1 ? `${label}:${k}` : null) : k > 1 ? `${label}:${k}` : label;
         const inner = part === null ? parts : parts.concat([part]);
         const innerCounts = new Map();
         ts.forEachChild(node, (c) => visit(c, inner, innerCounts));

@@ -330,6 +330,17 @@ impl Workspace {
         }
     }
 
+    /// Makes every project resolve `files`' imports again at its next
+    /// program (`ServiceRequest::Invalidate`): what a changed package.json
+    /// may resolve differently.
+    pub fn invalidate_resolutions(&self, files: &[PathBuf]) -> Result<(), TsError> {
+        let request = ServiceRequest::Invalidate { files: files.iter().map(|f| slash(f)).collect() };
+        match self.service.call(request)? {
+            ServiceResponse::Warmed { .. } => Ok(()),
+            other => Err(TsError::Protocol(format!("expected `warmed`, got {other:?}"))),
+        }
+    }
+
     /// Builds and binds the programs of `files`' owner projects (`tsq
     /// serve` when idle), so that the occurrence pass after an edit of
     /// one of them is incremental. Returns how many programs were built.

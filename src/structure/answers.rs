@@ -172,12 +172,17 @@ impl<'a> Rows<'a> {
         let mut refs = references_of(index, graph, &decls)?.into_iter();
         calls.prefetch_incoming(&found.iter().filter_map(|(_, a)| a.item.clone()).collect::<Vec<_>>())?;
         let mut out = StoredLookup { matches: Vec::new(), snapshots: Vec::new(), metadata: Vec::new() };
+        // A declaration found twice is shown once; two declarations that
+        // look alike (two `const x` on one line) are two matches, as live.
+        let mut shown: Vec<(crate::answer::LookupMatch, Option<String>)> = Vec::new();
         for (_, a) in found {
             let references = refs.next().unwrap_or_default();
             let matched = a.matched;
-            if out.matches.contains(&matched) {
+            let identity = (matched.clone(), a.id.clone());
+            if shown.contains(&identity) {
                 continue;
             }
+            shown.push(identity);
             let (outgoing_calls, incoming_callers) = match &a.item {
                 Some(k) => (calls.tree(k, Direction::Out, call_depth)?, calls.tree(k, Direction::In, call_depth)?),
                 None => (Vec::new(), Vec::new()),

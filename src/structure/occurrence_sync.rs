@@ -219,8 +219,13 @@ pub fn sync(index: &WithIndexMut<'_>, ws: &Workspace, tree: &Tree, view: &FileVi
         }
         // Created files: the files whose resolution looked there.
         queue.extend(inputs::looked_up(&stored, &created).filter(|p| indexable.contains(*p)).cloned());
-        // Changed package.json files: the files whose resolution read them.
-        queue.extend(inputs::affected_by(&stored, &affecting_changed).filter(|p| indexable.contains(*p)).cloned());
+        // Changed package.json files: the files whose resolution read
+        // them, resolved again (the warm programs would reuse it).
+        let affected: Vec<String> = inputs::affected_by(&stored, &affecting_changed).filter(|p| indexable.contains(*p)).cloned().collect();
+        if !affected.is_empty() {
+            ws.invalidate_resolutions(&affected.iter().map(|p| current[p].0.clone()).collect::<Vec<_>>())?;
+        }
+        queue.extend(affected);
     }
     if report.full {
         scope.restart();

@@ -126,6 +126,11 @@ pub enum ServiceRequest {
     /// (absolute paths), so that the next occurrence pass over them is
     /// incremental (`tsq serve` when idle).
     Warm { files: Vec<String> },
+    /// Makes every project resolve these files' imports again when it
+    /// next builds its program (a package.json their resolution read
+    /// changed): TypeScript's `hasInvalidatedResolutions`. Answered
+    /// `warmed` with nothing built.
+    Invalidate { files: Vec<String> },
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
