@@ -71,7 +71,7 @@ fn snapshot(dir: &Path) -> BTreeMap<String, String> {
 /// The index's own content (its tables and the files beside them that a
 /// publish uploads), as a snapshot.
 fn index_content(root: &Path) -> BTreeMap<String, String> {
-    let beside = ["meta.json", "occurrences-layout", "occurrence-scope.json", "structure-configs", "structure-workspace.json"];
+    let beside = ["meta.json", "occurrences-layout", "occurrence-scope.json", "occurrence-inputs.json"];
     snapshot(&root.join(".tsq"))
         .into_iter()
         .filter(|(k, v)| (k.contains(".lance/") || beside.contains(&k.as_str())) && v != "dir" && !k.starts_with("incoming") && !k.starts_with("outgoing"))

@@ -53,6 +53,7 @@ fn structure_counts(text: &str) -> (usize, usize) {
 const QUERIES: &[&str] = &["how is the result computed and returned", "class methods that call other functions", "types and interfaces of the data"];
 
 #[test]
+#[ignore = "finding of 2026-11-28 (issue 44): on 5 of the fixtures, 14 full search answers enriched from the occurrence rows differ from the live ones (e.g. aliases, \"class methods that call other functions\"); the rows path has served enrichment since the occurrence index landed, and the old test never compared it. Run with --ignored while fixing."]
 fn full_answers_from_the_occurrence_rows_equal_live_ones_on_every_language_service_fixture() {
     let fixtures = common::repo().join("fixtures/ts-ls");
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(&fixtures).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();

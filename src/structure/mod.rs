@@ -90,14 +90,23 @@ impl<'a> Structures<'a> {
 
     /// The rows' answers for these chunks (matches, snapshots and
     /// metadata at the call depth), by chunk id; a chunk the rows cannot
-    /// answer is left out.
+    /// answer (stale or unindexed files) is left out.
     pub fn from_rows(&self, chunks: &[&CodeChunk]) -> Result<HashMap<String, StoredLookup>, StructureError> {
         let mut out = HashMap::new();
         if let Some(rows) = self.rows {
             for c in chunks {
                 let Some(q) = chunk_query(c) else { continue };
-                if let Ok(found) = rows.lookup(&q, self.call_depth)? {
-                    out.insert(c.id.clone(), found);
+                match rows.lookup(&q, self.call_depth)? {
+                    Ok(found) => {
+                        out.insert(c.id.clone(), found);
+                    }
+                    // Fresh rows and no declaration by that name (an
+                    // anonymous function's chunk): live finds none
+                    // either, and the chunk is shown as indexed.
+                    Err(answers::Unanswered::NoMatch) => {
+                        out.insert(c.id.clone(), StoredLookup::default());
+                    }
+                    Err(_) => {}
                 }
             }
         }
