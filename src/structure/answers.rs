@@ -30,6 +30,8 @@ pub enum Unanswered {
     /// A file that may declare the name has no fresh rows (failed, or
     /// edited since the last sync).
     Stale(String),
+    /// A declaration file (no rows of its own) may declare the name.
+    Unindexed(String),
     /// No declaration matches (hints and root statements are the
     /// Language Service's).
     NoMatch,
@@ -112,9 +114,6 @@ impl<'a> Rows<'a> {
             if want.as_deref().is_some_and(|w| w != rel) {
                 continue;
             }
-            if rel.ends_with(".d.ts") || rel.ends_with(".d.mts") || rel.ends_with(".d.cts") {
-                continue;
-            }
             if let (Some(h), Some((row, true))) = (stamped.get(&rel), files.get(&rel)) {
                 if h == row {
                     continue;
@@ -123,6 +122,11 @@ impl<'a> Rows<'a> {
             let Ok(entry) = view.get(p) else { continue };
             if entry.text.is_err() || !crate::inspect::may_declare(entry.text_or_empty(), target) {
                 continue;
+            }
+            // A declaration file has no rows of its own (it is a layout
+            // input): what it declares is the Language Service's.
+            if crate::files::is_declaration_file(&rel) {
+                return Ok(Err(Unanswered::Unindexed(rel)));
             }
             match files.get(&rel) {
                 Some((hash, true)) if *hash == entry.hash => {}
