@@ -27,6 +27,6 @@ pub mod text;
 /// output and stored rows use `answer`.
 pub mod ts {
     pub(crate) use tsq_engine::protocol;
-    pub use tsq_engine::{files, hex, host, Engine, EnginePool, PoolConfig, Service, TsError, TS_LIBS, TYPESCRIPT_JS, TYPESCRIPT_VERSION};
+    pub use tsq_engine::{files, hex, host, sha256_hex, Engine, EnginePool, PoolConfig, Service, TsError, TS_LIBS, TYPESCRIPT_JS, TYPESCRIPT_VERSION};
 }
 pub mod validate;

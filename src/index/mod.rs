@@ -185,7 +185,7 @@ impl Index {
             Err(e @ IndexError::Unsafe { .. }) => return Err(e),
             Err(e) => {
                 use sha2::Digest;
-                let tag = hex(&sha2::Sha256::digest(root.display().to_string().as_bytes())[..8]);
+                let tag = crate::ts::hex(&sha2::Sha256::digest(root.display().to_string().as_bytes())[..8]);
                 let fallback = std::env::temp_dir().join(format!("tsq-index-{tag}"));
                 notes.push(format!("cannot write {} ({e}); the index lives in {} for now", index_dir(&root).display(), fallback.display()));
                 prepare_dir(&fallback)?
@@ -463,8 +463,4 @@ impl Index {
         let _lock = lock::acquire(&self.dir).map_err(|e| io(&self.dir, e))?;
         self.runtime.block_on(self.store.housekeeping(true)).map(|_| ())
     }
-}
-
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -119,10 +119,6 @@ fn object_path(sha: &str) -> String {
     format!("objects/{sha}")
 }
 
-fn sha256(bytes: &[u8]) -> String {
-    crate::ts::hex(&sha2::Sha256::digest(bytes))
-}
-
 /// The AWS SDK brings rustls' aws-lc-rs provider beside the ring one that
 /// reqwest uses; with two and no process default, rustls cannot choose
 /// and panics. tsq uses ring, installed once before any TLS client.
@@ -180,7 +176,7 @@ pub fn publish(
             async move {
                 let path = dir.join(rel);
                 let bytes = std::fs::read(&path).map_err(|e| io(&path, e))?;
-                let sha = sha256(&bytes);
+                let sha = crate::ts::sha256_hex(&bytes);
                 let size = bytes.len() as u64;
                 let object = object_path(&sha);
                 let uploaded = if remote.exists(&object).await? {

@@ -7,7 +7,7 @@
 //! - per file, what its module resolution read (`OccFileRow::lookups`
 //!   and `affecting`, from TypeScript's `failedLookupLocations` and
 //!   `affectingLocations`): a file created at a failed lookup location
-//!   re-indexes the files that looked there (`looked_up`); a changed
+//!   re-indexes the files that looked there (`naming`); a changed
 //!   package.json re-indexes the files whose resolution consulted it
 //!   (`Affecting::changed`), as TypeScript's watch mode invalidates
 //!   exactly those resolutions.
@@ -22,15 +22,12 @@ use crate::index::{relative, Index, IndexError};
 use crate::inspect::Workspace;
 use crate::source::Tree;
 use crate::ts::files::FileView;
+use crate::ts::sha256_hex;
 
 pub const LAYOUT_MARKER: &str = "occurrences-layout";
 /// The record of every package.json file resolution consulted, with the
 /// hash of its text when the rows were written.
 const AFFECTING: &str = "occurrence-inputs";
-
-fn sha(bytes: &[u8]) -> String {
-    crate::index::hex(&sha2::Sha256::digest(bytes))
-}
 
 pub(super) use crate::files::is_declaration_file;
 
@@ -40,11 +37,11 @@ pub(super) use crate::files::is_declaration_file;
 /// (package.json files are per-file inputs: `Affecting`.)
 pub fn layout_hash(tree: &Tree, root: &Path, view: &FileView, extra: &[String]) -> String {
     let mut h = sha2::Sha256::new();
-    let mut parts: Vec<(String, String)> = tree.configs.iter().map(|c| (relative(c, root), sha(&std::fs::read(c).unwrap_or_default()))).collect();
+    let mut parts: Vec<(String, String)> = tree.configs.iter().map(|c| (relative(c, root), sha256_hex(&std::fs::read(c).unwrap_or_default()))).collect();
     // The configs TypeScript read beyond the walked ones: `extends` chains
     // and `references` (any file name, maybe outside the root).
     for x in extra {
-        parts.push((format!("<read>{x}"), sha(&std::fs::read(root.join(x)).unwrap_or_default())));
+        parts.push((format!("<read>{x}"), sha256_hex(&std::fs::read(root.join(x)).unwrap_or_default())));
     }
     for s in &tree.sources {
         let rel = relative(s, root);
@@ -62,7 +59,7 @@ pub fn layout_hash(tree: &Tree, root: &Path, view: &FileView, extra: &[String]) 
         h.update(x.as_bytes());
         h.update([0]);
     }
-    crate::index::hex(&h.finalize())
+    crate::ts::hex(&h.finalize())
 }
 
 /// The layout marker: the layout hash on its first line, then the extra
@@ -81,11 +78,13 @@ pub fn read_configs(ws: &Workspace, tree: &Tree, root: &Path) -> Vec<String> {
     ws.configs_read().into_iter().filter(|x| !walked.contains(x)).collect()
 }
 
-/// The files whose resolution failed at one of `created`'s paths: a file
-/// there now answers their import.
-pub fn looked_up<'a>(stored: &'a HashMap<String, OccFileRow>, created: &[String]) -> impl Iterator<Item = &'a String> + 'a {
-    let created: HashSet<String> = created.iter().cloned().collect();
-    stored.iter().filter(move |(_, r)| r.lookups.iter().any(|l| created.contains(l))).map(|(p, _)| p)
+/// The stored files whose `list` (`lookups`, `affecting`) names one of
+/// `paths`: for created files, those whose resolution failed there (a
+/// file there now answers their import); for changed package.json files,
+/// those whose resolution read them.
+pub fn naming<'a>(stored: &'a HashMap<String, OccFileRow>, list: fn(&OccFileRow) -> &[String], paths: &[String]) -> impl Iterator<Item = &'a String> + 'a {
+    let paths: HashSet<String> = paths.iter().cloned().collect();
+    stored.iter().filter(move |(_, r)| list(r).iter().any(|l| paths.contains(l))).map(|(p, _)| p)
 }
 
 /// The package.json files resolution consulted, each with the hash of
@@ -98,20 +97,26 @@ impl Affecting {
         index.record(AFFECTING).and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default()
     }
 
-    /// The recorded files whose text differs now.
-    pub fn changed(&self, root: &Path) -> Vec<String> {
-        self.0.iter().filter(|(p, h)| hash_of(root, p) != **h).map(|(p, _)| p.clone()).collect()
+    /// The recorded files as they are now.
+    pub fn read(&self, root: &Path) -> Affecting {
+        Affecting(self.0.keys().map(|p| (p.clone(), hash_of(root, p))).collect())
     }
 
-    /// The record for these rows: every file any of them consulted, as it
-    /// is now (the caller writes it once the rows are written).
-    pub fn of<'a>(root: &Path, rows: impl Iterator<Item = &'a OccFileRow>) -> Affecting {
+    /// The recorded files whose hash differs in `now` (`read`).
+    pub fn changed(&self, now: &Affecting) -> Vec<String> {
+        self.0.iter().filter(|(p, h)| now.0.get(*p) != Some(*h)).map(|(p, _)| p.clone()).collect()
+    }
+
+    /// The record for the rows: every file their resolution consulted, with
+    /// its hash as read before the pass (`before`), so that an edit during
+    /// the pass is seen by the next sync; a file first consulted now is
+    /// read now.
+    pub fn of<'a>(root: &Path, consulted: impl Iterator<Item = &'a String>, before: &Affecting) -> Affecting {
         let mut out = BTreeMap::new();
-        for r in rows {
-            for a in &r.affecting {
-                if !out.contains_key(a) {
-                    out.insert(a.clone(), hash_of(root, a));
-                }
+        for a in consulted {
+            if !out.contains_key(a) {
+                let hash = before.0.get(a).cloned().unwrap_or_else(|| hash_of(root, a));
+                out.insert(a.clone(), hash);
             }
         }
         Affecting(out)
@@ -123,11 +128,5 @@ impl Affecting {
 }
 
 fn hash_of(root: &Path, rel: &str) -> String {
-    std::fs::read(root.join(rel)).map(|b| sha(&b)).unwrap_or_default()
-}
-
-/// The files whose resolution consulted one of `changed`.
-pub fn affected_by<'a>(stored: &'a HashMap<String, OccFileRow>, changed: &[String]) -> impl Iterator<Item = &'a String> + 'a {
-    let changed: HashSet<String> = changed.iter().cloned().collect();
-    stored.iter().filter(move |(_, r)| r.affecting.iter().any(|a| changed.contains(a))).map(|(p, _)| p)
+    std::fs::read(root.join(rel)).map(|b| sha256_hex(&b)).unwrap_or_default()
 }

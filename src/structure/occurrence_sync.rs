@@ -33,7 +33,6 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::PathBuf;
 
 use serde::Serialize;
-use sha2::Digest;
 
 use super::inputs::{self, is_declaration_file, layout_hash, read_configs, read_marker, Affecting, LAYOUT_MARKER};
 use super::rows::{DeclarationRow, Facts};
@@ -78,10 +77,6 @@ pub struct OccurrenceReport {
     pub ms: u64,
 }
 
-fn sha(bytes: &[u8]) -> String {
-    crate::index::hex(&sha2::Sha256::digest(bytes))
-}
-
 /// Each indexed file's imports and re-exports.
 type Imports = HashMap<String, (Vec<String>, Vec<String>)>;
 
@@ -120,7 +115,8 @@ fn count_pending(index: &Index, tree: &Tree, view: &FileView) -> Result<usize, S
         return Ok(1);
     }
     // A package.json that resolution consulted changed.
-    let affecting = Affecting::load(index).changed(&root).len();
+    let recorded = Affecting::load(index);
+    let affecting = recorded.changed(&recorded.read(&root)).len();
     // The chunk sync just checked every file's mtime and size: where
     // they hold, its stored hash is the file's, and nothing is read.
     let stamped = index.stamped_hashes(&tree.sources)?;
@@ -187,7 +183,8 @@ pub fn sync(index: &WithIndexMut<'_>, ws: &Workspace, tree: &Tree, view: &FileVi
     let (stored_layout, extra) = read_marker(&marker);
     let layout_changed = stored_layout != Some(layout_hash(tree, &root, view, &extra));
 
-    let affecting_changed = affecting.changed(&root);
+    let affecting_now = affecting.read(&root);
+    let affecting_changed = affecting.changed(&affecting_now);
     let deleted: Vec<String> = stored.keys().filter(|p| !indexable.contains(*p)).cloned().collect();
     let created: Vec<String> = indexable.iter().filter(|p| !stored.contains_key(*p)).cloned().collect();
     // A deleted file that was global took its declarations out of every
@@ -209,6 +206,10 @@ pub fn sync(index: &WithIndexMut<'_>, ws: &Workspace, tree: &Tree, view: &FileVi
     }
     // Importers, from the stored rows (updated as files are re-indexed).
     let mut imports: Imports = stored.iter().map(|(p, r)| (p.clone(), (r.imports.clone(), r.reexports.clone()))).collect();
+    // The package.json files each file's resolution consulted (updated as
+    // files are re-indexed): the next record of `Affecting`.
+    let mut consulted: HashMap<String, Vec<String>> =
+        stored.iter().filter(|(p, _)| indexable.contains(*p)).map(|(p, r)| (p.clone(), r.affecting.clone())).collect();
     if !report.full {
         // Deleted files: their importers' references no longer resolve,
         // and through re-exports (`export * from './gone'` emits the same
@@ -218,10 +219,10 @@ pub fn sync(index: &WithIndexMut<'_>, ws: &Workspace, tree: &Tree, view: &FileVi
             cascade(d, &imports, &indexable, &HashSet::new(), &[], &stored, &mut queue, &mut cascaded_deleted);
         }
         // Created files: the files whose resolution looked there.
-        queue.extend(inputs::looked_up(&stored, &created).filter(|p| indexable.contains(*p)).cloned());
+        queue.extend(inputs::naming(&stored, |r| &r.lookups, &created).filter(|p| indexable.contains(*p)).cloned());
         // Changed package.json files: the files whose resolution read
         // them, resolved again (the warm programs would reuse it).
-        let affected: Vec<String> = inputs::affected_by(&stored, &affecting_changed).filter(|p| indexable.contains(*p)).cloned().collect();
+        let affected: Vec<String> = inputs::naming(&stored, |r| &r.affecting, &affecting_changed).filter(|p| indexable.contains(*p)).cloned().collect();
         if !affected.is_empty() {
             ws.invalidate_resolutions(&affected.iter().map(|p| current[p].0.clone()).collect::<Vec<_>>())?;
         }
@@ -277,7 +278,7 @@ pub fn sync(index: &WithIndexMut<'_>, ws: &Workspace, tree: &Tree, view: &FileVi
         let mut file_rows = Vec::new();
         let mut declaration_rows = Vec::new();
         for f in files {
-            let api_hash = f.api_text.as_deref().map(|t| sha(t.as_bytes()));
+            let api_hash = f.api_text.as_deref().map(|t| crate::ts::sha256_hex(t.as_bytes()));
             let old = stored.get(&f.relative_path);
             let api_changed = old.is_none_or(|o| o.api_hash != api_hash || o.api_hash.is_none() || o.error.is_some());
             if api_changed && !report.full {
@@ -342,6 +343,7 @@ pub fn sync(index: &WithIndexMut<'_>, ws: &Workspace, tree: &Tree, view: &FileVi
             }
         }
         report.occurrences += rows.len();
+        consulted.extend(file_rows.iter().map(|r| (r.relative_path.clone(), r.affecting.clone())));
         index(&mut |ix| {
             ix.put_occurrences(&file_rows, &rows, &declaration_rows)?;
             scope.save(ix)
@@ -370,7 +372,7 @@ pub fn sync(index: &WithIndexMut<'_>, ws: &Workspace, tree: &Tree, view: &FileVi
     index(&mut |ix| {
         // What resolution consulted, as the rows now hold it.
         if (wrote || !affecting_changed.is_empty()) && !report.interrupted {
-            Affecting::of(&root, ix.occ_files(false)?.iter()).save(ix)?;
+            Affecting::of(&root, consulted.values().flatten(), &affecting_now).save(ix)?;
         }
         if wrote || ix.usage_missing()? {
             report.used_symbols = super::usage::refresh(ix)?;

@@ -28,6 +28,12 @@ pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// Lower-case hex of the SHA-256 of `bytes`.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    hex(&sha2::Sha256::digest(bytes))
+}
+
 /// Errors at the Rust-JS boundary.
 #[derive(Debug, thiserror::Error)]
 pub enum TsError {

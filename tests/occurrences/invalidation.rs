@@ -1,0 +1,234 @@
+//! The invalidation rule's scenarios (issue 44): each edit that a weaker
+//! rule gets wrong, in a small workspace of its own, compared with a
+//! fresh live Language Service after the sync: a heritage change through
+//! an unchanged re-export, an extended config, a script that becomes a
+//! module, a file created at a failed lookup location, a package.json
+//! that resolution read, and body-only edits that must move no symbol id.
+
+use super::differential::{assert_exact, engine};
+use super::edit;
+use crate::common::TempDir;
+use tsq::embed::EmbedderChoice;
+
+/// The config most scenarios use: strict, ES modules, bundler resolution.
+const ESNEXT: &str = r#"{ "compilerOptions": { "strict": true, "target": "es2022", "module": "esnext", "moduleResolution": "bundler" }, "include": ["*.ts"] }"#;
+
+/// A workspace of `files` (path, text) in a fresh directory.
+fn workspace_of(name: &str, files: &[(&str, &str)]) -> TempDir {
+    let ws = TempDir::new(name);
+    for (rel, text) in files {
+        ws.write(rel, text.as_bytes());
+    }
+    ws
+}
+
+/// Issue 44's first scenario: a heritage change in `z.ts` reaches
+/// `x.ts`'s call through `y.ts`, whose own emit (`export { Svc }`) does
+/// not change. TypeScript re-checks every file that imports `z.ts`,
+/// transitively; so must the index.
+#[test]
+fn a_heritage_change_reaches_callers_through_an_unchanged_re_export() {
+    let ws = workspace_of(
+        "occ-heritage",
+        &[
+            ("tsconfig.json", ESNEXT),
+            (
+                "z.ts",
+                "export class Base1 { run(): number { return 1; } }\nexport class Base2 { run(): number { return 2; } }\nexport class Svc extends Base1 {}\n",
+            ),
+            ("y.ts", "import { Svc } from './z';\nexport { Svc };\n"),
+            ("x.ts", "import { Svc } from './y';\nexport function go(): number { return new Svc().run(); }\n"),
+        ],
+    );
+    let e = engine(&ws.0);
+    assert_exact(&e, &ws.0, 1, 5);
+    edit(&ws.0, "z.ts", "class Svc extends Base1", "class Svc extends Base2");
+    assert_exact(&e, &ws.0, 1, 5);
+    let callers = e.relations("symbol = z.ts > Base2 > run", Some(1), &tsq::index::sync_silent()).unwrap();
+    let text = serde_json::to_string(&callers).unwrap();
+    assert!(text.contains("x.ts"), "x.ts calls Base2.run now: {text}");
+}
+
+/// The second: the `paths` a project resolves with live in the config it
+/// extends; removing them there must change the answers as it changes
+/// TypeScript's (the import no longer resolves).
+#[test]
+fn an_extended_config_is_an_input_of_the_index() {
+    let ws = workspace_of(
+        "occ-extends",
+        &[
+            (
+                "tsconfig.base.json",
+                r#"{ "compilerOptions": { "strict": true, "module": "esnext", "moduleResolution": "bundler", "paths": { "@lib/*": ["./lib/*"] } } }"#,
+            ),
+            ("tsconfig.json", r#"{ "extends": "./tsconfig.base.json", "include": ["**/*.ts"] }"#),
+            ("lib/util.ts", "export function helper(): number { return 1; }\n"),
+            ("app.ts", "import { helper } from '@lib/util';\nexport function main(): number { return helper(); }\n"),
+        ],
+    );
+    let e = engine(&ws.0);
+    assert_exact(&e, &ws.0, 1, 2);
+    let before = serde_json::to_string(&e.relations("symbol = lib/util.ts > helper", Some(1), &tsq::index::sync_silent()).unwrap()).unwrap();
+    assert!(before.contains("app.ts"), "app.ts calls helper through the alias: {before}");
+    std::fs::write(ws.0.join("tsconfig.base.json"), r#"{ "compilerOptions": { "strict": true, "module": "esnext", "moduleResolution": "bundler" } }"#).unwrap();
+    assert_exact(&e, &ws.0, 1, 2);
+    let after = serde_json::to_string(&e.relations("symbol = lib/util.ts > helper", Some(1), &tsq::index::sync_silent()).unwrap()).unwrap();
+    assert!(!after.contains("app.ts"), "the alias no longer resolves: {after}");
+}
+
+/// The third: a script's top-level function is global; once the file
+/// gains an `export` it is a module, and its former callers no longer
+/// reach it. The stored `global` flag is read on both sides of the edit.
+#[test]
+fn a_script_that_becomes_a_module_loses_its_global_callers() {
+    let ws = workspace_of(
+        "occ-script-module",
+        &[
+            ("tsconfig.json", r#"{ "compilerOptions": { "strict": false, "module": "esnext", "moduleResolution": "bundler" }, "include": ["*.ts"] }"#),
+            ("globals.ts", "function logEvent(name: string): string { return name; }\n"),
+            ("app.ts", "export function start(): string { return logEvent('start'); }\n"),
+        ],
+    );
+    let e = engine(&ws.0);
+    assert_exact(&e, &ws.0, 1, 2);
+    edit(&ws.0, "globals.ts", "function logEvent", "export function logEvent");
+    assert_exact(&e, &ws.0, 1, 2);
+    let callers = serde_json::to_string(&e.relations("symbol = globals.ts > logEvent", Some(1), &tsq::index::sync_silent()).unwrap()).unwrap();
+    assert!(!callers.contains("app.ts"), "app.ts no longer reaches the module's function: {callers}");
+    // And back: a module that becomes a script again is global again.
+    edit(&ws.0, "globals.ts", "export function logEvent", "function logEvent");
+    assert_exact(&e, &ws.0, 1, 2);
+}
+
+/// Point 3 of issue 44: a created file re-indexes exactly the files
+/// whose module resolution failed at its path (TypeScript's
+/// `failedLookupLocations`), a relative import and a `paths` alias alike;
+/// deleting a file behind an alias re-indexes its importer, and restoring
+/// it is found again.
+#[test]
+fn a_file_created_where_an_import_failed_re_indexes_its_importers_alone() {
+    let ws = workspace_of(
+        "occ-created",
+        &[
+            (
+                "tsconfig.json",
+                r#"{ "compilerOptions": { "strict": false, "module": "esnext", "moduleResolution": "bundler", "baseUrl": ".", "paths": { "@lib/*": ["./lib/*"] } }, "include": ["**/*.ts"] }"#,
+            ),
+            ("lib/util.ts", "export function helper(): number { return 1; }\n"),
+            (
+                "app.ts",
+                "import { later } from './later';\nimport { helper } from '@lib/util';\nexport function main(): number { return later() + helper(); }\n",
+            ),
+            ("other.ts", "export function later(): number { return 0; }\nexport const unrelated = later();\n"),
+        ],
+    );
+    let e = engine(&ws.0);
+    assert_exact(&e, &ws.0, 1, 3);
+    let sync = |what: &str| {
+        let r = e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
+        assert!(!r.full, "{what}: not a full re-index");
+        r.indexed
+    };
+    ws.write("later.ts", b"export function later(): number { return 2; }\n");
+    assert_eq!(sync("later.ts created"), 2, "later.ts and app.ts, whose import looked there; other.ts mentions `later` but never looked there");
+    assert_exact(&e, &ws.0, 1, 3);
+    let callers = serde_json::to_string(&e.relations("symbol = later.ts > later", Some(1), &tsq::index::sync_silent()).unwrap()).unwrap();
+    assert!(callers.contains("app.ts"), "app.ts calls the created later(): {callers}");
+    std::fs::remove_file(ws.0.join("lib/util.ts")).unwrap();
+    assert_eq!(sync("lib/util.ts deleted"), 1, "its importer app.ts");
+    assert_exact(&e, &ws.0, 1, 3);
+    ws.write("lib/util.ts", b"export function helper(): number { return 1; }\n");
+    assert_eq!(sync("lib/util.ts restored"), 2, "lib/util.ts and app.ts, whose alias looked there");
+    assert_exact(&e, &ws.0, 1, 3);
+    let callers = serde_json::to_string(&e.relations("symbol = lib/util.ts > helper", Some(1), &tsq::index::sync_silent()).unwrap()).unwrap();
+    assert!(callers.contains("app.ts"), "the restored file behind the alias is found: {callers}");
+}
+
+/// Point 2 of issue 44: a package.json that module resolution consulted
+/// (`affectingLocations`: here a directory import's `types`) is an input
+/// of exactly the files that consulted it.
+#[test]
+fn a_package_json_resolution_read_is_an_input_of_its_importers_alone() {
+    let ws = workspace_of(
+        "occ-package-json",
+        &[
+            ("tsconfig.json", r#"{ "compilerOptions": { "strict": true, "module": "esnext", "moduleResolution": "bundler" }, "include": ["**/*.ts"] }"#),
+            ("lib/package.json", r#"{ "name": "lib", "types": "./one.ts" }"#),
+            ("lib/one.ts", "export function pick(): number { return 1; }\n"),
+            ("lib/two.ts", "export function pick(): number { return 2; }\n"),
+            ("app.ts", "import { pick } from './lib';\nexport function main(): number { return pick(); }\n"),
+            ("other.ts", "export function alone(): number { return 3; }\n"),
+        ],
+    );
+    let e = engine(&ws.0);
+    assert_exact(&e, &ws.0, 1, 3);
+    let callers = |q: &str| serde_json::to_string(&e.relations(q, Some(1), &tsq::index::sync_silent()).unwrap()).unwrap();
+    assert!(callers("symbol = lib/one.ts > pick").contains("app.ts"));
+    std::fs::write(ws.0.join("lib/package.json"), r#"{ "name": "lib", "types": "./two.ts" }"#).unwrap();
+    let r = e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
+    assert!(!r.full, "not a full re-index");
+    assert_eq!(r.indexed, 1, "app.ts alone consulted lib/package.json");
+    assert_exact(&e, &ws.0, 1, 3);
+    assert!(callers("symbol = lib/two.ts > pick").contains("app.ts"), "the import now resolves to two.ts");
+    assert!(!callers("symbol = lib/one.ts > pick").contains("app.ts"));
+    // Nothing changed since: no sync is pending.
+    assert_eq!(e.sync_occurrences(&tsq::index::sync_silent()).unwrap().indexed, 0);
+}
+
+/// Point 4 of issue 44: a body-only edit that adds a local whose name
+/// repeats others' (`x` in several arrow functions, blocks and accessors)
+/// changes no symbol id outside the edited body: every definition that
+/// was there keeps its id, in the edited file and in its importer, and
+/// the importer is not re-indexed.
+#[test]
+fn a_body_only_edit_adding_a_repeated_local_moves_no_id() {
+    let ws = workspace_of(
+        "occ-stable-ids",
+        &[
+            ("tsconfig.json", ESNEXT),
+            (
+                "a.ts",
+                "export function run(items: number[]): number {\n  let total = 0;\n  items.forEach((n) => { const x = n * 2; total += x; });\n  items.forEach((n) => { const x = n + 1; total += x; });\n  if (total > 1) { const x = 1; total += x; } else { const x = 2; total -= x; }\n  return total;\n}\nexport const api = {\n  first: (): number => { const x = 1; return x; },\n  second: (): { y: number } => { const x = 2; return { y: x }; },\n};\nexport class Box {\n  get value(): number { const x = 1; return x; }\n  set value(v: number) { const x = v; void x; }\n}\n[1, 2].map((x) => x + 1);\n",
+            ),
+            ("b.ts", "import { api, run, Box } from './a';\nexport const y = api.second().y + run([1]) + new Box().value;\n"),
+        ],
+    );
+    let e = engine(&ws.0);
+    e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
+    let definitions = |file: &str| -> std::collections::BTreeMap<(u32, u32), String> {
+        let index = tsq::index::Index::open(&ws.0, &tsq::index::IndexConfig { embedder: EmbedderChoice::None, ..Default::default() }).unwrap();
+        index.occurrences_in(file).unwrap().into_iter().filter(|r| r.role == "definition").map(|r| ((r.line, r.column), r.symbol)).collect()
+    };
+    let references = |file: &str| -> std::collections::BTreeSet<String> {
+        let index = tsq::index::Index::open(&ws.0, &tsq::index::IndexConfig { embedder: EmbedderChoice::None, ..Default::default() }).unwrap();
+        index.occurrences_in(file).unwrap().into_iter().map(|r| r.symbol).collect()
+    };
+    let (before, importer) = (definitions("a.ts"), references("b.ts"));
+    let xs = before.values().filter(|id| id.contains("x")).count();
+    assert!(xs >= 7, "the fixture repeats `x` in many bodies: {before:?}");
+    let ids: std::collections::BTreeSet<&String> = before.values().collect();
+    // Every declaration has its own id, but for the accessor pair (one
+    // symbol, one id).
+    assert_eq!(ids.len() + 1, before.len(), "every declaration has its own id: {before:?}");
+    // Each body in turn gains a local `x` (on its own line's end, so no
+    // definition moves), then loses it again.
+    for (from, to) in [
+        ("const x = n * 2; total += x; });", "const x = n * 2; total += x; { const x = 0; void x; } });"),
+        ("first: (): number => { const x = 1;", "first: (): number => { const x = 1; { const x = 9; void x; }"),
+        ("get value(): number { const x = 1;", "get value(): number { const x = 1; { const x = 3; void x; }"),
+    ] {
+        edit(&ws.0, "a.ts", from, to);
+        let report = e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
+        assert_eq!(report.indexed, 1, "{to}: a body-only edit re-indexes its file alone");
+        let after = definitions("a.ts");
+        for (at, id) in &before {
+            assert_eq!(after.get(at), Some(id), "{to}: the definition at {at:?} kept its id");
+        }
+        assert_eq!(after.len(), before.len() + 1, "{to}: one new definition");
+        assert_eq!(references("b.ts"), importer, "{to}: the importer's rows are unchanged");
+        assert_exact(&e, &ws.0, 1, 2);
+        edit(&ws.0, "a.ts", to, from);
+        e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
+        assert_eq!(definitions("a.ts"), before, "{from}: restored");
+    }
+}
