@@ -138,7 +138,23 @@
         hasInvalidatedResolutions: (path) => this.invalidated.has(path),
       };
       this.invalidated = new Set();
+      this.rootDir = root;
       this.service = ts.createLanguageService(host, registry);
+    }
+
+    /** A project with this one's name, options, references and document
+     *  registry whose program holds only `roots` and what they import (the
+     *  program a file's occurrence rows need, js/61_occurrence_requests.js).
+     *  Not one of the workspace's projects; `dispose()` it after use. */
+    closure(roots) {
+      const parsed = { options: this.options, fileNames: roots, projectReferences: this.projectReferences, errors: [] };
+      return new Project(this.name, this.configPath, parsed, this.rootDir, this.registry, this.buildLog);
+    }
+
+    /** Releases this project's documents (a `closure` project's). */
+    dispose() {
+      this.service.dispose();
+      this.built = false;
     }
 
     /** The next program resolves `files`' imports again (a package.json

@@ -381,8 +381,10 @@
   // ---- one file ----------------------------------------------------------------------
 
   /** Every row of one file, computed with `program`'s checker (the
-   *  program of `project`, the file's owner, `workspace.projects[pi]`). */
-  function indexFile(program, sf, ws, project, pi) {
+   *  program of `project`, the file's owner, `workspace.projects[pi]`, or
+   *  of its import closure: then `fileIndex` is the file's place in the
+   *  owner's whole program). */
+  function indexFile(program, sf, ws, project, pi, fileIndex) {
     const checker = program.getTypeChecker();
     const file = L.rel(sf.fileName);
     const ids = fileIds(sf);
@@ -451,7 +453,7 @@
       sf.statements.some((s) => ts.isModuleDeclaration(s) && (s.flags & ts.NodeFlags.GlobalAugmentation || ts.isStringLiteral(s.name)));
     const { imports, reexports } = moduleEdges(program, sf);
     const { lookups, affecting } = resolutionInputs(program, sf);
-    const answers = project ? declarationAnswers(ws, project, pi, program, sf, declared) : [];
+    const answers = project ? declarationAnswers(ws, project, pi, program, sf, declared, fileIndex) : [];
     for (const [nameNode, symbol, id] of contextual) contextualMembers(checker, nameNode, symbol, id, bases);
     return { relativePath: file, declarations, answers, occurrences, items, calls, bases, global, imports, reexports, lookups, affecting, apiText: apiText(program, sf) };
   }
@@ -512,9 +514,9 @@
     return out;
   }
 
-  function declarationAnswers(ws, project, pi, program, sf, declared) {
+  function declarationAnswers(ws, project, pi, program, sf, declared, fileIndex) {
     const checker = program.getTypeChecker();
-    const fi = program.getSourceFiles().indexOf(sf);
+    const fi = fileIndex === undefined ? program.getSourceFiles().indexOf(sf) : fileIndex;
     const out = [];
     const visit = (node) => {
       if (L.DECLARATION_KINDS.has(node.kind)) {

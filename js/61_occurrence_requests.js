@@ -96,6 +96,45 @@
     return { project: L.rel(p.name), files: p.userFiles().map((sf) => L.rel(sf.fileName)).sort(), unresolved: p.unresolvedImports() };
   }
 
+  /** Indexes `list` (files `p` owns or holds, `p`'s program not built) in
+   *  a program of their import closure: the files, `p`'s declaration files
+   *  and global files (`globals`: scripts, `declare global`, `declare
+   *  module "x"`, by their rows), in `p`'s root order, and what they
+   *  import. A file's rows depend on nothing else, and a symbol's id on
+   *  its canonical declaration alone. A file whose imports there differ
+   *  from what its rows recorded (`hints`), or that fails, is returned:
+   *  the whole program decides it. `fileIndex` keeps the file's place in
+   *  the whole program (the answers' order). */
+  function indexNarrow(ws, p, pi, list, hints, globals, files) {
+    const own = new Set(list);
+    const isRoot = (f) => own.has(f) || ts.isDeclarationFileName(f) || globals.has(f);
+    const roots = p.fileNames.filter(isRoot).concat(list.filter((f) => !p.fileSet.has(f)));
+    const q = p.closure(roots);
+    const rest = [];
+    try {
+      const program = q.program();
+      for (const f of list) {
+        const sf = program.getSourceFile(f);
+        const h = hints.get(f);
+        if (!sf) { rest.push(f); continue; }
+        try {
+          const entry = indexFile(program, sf, ws, ws.projectOf(f) === p ? q : null, pi, h.fileIndex);
+          if (entry.global || entry.imports.join("\n") !== h.imports.join("\n") || entry.reexports.join("\n") !== h.reexports.join("\n")) {
+            rest.push(f);
+            continue;
+          }
+          entry.narrow = true;
+          files.push(entry);
+        } catch (e) {
+          rest.push(f);
+        }
+      }
+    } finally {
+      q.dispose();
+    }
+    return rest;
+  }
+
   /** The service request: each file indexed with its owner project's
    *  program. With `release`, the programs of projects this request does
    *  not need are dropped first (a full index, sent in path order, keeps
@@ -135,9 +174,20 @@
     const bound = req.release && req.memoryMb > 0 ? req.memoryMb : 0;
     let floor = 0;
     const over = () => ops.op_tsq_rss_mb() > Math.max(bound, floor + 100);
-    for (const [p, list] of byProject) {
-      let program = p.program();
+    // A few files of a project whose program is not built (a fresh
+    // process's incremental sync): their import closure's program first.
+    const hints = new Map(((req.narrow && req.narrow.files) || []).map((h) => [h.file, h]));
+    const globals = new Set((req.narrow && req.narrow.globals) || []);
+    for (const [p, all] of byProject) {
       const pi = ws.projects.indexOf(p);
+      let list = all;
+      if (hints.size && !req.release && !p.built && all.every((f) => hints.has(f) && otherHolders(ws, p, f).length === 0)) {
+        list = indexNarrow(ws, p, pi, all, hints, globals, files);
+        // Every file answered: the whole program is not built, and the
+        // files each program holds are as the rows recorded.
+        if (!list.length) continue;
+      }
+      let program = p.program();
       const owns = (f) => ws.projectOf(f) === p;
       for (const f of list) {
         if (bound && over()) {

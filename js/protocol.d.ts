@@ -82,7 +82,11 @@ export type ServiceRequest =
   | { method: "analyze"; analysis: string; file: string | null; names: string[] | null; typeDepth: number }
   /** `release`: a full pass, in owner order; each request is a slice
    *  (programs of other projects dropped, a fresh checker after it). */
-  | { method: "occurrences"; files: string[]; release: boolean; memoryMb: number }
+  /** `narrow`: each file may be checked in a program of its import
+   *  closure (the file, the project's declaration files, `globals`, and
+   *  what they import) when its owner program is not built and its
+   *  imports there are those `files` records (else the whole program). */
+  | { method: "occurrences"; files: string[]; release: boolean; memoryMb: number; narrow?: { globals: string[]; files: { file: string; fileIndex: number; imports: string[]; reexports: string[] }[] } }
   /** Each file's owner project index (-1: none), without building programs. */
   | { method: "owners"; files: string[] }
   /** Builds and binds the programs of the files' owner projects, so that
@@ -240,6 +244,8 @@ export interface FileOccurrences {
   /** `contextual`: an object literal's member and its contextual type's property. */
   bases: { member: string; base: string; contextual?: boolean }[];
   global: boolean;
+  /** Checked in a program of its import closure (`narrow` requests). */
+  narrow?: boolean;
   imports: string[];
   reexports: string[];
   apiText: string | null;

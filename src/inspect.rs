@@ -11,7 +11,7 @@ use crate::query::SymbolQuery;
 use crate::source::{Skipped, Tree};
 use crate::ts::files::FileView;
 use crate::ts::host::WorkspaceFs;
-use crate::ts::protocol::{FileFailure, FileOccurrences, LookupTarget, ProgramFiles, ServiceRequest, ServiceResponse};
+use crate::ts::protocol::{FileFailure, FileOccurrences, LookupTarget, Narrow, ProgramFiles, ServiceRequest, ServiceResponse};
 use crate::ts::{Service, TsError, TS_LIBS};
 
 /// What `inspect` computes.
@@ -309,8 +309,10 @@ impl Workspace {
     /// The occurrence index's rows of `files` (one checker pass each, with
     /// the owner project's program); `release` drops each program after
     /// its files. Also the workspace files of every program it used.
-    pub(crate) fn occurrences(&self, files: &[PathBuf], release: bool, memory_mb: u32) -> Result<Occurrences, TsError> {
-        let request = ServiceRequest::Occurrences { files: files.iter().map(|f| slash(f)).collect(), release, memory_mb };
+    /// With `narrow`, a file may be checked in a program of its import
+    /// closure (`protocol::Narrow`).
+    pub(crate) fn occurrences(&self, files: &[PathBuf], release: bool, memory_mb: u32, narrow: Option<Narrow>) -> Result<Occurrences, TsError> {
+        let request = ServiceRequest::Occurrences { files: files.iter().map(|f| slash(f)).collect(), release, memory_mb, narrow };
         match self.service.call(request)? {
             ServiceResponse::Occurrences { files, failed, programs, mut build_log } => {
                 log_builds(&mut build_log);

@@ -286,6 +286,12 @@ impl TsqServer {
     /// The warm engine, opened on first use.
     async fn engine(&self, ctx: &RequestContext<RoleServer>) -> Result<Arc<Engine>, String> {
         let root = self.root(ctx).await;
+        self.engine_at(root).await
+    }
+
+    /// The warm engine on `root`, opened on first use (later calls get the
+    /// engine opened first, whatever root they name).
+    async fn engine_at(&self, root: PathBuf) -> Result<Arc<Engine>, String> {
         self.engine
             .get_or_try_init(|| async move {
                 let engine = Arc::new(
@@ -416,6 +422,23 @@ impl TsqServer {
 
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for TsqServer {
+    /// With `--root`, the engine opens as soon as the client is ready and
+    /// the background worker starts: it brings the index up to date and
+    /// builds the programs of the files edited last, so that the first
+    /// answer after the first edit does not wait for a program.
+    fn on_initialized(&self, _context: rmcp::service::NotificationContext<RoleServer>) -> impl std::future::Future<Output = ()> + Send + '_ {
+        if let RootChoice::Given(root) = &self.choice {
+            let (this, root) = (self.clone(), root.clone());
+            tokio::spawn(async move {
+                match this.engine_at(root).await {
+                    Ok(engine) => this.work_in_background(&engine),
+                    Err(e) => tracing::warn!("{e}"),
+                }
+            });
+        }
+        std::future::ready(())
+    }
+
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("tsq", env!("CARGO_PKG_VERSION")))

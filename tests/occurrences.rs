@@ -255,15 +255,19 @@ fn calls_of_assigned_functions_name_the_function() {
 }
 
 /// `tsq serve`'s idle step: with nothing stale, it builds the programs of
-/// the projects the latest answer showed (a fresh engine answering from
-/// rows has none), once; an edit there is then answered from fresh rows.
+/// the projects the latest answer showed, or before any answer those of
+/// the files edited last (a fresh engine answering from rows has none),
+/// once; an edit there is then answered from fresh rows.
 #[test]
 fn the_idle_step_warms_the_projects_an_answer_showed() {
     let ws = TempDir::copy_of(&common::repo().join("fixtures/ts-ls/cross-module"), "occ-warm");
     engine(&ws.0).sync_occurrences(&tsq::index::sync_silent()).unwrap();
-    // A new server on the indexed workspace.
+    // A new server on the indexed workspace: before any question, the
+    // project of the files edited last is built, once.
     let e = engine(&ws.0);
-    assert_eq!(e.structure_step().unwrap(), 0, "nothing is stale and nothing was asked yet");
+    assert!(e.structure_step().unwrap() >= 1, "nothing is stale: the last edited files' project is built");
+    assert_eq!(e.structure_step().unwrap(), 0, "and only once");
+    let e = engine(&ws.0);
     let q = "symbol = user.ts > createUser";
     let ask = || {
         let req = e.request(QueryInput { query: q.into(), ..Default::default() }).unwrap();
@@ -544,8 +548,10 @@ fn rows_stay_exact_under_random_edits() {
 /// `generated::KINDS` (at least 300 per run: `TSQ_GENERATED_EDITS`), each
 /// followed by a sync and a comparison of every declaration of the
 /// workspace with a fresh live Language Service: references, callers,
-/// callees, the full `symbol =` answer and `tsq inspect`. Every kind must
-/// occur, and the number compared must clear a floor.
+/// callees, the full `symbol =` answer and `tsq inspect`; every 25th edit,
+/// the index's references and call hierarchy against tsserver under Node
+/// as well. Every kind must occur, and the number compared must clear a
+/// floor.
 #[test]
 fn generated_edits_of_every_kind_keep_rows_exact() {
     let edits: usize = std::env::var("TSQ_GENERATED_EDITS").ok().and_then(|v| v.parse().ok()).unwrap_or(300);
@@ -556,6 +562,7 @@ fn generated_edits_of_every_kind_keep_rows_exact() {
     let mut rng = Rng(0x5eed_0044_0000_0001);
     let (mut failures, mut checked) = (Vec::new(), 0usize);
     let mut seen = vec![0usize; generated::KINDS.len()];
+    let (ws_root, mut tsserver_checked) = (ws.0.clone(), 0usize);
     for step in 0..edits {
         // Every kind once in each round of KINDS.len() edits, in a
         // seeded order, so that any run of 300 has every kind many times.
@@ -569,7 +576,18 @@ fn generated_edits_of_every_kind_keep_rows_exact() {
         let touched = generated::apply(&ws.0, kind, &mut rng);
         seen[kind] += 1;
         // What the rule re-indexed for this kind (the first time it ran).
-        let sync = e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
+        // Every other sync runs in a fresh engine, as a CLI process does:
+        // its programs are not built, so a few files are checked in their
+        // import closure's program (`Narrow`); the others in the warm
+        // engine, as `tsq serve` does.
+        let fresh;
+        let syncer = if step % 2 == 0 {
+            fresh = engine(&ws.0);
+            &fresh
+        } else {
+            &e
+        };
+        let sync = syncer.sync_occurrences(&tsq::index::sync_silent()).unwrap();
         if seen[kind] == 1 {
             eprintln!("generated kind {:<48} re-indexed {:>2} files{}", generated::KINDS[kind], sync.indexed, if sync.full { " (full)" } else { "" });
         }
@@ -579,8 +597,24 @@ fn generated_edits_of_every_kind_keep_rows_exact() {
         // edit catches a comparison that silently checks nothing.
         assert!(n >= 8, "step {step} ({}): only {n} declarations compared", generated::KINDS[kind]);
         failures.extend(diffs.into_iter().map(|d| format!("step {step}, {} ({touched:?}): {d}", generated::KINDS[kind])));
+        // Every 25th edit, the index's answers against tsserver under Node
+        // too (references and 1-hop call hierarchy of every function,
+        // method and class).
+        if step % 25 == 24 {
+            let live = tsq::inspect::Workspace::open(&ws_root).unwrap();
+            let a = common::tsserver::compare_with(&ws_root, 1, usize::MAX, &live, &|q| {
+                let answer = e.inspect(&q.to_string(), Some(1)).unwrap();
+                assert!(answer.structure.as_deref().unwrap_or_default().contains("from the occurrence index"), "{q}: {:?}", answer.structure);
+                answer.result
+            });
+            assert!(a.compared >= 8, "step {step}: only {} declarations compared with tsserver", a.compared);
+            tsserver_checked += a.compared;
+            failures.extend(a.differences.into_iter().map(|d| format!("step {step}, {} (tsserver): {d}", generated::KINDS[kind])));
+        }
     }
-    eprintln!("{edits} generated edits, {checked} declarations compared with the live Language Service; per kind: {seen:?}");
+    eprintln!(
+        "{edits} generated edits, {checked} declarations compared with the live Language Service, {tsserver_checked} with tsserver; per kind: {seen:?}"
+    );
     if edits >= generated::KINDS.len() {
         assert!(seen.iter().all(|&n| n > 0), "a kind never ran: {seen:?}");
     }

@@ -91,7 +91,12 @@ impl Engine {
         if done > 0 || report.interrupted {
             return Ok(done.max(1));
         }
-        let files = lock(&self.answered).clone();
+        // The projects the latest answer showed, else (no answer yet: the
+        // first edit after start) those of the files edited last.
+        let mut files = lock(&self.answered).clone();
+        if files.is_empty() {
+            files = recently_modified(&tree, super::WARM_FILES);
+        }
         if files.is_empty() {
             return Ok(0);
         }
@@ -128,4 +133,13 @@ impl Engine {
         lock(&self.index).take();
         Ok(crate::index::clean(&self.root)?)
     }
+}
+
+/// The `n` walked sources modified last (an agent's next edit is likely
+/// near its last one), newest first.
+fn recently_modified(tree: &crate::source::Tree, n: usize) -> Vec<std::path::PathBuf> {
+    let mut stamped: Vec<(std::time::SystemTime, &std::path::PathBuf)> =
+        tree.sources.iter().filter_map(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok().map(|t| (t, p))).collect();
+    stamped.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1)));
+    stamped.into_iter().take(n).map(|(_, p)| p.clone()).collect()
 }

@@ -190,7 +190,7 @@ pub struct Engine {
 }
 
 /// How many of an answer's files have their projects kept warm.
-const WARM_FILES: usize = 3;
+pub(crate) const WARM_FILES: usize = 3;
 
 impl Engine {
     /// An engine on the workspace at `root`. Opens nothing yet: the index,

@@ -128,6 +128,16 @@ impl Engine {
             let again = occurrences::sync(&with_index, &ws, tree, &self.view, progress).map_err(structure_error)?;
             report = OccurrenceReport { indexed: report.indexed + again.indexed, occurrences: report.occurrences + again.occurrences, ..again };
         }
+        if report.indexed + report.removed + report.failed.len() > 0 {
+            tracing::info!(
+                full = report.full,
+                cascaded = report.cascaded,
+                failed = report.failed.len(),
+                ms = report.ms,
+                "occurrence sync: {} files re-indexed",
+                report.indexed
+            );
+        }
         Ok(report)
     }
 

@@ -260,6 +260,20 @@ impl Store {
         Ok(out)
     }
 
+    /// Each file's first declaration `ord` (its place in its owner
+    /// program: `ord / 2^20`), for `files`; files without declarations
+    /// are absent.
+    pub async fn occ_first_ords(&self, files: &[String]) -> Result<HashMap<String, i64>, IndexError> {
+        let mut out: HashMap<String, i64> = HashMap::new();
+        for chunk in files.chunks(FILTER_CHUNK) {
+            for r in self.occ_declarations_where(&sql_in("relativePath", chunk)).await? {
+                let first = out.entry(r.relative_path).or_insert(r.ord);
+                *first = (*first).min(r.ord);
+            }
+        }
+        Ok(out)
+    }
+
     async fn occ_declarations_where(&self, filter: &str) -> Result<Vec<OccDeclarationRow>, IndexError> {
         let mut out = Vec::new();
         for b in Store::scan(&self.occ_declarations, Some(filter), None).await? {
@@ -391,6 +405,10 @@ impl super::Index {
 
     pub fn occ_declarations_keyed(&self, keys: &[String]) -> Result<Vec<OccDeclarationRow>, IndexError> {
         self.runtime.block_on(self.store.occ_declarations_keyed(keys))
+    }
+
+    pub fn occ_first_ords(&self, files: &[String]) -> Result<HashMap<String, i64>, IndexError> {
+        self.runtime.block_on(self.store.occ_first_ords(files))
     }
 
     /// Drops these files' occurrence rows (deleted files), under the lock.

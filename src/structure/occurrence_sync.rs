@@ -43,9 +43,15 @@ use crate::index::{relative, Index, Progress};
 use crate::inspect::{Occurrences, Workspace};
 use crate::source::Tree;
 use crate::ts::files::FileView;
+use crate::ts::protocol::{Narrow, NarrowFile};
 
 /// Files per request to the service isolate (one progress step).
 const BATCH: usize = 64;
+/// An incremental sync of at most this many files, whose owner program is
+/// not built (a fresh CLI process), checks them in a program of their
+/// import closure (`protocol::Narrow`): on vue, a body-only edit's program
+/// is a few dozen files instead of 461. More files share the whole program.
+const NARROW_FILES: usize = 8;
 /// A full pass's soft bound on resident memory, MiB: past it the engine
 /// collects garbage, then starts a fresh checker if that was not enough;
 /// 0 starts fresh checkers only between requests. Checked between files,
@@ -263,7 +269,17 @@ pub fn sync(index: &WithIndexMut<'_>, ws: &Workspace, tree: &Tree, view: &FileVi
         }
         progress.update("indexing occurrences", done.len() as u64, total(&queue, &done) + batch.len() as u64);
         let paths: Vec<PathBuf> = batch.iter().map(|p| current[p].0.clone()).collect();
-        let Occurrences { files, failed, programs } = ws.occurrences(&paths, report.full, memory_mb)?;
+        let narrow = if !report.full && done.is_empty() && queue.is_empty() && batch.len() <= NARROW_FILES {
+            let mut first = HashMap::new();
+            index(&mut |ix| {
+                first = ix.occ_first_ords(&batch)?;
+                Ok(())
+            })?;
+            Some(narrow_request(&batch, &stored, &current, &indexable, &first))
+        } else {
+            None
+        };
+        let Occurrences { files, failed, programs } = ws.occurrences(&paths, report.full, memory_mb, narrow)?;
         // The race guard: nothing in the workspace changed meanwhile.
         let moved = current.values().any(|(path, hash)| view.get(path).map(|e| &e.hash != hash).unwrap_or(true));
         if moved {
@@ -294,7 +310,11 @@ pub fn sync(index: &WithIndexMut<'_>, ws: &Workspace, tree: &Tree, view: &FileVi
             if old.is_some_and(|o| o.imports != f.imports) {
                 scope.follow_imports(&f.relative_path, &f.imports, &reported, &imports);
             }
-            scope.check_unresolved(&f.relative_path, &reported_order);
+            // Checked in its closure's program: its imports (and so every
+            // program's files and unresolved imports) are as recorded.
+            if !f.narrow {
+                scope.check_unresolved(&f.relative_path, &reported_order);
+            }
             rows.extend(f.occurrences.iter().map(|o| OccurrenceRow {
                 relative_path: f.relative_path.clone(),
                 line: o.line,
@@ -356,7 +376,7 @@ pub fn sync(index: &WithIndexMut<'_>, ws: &Workspace, tree: &Tree, view: &FileVi
     }
     if report.full {
         // Release the last project's program too.
-        ws.occurrences(&[], true, 0)?;
+        ws.occurrences(&[], true, 0, None)?;
     }
     report.indexed = done.len().saturating_sub(report.failed.len());
     report.cascaded = cascaded.len();
@@ -385,6 +405,29 @@ pub fn sync(index: &WithIndexMut<'_>, ws: &Workspace, tree: &Tree, view: &FileVi
     progress.update("occurrences indexed", done.len() as u64, done.len() as u64);
     report.ms = started.elapsed().as_millis() as u64;
     Ok(report)
+}
+
+/// What lets the service check `batch` in its import closure's program:
+/// the global files (by their rows) and, per file with clean rows that is
+/// not global itself, its recorded imports and place in its program.
+fn narrow_request(
+    batch: &[String],
+    stored: &HashMap<String, OccFileRow>,
+    current: &BTreeMap<String, (PathBuf, String)>,
+    indexable: &BTreeSet<String>,
+    first_ords: &HashMap<String, i64>,
+) -> Narrow {
+    let abs = |rel: &str| current[rel].0.display().to_string();
+    let globals = stored.iter().filter(|(p, r)| r.global && r.error.is_none() && indexable.contains(*p)).map(|(p, _)| abs(p)).collect();
+    let files = batch
+        .iter()
+        .filter_map(|p| {
+            let row = stored.get(p).filter(|r| !r.global && r.error.is_none())?;
+            let file_index = first_ords.get(p).map_or(0, |o| ((o >> 20) & 0xF_FFFF) as u32);
+            Some(NarrowFile { file: abs(p), file_index, imports: row.imports.clone(), reexports: row.reexports.clone() })
+        })
+        .collect();
+    Narrow { globals, files }
 }
 
 /// The next `size` files of `queue`: by owner project when `owners` is

@@ -4,6 +4,7 @@
 
 pub mod inspect;
 pub mod random_edits;
+pub mod tsserver;
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;

@@ -5,8 +5,9 @@
 //! `declare global` and `declare module` augmentations, an extended
 //! config's `paths`/`strict`/`lib`, a `.d.ts`, a file created where an
 //! import failed to resolve, a file deleted and restored, a declaration
-//! moved between files, a file renamed, and a body-only edit that adds a
-//! local with a repeated name. Each kind toggles between two states, so
+//! moved between files, a file renamed, a body-only edit that adds a
+//! local with a repeated name, a project reference added or removed, and
+//! a package.json `types` and `exports` changed. Each kind toggles between two states, so
 //! any sequence keeps the workspace well-formed.
 
 use std::path::Path;
@@ -20,6 +21,21 @@ pub const WORKSPACE: &[(&str, &str)] = &[
         r#"{ "compilerOptions": { "strict": true, "target": "es2022", "lib": ["es2022"], "module": "esnext", "moduleResolution": "bundler", "paths": { "@m/*": ["./src/*"] } } }"#,
     ),
     ("tsconfig.json", r#"{ "extends": "./tsconfig.base.json", "include": ["src/**/*.ts"] }"#),
+    // `src/self.ts` imports the package by its own name (`exports`), a
+    // directory through its package.json's `types`, and a file of a
+    // project that the root config references or not.
+    ("package.json", r#"{ "name": "gen", "type": "module", "exports": { "./feat": { "types": "./src/feat-a.ts" } } }"#),
+    ("src/feat-a.ts", "export function feat(): number { return 1; }\n"),
+    ("src/feat-b.ts", "export function feat(): string { return 'b'; }\n"),
+    ("lib/package.json", r#"{ "name": "lib", "types": "./one.ts" }"#),
+    ("lib/one.ts", "export function pick(): number { return 1; }\n"),
+    ("lib/two.ts", "export function pick(): string { return 'two'; }\n"),
+    ("lib2/tsconfig.json", r#"{ "compilerOptions": { "composite": true, "strict": true, "module": "esnext", "moduleResolution": "bundler" }, "include": ["*.ts"] }"#),
+    ("lib2/core.ts", "export function core(): number { return 7; }\n"),
+    (
+        "src/self.ts",
+        "import { feat } from 'gen/feat';\nimport { pick } from '../lib';\nimport { core } from '../lib2/core';\nexport function useAll() { return [feat(), pick(), core()]; }\n",
+    ),
     (
         "src/z.ts",
         "export class Base1 { run(): number { return 1; } }\nexport class Base2 { run(): number { return 2; } }\nexport class Svc extends Base1 {}\nexport type Id = string;\nexport function make() { return { n: 1 }; }\nexport function over(a: string): string;\nexport function over(a: any) { return a; }\nexport function rows(xs: number[]) {\n  return xs\n    .map((x) => {\n      const y = x + 1;\n      return y;\n    })\n    .map((x) => {\n      const y = x * 2;\n      return y;\n    });\n}\n",
@@ -56,6 +72,8 @@ pub const KINDS: &[&str] = &[
     "declaration moved between files",
     "file renamed or back",
     "body-only edit adding a repeated local",
+    "project reference added or removed",
+    "package.json types and exports changed",
 ];
 
 fn read(root: &Path, rel: &str) -> String {
@@ -183,6 +201,15 @@ pub fn apply(root: &Path, kind: usize, rng: &mut Rng) -> Vec<String> {
                 std::fs::rename(&b, &a).unwrap();
             }
             touched(&["src/aug.ts", "src/aug-renamed.ts"])
+        }
+        16 => {
+            toggle(root, "tsconfig.json", r#""include": ["src/**/*.ts"] }"#, r#""include": ["src/**/*.ts"], "references": [{ "path": "./lib2" }] }"#);
+            touched(&["tsconfig.json"])
+        }
+        17 => {
+            toggle(root, "lib/package.json", r#""types": "./one.ts""#, r#""types": "./two.ts""#);
+            toggle(root, "package.json", r#""types": "./src/feat-a.ts""#, r#""types": "./src/feat-b.ts""#);
+            touched(&["lib/package.json", "package.json"])
         }
         _ => {
             // A local `y` added to (or taken from) the first callback of

@@ -117,6 +117,11 @@ pub enum ServiceRequest {
         /// checkers only between requests).
         #[serde(default)]
         memory_mb: u32,
+        /// An incremental sync of a few files whose owner program is not
+        /// built yet (a fresh CLI process): each file may be checked in a
+        /// program of its own import closure instead (`Narrow`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        narrow: Option<Narrow>,
     },
     /// Each file's owner project (its index in load order), from the
     /// config graph alone (no program is built): the order of a full
@@ -411,6 +416,34 @@ pub struct ProgramFiles {
 }
 
 /// One file's rows from one checker pass.
+/// What lets an occurrence request check a file in a program of its import
+/// closure alone (the file, the project's declaration files and the files
+/// that affect the global scope, and everything they import): a file's
+/// rows depend on nothing else. Holds for a file whose imports, as the
+/// closure resolves them, are those its rows recorded (else the request
+/// checks it in the whole program).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Narrow {
+    /// Workspace files whose rows say they affect the global scope
+    /// (scripts, `declare global`, `declare module "x"`), absolute.
+    pub globals: Vec<String>,
+    /// Per file (absolute): what its rows recorded.
+    pub files: Vec<NarrowFile>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct NarrowFile {
+    pub file: String,
+    /// The file's place in its owner program (`ord`'s file part), kept so
+    /// that answers keep the Language Service's order.
+    pub file_index: u32,
+    /// The imports and re-exports its rows hold.
+    pub imports: Vec<String>,
+    pub reexports: Vec<String>,
+}
+
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct FileOccurrences {
@@ -429,6 +462,10 @@ pub struct FileOccurrences {
     pub bases: Vec<BaseEdge>,
     /// A script, `declare global` or `declare module "x"`: its API is everyone's.
     pub global: bool,
+    /// Checked in a program of its import closure (`Narrow`), not its
+    /// owner's whole program.
+    #[serde(default)]
+    pub narrow: bool,
     pub imports: Vec<String>,
     pub reexports: Vec<String>,
     /// Workspace paths where a created file would answer an import
