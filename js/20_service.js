@@ -177,12 +177,16 @@
     /** The program, built on first use (only the projects a query needs
      *  are ever built); the first build is timed into the build log. */
     program() {
-      if (this.built) return this.resolved(this.service.getProgram());
+      if (this.built) {
+        this.checkAffecting();
+        return this.resolved(this.service.getProgram());
+      }
       const started = Date.now();
       const libsBefore = this.registry.stats.libParses;
       const program = this.resolved(this.service.getProgram());
       program.getTypeChecker();
       this.built = true;
+      this.recordAffecting(program);
       this.buildLog.push({
         project: rel(this.name),
         files: program.getSourceFiles().length,
@@ -195,8 +199,46 @@
 
     /** `program`, once its invalidated resolutions were redone. */
     resolved(program) {
-      if (this.invalidated.size) this.invalidated.clear();
+      if (this.invalidated.size) {
+        this.invalidated.clear();
+        if (this.built) this.recordAffecting(program);
+      }
       return program;
+    }
+
+    /** The package.json files module resolution read for `program`
+     *  (`affectingLocations`, js/60_occurrences.js `resolutionInputs`),
+     *  with their text then and the files whose resolution read each. */
+    recordAffecting(program) {
+      const readers = new Map();
+      for (const sf of program.getSourceFiles()) {
+        if (!isUserFile(sf.fileName)) continue;
+        for (const f of globalThis.tsqOccurrences.resolutionInputs(program, sf).affecting) {
+          const path = ts.getNormalizedAbsolutePath(f, this.rootDir);
+          if (!readers.has(path)) readers.set(path, { text: ops.op_tsq_fs_read(path), files: [] });
+          readers.get(path).files.push(sf.fileName);
+        }
+      }
+      this.affecting = readers;
+      this.affectingChecked = requestEpoch;
+    }
+
+    /** Once per request: the files whose resolution read a package.json
+     *  that changed since resolve their imports again at the next program,
+     *  whoever changed it and whichever process re-indexed (TypeScript's
+     *  watch mode does this through `affectingLocations`). */
+    checkAffecting() {
+      if (!this.affecting || this.affectingChecked === requestEpoch) return;
+      this.affectingChecked = requestEpoch;
+      const changed = [];
+      for (const [path, r] of this.affecting) {
+        const now = ops.op_tsq_fs_read(path);
+        if (now !== r.text) {
+          r.text = now;
+          changed.push(...r.files);
+        }
+      }
+      if (changed.length) this.invalidate(changed);
     }
 
     /** Drops the program (the occurrence pass keeps about one at a time);

@@ -684,5 +684,5 @@
     visit(sf);
   }
 
-  globalThis.tsqOccurrences = { indexFile, identifierRows, moduleEdges, contextualEdges, isValidCallHierarchyDeclaration, itemKey, symbolId };
+  globalThis.tsqOccurrences = { indexFile, identifierRows, moduleEdges, contextualEdges, isValidCallHierarchyDeclaration, itemKey, symbolId, resolutionInputs };
 })(globalThis);

@@ -544,6 +544,68 @@ fn rows_stay_exact_under_random_edits() {
     assert!(failures.is_empty(), "{} differences:\n{}", failures.len(), failures.join("\n"));
 }
 
+/// Issue 44's corpus run, not in CI (minutes on a monorepo):
+/// `TSQ_CORPUS_EDITS_ON=vue TSQ_CORPUS_EDITS=30 cargo test --release --test
+/// occurrences corpus_edits -- --ignored --nocapture`. Random edits of the
+/// ten kinds (tests/common/random_edits.rs) on a copy of a corpus from
+/// `../shared/corpus.sh`, each synced by a fresh engine as a CLI process
+/// does, then every declaration of the edited file and eight random others
+/// compared with the live Language Service. Prints, per edit, the files
+/// re-indexed and the sync's seconds beside the full index's.
+#[test]
+#[ignore = "a corpus run of many minutes: TSQ_CORPUS_EDITS_ON=vue"]
+fn corpus_edits_keep_rows_exact() {
+    let name = std::env::var("TSQ_CORPUS_EDITS_ON").unwrap_or_else(|_| "vue".into());
+    let edits: usize = std::env::var("TSQ_CORPUS_EDITS").ok().and_then(|v| v.parse().ok()).unwrap_or(30);
+    let Some((_, dir)) = common::corpora(&[name.as_str()]).and_then(|c| c.into_iter().next()) else {
+        panic!("{name}: no snapshot here (fetch it, then ../shared/corpus.sh {name})");
+    };
+    let ws = TempDir::copy_of(&dir, "occ-corpus");
+    let started = std::time::Instant::now();
+    let full = engine(&ws.0).sync_occurrences(&tsq::index::sync_silent()).unwrap();
+    eprintln!("{name}: full index, {} files in {:.1} s (a fresh engine)", full.indexed, started.elapsed().as_secs_f64());
+    let e = engine(&ws.0);
+    let mut rng = Rng(0x44c0_4b05_0000_0001);
+    let (mut failures, mut checked) = (Vec::new(), 0usize);
+    for step in 0..edits {
+        let what = random_edit(&ws.0, &mut rng, step % 10, step);
+        let t = std::time::Instant::now();
+        let sync = engine(&ws.0).sync_occurrences(&tsq::index::sync_silent()).unwrap();
+        eprintln!(
+            "{name} edit {step}: {what}: {} files re-indexed ({} through importers){}, {} removed, in {:.1} s",
+            sync.indexed,
+            sync.cascaded,
+            if sync.full { ", full" } else { "" },
+            sync.removed,
+            t.elapsed().as_secs_f64()
+        );
+        let mut pick = |all: Vec<String>| {
+            let (mine, rest): (Vec<String>, Vec<String>) = all.into_iter().partition(|q| {
+                let file = q.trim_start_matches("symbol = ").split(" > ").next().unwrap_or("");
+                what.contains(&format!(" in {file}"))
+            });
+            let mut out = mine;
+            for _ in 0..8 {
+                if let Some(q) = rng.pick(&rest) {
+                    out.push(q.clone());
+                }
+            }
+            out.sort();
+            out.dedup();
+            out
+        };
+        let (n, diffs) = differences_among(&e, &ws.0, 1, &mut pick);
+        checked += n;
+        for d in &diffs {
+            eprintln!("  difference: {d}");
+        }
+        failures.extend(diffs.into_iter().map(|d| format!("edit {step} ({what}): {d}")));
+    }
+    eprintln!("{name}: {edits} edits, {checked} declarations compared with the live Language Service, {} differences", failures.len());
+    assert!(checked > edits * 4, "{edits} edits, {checked} checks");
+    assert!(failures.is_empty(), "{} differences:\n{}", failures.len(), failures.join("\n"));
+}
+
 /// Issue 44's generated differential test: seeded edits of every kind in
 /// `generated::KINDS` (at least 300 per run: `TSQ_GENERATED_EDITS`), each
 /// followed by a sync and a comparison of every declaration of the

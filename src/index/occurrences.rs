@@ -244,6 +244,16 @@ impl Store {
         self.occ_declarations_where(&format!("`name` = {}", super::schema::sql_str(name))).await
     }
 
+    /// The declarations named any of `names`, in one query per chunk.
+    pub async fn occ_declarations_named_any(&self, names: &[String]) -> Result<Vec<OccDeclarationRow>, IndexError> {
+        let mut out = Vec::new();
+        for chunk in names.chunks(FILTER_CHUNK) {
+            out.extend(self.occ_declarations_where(&sql_in("name", chunk)).await?);
+        }
+        out.sort_by_key(|r| r.ord);
+        Ok(out)
+    }
+
     /// The classes and interfaces whose resolved supertypes include the
     /// declaration `key` (a superset: LIKE's `_` and `%` match more).
     pub async fn occ_subtypes(&self, key: &str) -> Result<Vec<OccDeclarationRow>, IndexError> {
@@ -401,6 +411,10 @@ impl super::Index {
 
     pub fn occ_subtypes(&self, key: &str) -> Result<Vec<OccDeclarationRow>, IndexError> {
         self.runtime.block_on(self.store.occ_subtypes(key))
+    }
+
+    pub fn occ_declarations_named_any(&self, names: &[String]) -> Result<Vec<OccDeclarationRow>, IndexError> {
+        self.runtime.block_on(self.store.occ_declarations_named_any(names))
     }
 
     pub fn occ_declarations_keyed(&self, keys: &[String]) -> Result<Vec<OccDeclarationRow>, IndexError> {

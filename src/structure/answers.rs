@@ -12,14 +12,15 @@
 //! given only when every file that may declare the name is indexed from
 //! its current text; otherwise the caller asks the Language Service.
 
-use std::cell::OnceCell;
-use std::collections::HashMap;
+use std::cell::{OnceCell, RefCell};
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
-use super::occurrences::{locale_cmp, references_of, Calls, Declared, Direction, Graph};
+use super::occurrences::{locale_cmp, references_in, Calls, Declared, Direction, Graph};
 use super::rows::{DeclarationLink, DeclarationRow};
 use super::{parents_within, StoredLookup, StructureError};
 use crate::answer::{SymbolMetadata, SymbolRef};
+use crate::index::occurrences::{OccDeclarationRow, OccurrenceRow};
 use crate::index::{relative, Index};
 use crate::query::SymbolQuery;
 use crate::ts::files::FileView;
@@ -54,18 +55,111 @@ pub fn lookup(
 }
 
 /// Answers from the rows for one request: the file rows and the call
-/// graph are read once, on first use.
+/// graph are read once, on first use; the declarations by name, the
+/// linked declarations by key and the occurrences by symbol are kept as
+/// read, so that `prefetch` reads a search's results together (a query
+/// each, not a few per result).
 pub struct Rows<'a> {
     index: &'a Index,
     view: &'a FileView,
     sources: &'a [PathBuf],
     files: OnceCell<HashMap<String, (String, bool)>>,
     graph: OnceCell<Graph>,
+    named: RefCell<HashMap<String, Vec<OccDeclarationRow>>>,
+    keyed: RefCell<HashMap<String, Option<SymbolRef>>>,
+    occurrences: RefCell<HashMap<String, Vec<OccurrenceRow>>>,
 }
 
 impl<'a> Rows<'a> {
     pub fn new(index: &'a Index, view: &'a FileView, sources: &'a [PathBuf]) -> Rows<'a> {
-        Rows { index, view, sources, files: OnceCell::new(), graph: OnceCell::new() }
+        Rows {
+            index,
+            view,
+            sources,
+            files: OnceCell::new(),
+            graph: OnceCell::new(),
+            named: Default::default(),
+            keyed: Default::default(),
+            occurrences: Default::default(),
+        }
+    }
+
+    /// Reads, in one query each, what `lookup` of each of `queries` reads:
+    /// the declarations they name, the declarations those link to, and the
+    /// occurrences of every related symbol (references and incoming calls).
+    pub fn prefetch(&self, queries: &[SymbolQuery]) -> Result<(), StructureError> {
+        let names: Vec<String> =
+            queries.iter().filter_map(|q| q.names.last().cloned()).collect::<BTreeSet<_>>().into_iter().filter(|n| !self.named.borrow().contains_key(n)).collect();
+        if names.is_empty() || self.files()?.is_empty() {
+            return Ok(());
+        }
+        let mut named: HashMap<String, Vec<OccDeclarationRow>> = names.iter().map(|n| (n.clone(), Vec::new())).collect();
+        for r in self.index.occ_declarations_named_any(&names)? {
+            named.entry(r.name.clone()).or_default().push(r);
+        }
+        let mut keys = Vec::new();
+        let mut symbols = Vec::new();
+        let graph = self.graph()?;
+        for q in queries {
+            let want = q.file.as_deref().map(|f| f.trim_start_matches("./"));
+            let Some(rows) = q.names.last().and_then(|n| named.get(n)) else { continue };
+            for r in rows.iter().filter(|r| want.is_none_or(|w| r.relative_path == w)) {
+                let Ok(a) = serde_json::from_str::<DeclarationRow>(&r.answer) else { continue };
+                keys.extend(a.links.iter().filter_map(|l| l.key.clone()));
+                if let Some(id) = &a.id {
+                    symbols.extend(graph.related(id));
+                }
+            }
+        }
+        self.named.borrow_mut().extend(named);
+        self.keyed_refs(&keys)?;
+        self.occurrences_of(&symbols)?;
+        Ok(())
+    }
+
+    /// The declarations named `name` (read once).
+    fn named(&self, name: &str) -> Result<Vec<OccDeclarationRow>, StructureError> {
+        if let Some(rows) = self.named.borrow().get(name) {
+            return Ok(rows.clone());
+        }
+        let rows = self.index.occ_declarations_named(name)?;
+        self.named.borrow_mut().insert(name.to_string(), rows.clone());
+        Ok(rows)
+    }
+
+    /// The current place of each declaration `keys` name (`None`: gone).
+    fn keyed_refs(&self, keys: &[String]) -> Result<HashMap<String, Option<SymbolRef>>, StructureError> {
+        let missing: Vec<String> = keys.iter().filter(|k| !self.keyed.borrow().contains_key(*k)).cloned().collect::<BTreeSet<_>>().into_iter().collect();
+        if !missing.is_empty() {
+            let mut found: HashMap<String, Option<SymbolRef>> = missing.iter().map(|k| (k.clone(), None)).collect();
+            for r in self.index.occ_declarations_keyed(&missing)? {
+                if let Ok(a) = serde_json::from_str::<DeclarationRow>(&r.answer) {
+                    let slot = found.entry(r.key).or_insert(None);
+                    if slot.is_none() {
+                        *slot = Some(a.matched.symbol);
+                    }
+                }
+            }
+            self.keyed.borrow_mut().extend(found);
+        }
+        let keyed = self.keyed.borrow();
+        Ok(keys.iter().map(|k| (k.clone(), keyed.get(k).cloned().flatten())).collect())
+    }
+
+    /// Every occurrence row of `symbols` (each symbol read once).
+    fn occurrences_of(&self, symbols: &[String]) -> Result<Vec<OccurrenceRow>, StructureError> {
+        let missing: Vec<String> =
+            symbols.iter().filter(|s| !self.occurrences.borrow().contains_key(*s)).cloned().collect::<BTreeSet<_>>().into_iter().collect();
+        if !missing.is_empty() {
+            let mut found: HashMap<String, Vec<OccurrenceRow>> = missing.iter().map(|s| (s.clone(), Vec::new())).collect();
+            for r in self.index.occurrences_of(&missing, false)? {
+                found.entry(r.symbol.clone()).or_default().push(r);
+            }
+            self.occurrences.borrow_mut().extend(found);
+        }
+        let all = self.occurrences.borrow();
+        let wanted: BTreeSet<&String> = symbols.iter().collect();
+        Ok(wanted.into_iter().filter_map(|s| all.get(s)).flatten().cloned().collect())
     }
 
     /// Whether the workspace has an occurrence index at all.
@@ -133,8 +227,8 @@ impl<'a> Rows<'a> {
                 _ => return Ok(Err(Unanswered::Stale(rel))),
             }
         }
-        let found: Vec<(String, DeclarationRow)> = index
-            .occ_declarations_named(target)?
+        let found: Vec<(String, DeclarationRow)> = self
+            .named(target)?
             .into_iter()
             .filter(|r| want.as_deref().is_none_or(|w| r.relative_path == w))
             .filter_map(|r| Some((r.relative_path, serde_json::from_str::<DeclarationRow>(&r.answer).ok()?)))
@@ -159,12 +253,7 @@ impl<'a> Rows<'a> {
                 }
             }
         }
-        let mut now: HashMap<String, SymbolRef> = HashMap::new();
-        for r in index.occ_declarations_keyed(&keys)? {
-            if let Ok(a) = serde_json::from_str::<DeclarationRow>(&r.answer) {
-                now.entry(r.key).or_insert(a.matched.symbol);
-            }
-        }
+        let now: HashMap<String, SymbolRef> = self.keyed_refs(&keys)?.into_iter().filter_map(|(k, r)| Some((k, r?))).collect();
         if let Some(k) = keys.iter().find(|k| !now.contains_key(*k)) {
             return Ok(Err(Unanswered::Stale(k.clone())));
         }
@@ -173,8 +262,10 @@ impl<'a> Rows<'a> {
         // One read for every match's references and first callers (a bare
         // name can match dozens of declarations).
         let decls: Vec<Declared<'_>> = found.iter().map(|(f, a)| Declared { file: f, id: a.id.as_deref().unwrap_or_default(), meaning: a.meaning }).collect();
-        let mut refs = references_of(index, graph, &decls)?.into_iter();
-        calls.prefetch_incoming(&found.iter().filter_map(|(_, a)| a.item.clone()).collect::<Vec<_>>())?;
+        let related: Vec<String> = decls.iter().flat_map(|d| graph.related(d.id)).collect();
+        let rows = self.occurrences_of(&related)?;
+        let mut refs = decls.iter().map(|d| references_in(&rows, graph, d)).collect::<Vec<_>>().into_iter();
+        calls.prefetch_incoming_with(&found.iter().filter_map(|(_, a)| a.item.clone()).collect::<Vec<_>>(), &|symbols| self.occurrences_of(symbols))?;
         let mut out = StoredLookup { matches: Vec::new(), snapshots: Vec::new(), metadata: Vec::new() };
         // A declaration found twice is shown once; two declarations that
         // look alike (two `const x` on one line) are two matches, as live.

@@ -94,6 +94,8 @@ impl<'a> Structures<'a> {
     pub fn from_rows(&self, chunks: &[&CodeChunk]) -> Result<HashMap<String, StoredLookup>, StructureError> {
         let mut out = HashMap::new();
         if let Some(rows) = self.rows {
+            // One read of each kind for every chunk's answer.
+            rows.prefetch(&chunks.iter().filter_map(|c| chunk_query(c)).collect::<Vec<_>>())?;
             for c in chunks {
                 let Some(q) = chunk_query(c) else { continue };
                 match rows.lookup(&q, self.call_depth)? {

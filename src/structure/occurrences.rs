@@ -196,7 +196,7 @@ pub fn references_of(index: &Index, graph: &Graph, decls: &[Declared<'_>]) -> Re
 
 /// `references` from occurrence rows that hold at least the related
 /// symbols' (others are ignored).
-fn references_in(rows: &[OccurrenceRow], graph: &Graph, d: &Declared<'_>) -> References {
+pub(crate) fn references_in(rows: &[OccurrenceRow], graph: &Graph, d: &Declared<'_>) -> References {
     let (id, meaning) = (d.id, d.meaning);
     let related: HashSet<String> = graph.related(id).into_iter().collect();
     // The declaration's own sites: an object literal's member also holds
@@ -278,6 +278,12 @@ impl<'a> Calls<'a> {
     /// Reads the incoming call sites of these items (the first level of
     /// their trees) in one query.
     pub fn prefetch_incoming(&self, keys: &[String]) -> Result<(), StructureError> {
+        self.prefetch_incoming_with(keys, &|symbols| Ok(self.index.occurrences_of(symbols, true)?))
+    }
+
+    /// `prefetch_incoming` with the rows read by `read` (any superset of
+    /// the related symbols' call rows: an answer's cache of them).
+    pub fn prefetch_incoming_with(&self, keys: &[String], read: &dyn Fn(&[String]) -> Result<Vec<OccurrenceRow>, StructureError>) -> Result<(), StructureError> {
         let mut sets = Vec::new();
         let mut all: BTreeSet<String> = BTreeSet::new();
         for k in keys {
@@ -293,7 +299,7 @@ impl<'a> Calls<'a> {
         if all.is_empty() {
             return Ok(());
         }
-        let rows = self.index.occurrences_of(&all.into_iter().collect::<Vec<_>>(), true)?;
+        let rows = read(&all.into_iter().collect::<Vec<_>>())?;
         for (k, from, related) in sets {
             let mut groups: BTreeMap<String, Vec<u32>> = BTreeMap::new();
             for o in rows.iter().filter(|o| related.contains(&o.symbol) && self.graph.scope.sees(from, &o.relative_path)) {
