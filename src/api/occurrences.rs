@@ -75,7 +75,7 @@ impl Engine {
     pub(super) fn sync_occurrences_of(&self, tree: &Tree, progress: &dyn Progress) -> Result<OccurrenceReport, EngineError> {
         self.sync_tree(tree, progress)?;
         let _pass = lock(&self.occurrence_pass);
-        self.run_occurrence_sync(tree, progress)
+        self.run_occurrence_sync(tree, progress, None)
     }
 
     /// The occurrence rows an answer may read. A CLI process brings them
@@ -104,12 +104,18 @@ impl Engine {
         if n > inline {
             return Ok(RowsFor::Refreshing { pending: n });
         }
-        Ok(RowsFor::Fresh(self.run_occurrence_sync(tree, progress)?))
+        // A cascade larger than the budget is left to the worker (an
+        // exported signature of a hub file re-indexes hundreds).
+        let report = self.run_occurrence_sync(tree, progress, Some(inline))?;
+        if report.deferred > 0 {
+            return Ok(RowsFor::Refreshing { pending: report.deferred });
+        }
+        Ok(RowsFor::Fresh(report))
     }
 
     /// One occurrence sync; the caller holds `occurrence_pass`. The index
     /// is locked only to read and to write, not while a batch is checked.
-    fn run_occurrence_sync(&self, tree: &Tree, progress: &dyn Progress) -> Result<OccurrenceReport, EngineError> {
+    fn run_occurrence_sync(&self, tree: &Tree, progress: &dyn Progress, limit: Option<usize>) -> Result<OccurrenceReport, EngineError> {
         {
             let guard = self.open_index()?;
             if !occurrences::needs_sync(guard.as_ref().expect("opened above"), tree, &self.view).map_err(structure_error)? {
@@ -121,11 +127,11 @@ impl Engine {
             let mut guard = lock(&self.index);
             f(guard.as_mut().expect("opened above"))
         };
-        let mut report = occurrences::sync(&with_index, &ws, tree, &self.view, progress).map_err(structure_error)?;
+        let mut report = occurrences::sync(&with_index, &ws, tree, &self.view, progress, limit).map_err(structure_error)?;
         // A file edited during the pass: its batch was dropped; once more
         // picks it up (a second interruption is reported as is).
         if report.interrupted {
-            let again = occurrences::sync(&with_index, &ws, tree, &self.view, progress).map_err(structure_error)?;
+            let again = occurrences::sync(&with_index, &ws, tree, &self.view, progress, limit).map_err(structure_error)?;
             report = OccurrenceReport { indexed: report.indexed + again.indexed, occurrences: report.occurrences + again.occurrences, ..again };
         }
         if report.indexed + report.removed + report.failed.len() > 0 {

@@ -135,7 +135,7 @@ const ORIGIN: &str = "origin.json";
 /// occurrence index's layout key, program scope and resolution inputs
 /// (`structure::inputs`, `structure::scope`; records are
 /// `Index::record`s). Published and pulled with the tables.
-pub(super) const INDEX_FILES: &[&str] = &["meta.json", "occurrences-layout", "occurrence-scope.json", "occurrence-inputs.json"];
+pub(super) const INDEX_FILES: &[&str] = &["meta.json", "occurrences-layout", "occurrence-scope.json", "occurrence-inputs.json", "occurrence-pending.json"];
 
 /// What indexes before schema 8 held beside today's tables (the
 /// per-declaration structure store): removed by a rebuild and by `clean`,

@@ -12,7 +12,7 @@
 //!   (`Affecting::changed`), as TypeScript's watch mode invalidates
 //!   exactly those resolutions.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::Path;
 
 use sha2::Digest;
@@ -28,6 +28,8 @@ pub const LAYOUT_MARKER: &str = "occurrences-layout";
 /// The record of every package.json file resolution consulted, with the
 /// hash of its text when the rows were written.
 const AFFECTING: &str = "occurrence-inputs";
+/// The record of files a cascade queued and no sync has re-indexed yet.
+const PENDING: &str = "occurrence-pending";
 
 pub(super) use crate::files::is_declaration_file;
 
@@ -129,4 +131,22 @@ impl Affecting {
 
 fn hash_of(root: &Path, rel: &str) -> String {
     std::fs::read(root.join(rel)).map(|b| sha256_hex(&b)).unwrap_or_default()
+}
+
+/// The files a cascade queued that are not re-indexed yet: saved before
+/// the rows that caused the cascade are written, so that an interrupted
+/// or deferred sync (a file edited meanwhile, `kill -9`, `tsq serve`'s
+/// inline budget) leaves them for the next one; their own hashes did not
+/// change, so nothing else would find them.
+#[derive(Debug, Default, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Pending(pub BTreeSet<String>);
+
+impl Pending {
+    pub fn load(index: &Index) -> Pending {
+        index.record(PENDING).and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default()
+    }
+
+    pub fn save(&self, index: &Index) -> Result<(), IndexError> {
+        index.put_record(PENDING, &serde_json::to_string(self).unwrap_or_default())
+    }
 }

@@ -34,7 +34,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use super::inputs::{self, is_declaration_file, layout_hash, read_configs, read_marker, Affecting, LAYOUT_MARKER};
+use super::inputs::{self, is_declaration_file, layout_hash, read_configs, read_marker, Affecting, Pending, LAYOUT_MARKER};
 use super::rows::{DeclarationRow, Facts};
 use super::scope::Scope;
 use super::StructureError;
@@ -78,6 +78,9 @@ pub struct OccurrenceReport {
     pub full: bool,
     /// A file changed while a batch was computed: that batch was dropped.
     pub interrupted: bool,
+    /// Files a cascade queued that this sync left for the next one (its
+    /// `limit`), recorded in the index.
+    pub deferred: usize,
     /// Symbols with a usage prior, when it was recomputed.
     pub used_symbols: usize,
     pub ms: u64,
@@ -123,6 +126,8 @@ fn count_pending(index: &Index, tree: &Tree, view: &FileView) -> Result<usize, S
     // A package.json that resolution consulted changed.
     let recorded = Affecting::load(index);
     let affecting = recorded.changed(&recorded.read(&root)).len();
+    // Files an earlier cascade queued and no sync re-indexed yet.
+    let queued = Pending::load(index).0.len();
     // The chunk sync just checked every file's mtime and size: where
     // they hold, its stored hash is the file's, and nothing is read.
     let stamped = index.stamped_hashes(&tree.sources)?;
@@ -153,20 +158,32 @@ fn count_pending(index: &Index, tree: &Tree, view: &FileView) -> Result<usize, S
         }
     }
     // Files with rows that the walk no longer has.
-    Ok(changed + affecting + (stored.len() - seen.min(stored.len())))
+    Ok(changed + affecting + queued + (stored.len() - seen.min(stored.len())))
 }
 
 /// The index for a moment: the caller holds its lock only inside the call.
 pub type WithIndexMut<'a> = dyn Fn(&mut dyn FnMut(&mut Index) -> Result<(), StructureError>) -> Result<(), StructureError> + 'a;
 
-/// Brings the occurrence index up to date with the walk.
-pub fn sync(index: &WithIndexMut<'_>, ws: &Workspace, tree: &Tree, view: &FileView, progress: &dyn Progress) -> Result<OccurrenceReport, StructureError> {
+/// Brings the occurrence index up to date with the walk. With `limit`
+/// (`tsq serve`'s inline budget), an incremental sync whose files,
+/// cascades included, outnumber it stops after the batch that found them
+/// and leaves the rest recorded (`Pending`, `OccurrenceReport::deferred`).
+pub fn sync(
+    index: &WithIndexMut<'_>,
+    ws: &Workspace,
+    tree: &Tree,
+    view: &FileView,
+    progress: &dyn Progress,
+    limit: Option<usize>,
+) -> Result<OccurrenceReport, StructureError> {
     let started = std::time::Instant::now();
     let mut report = OccurrenceReport::default();
     let (mut root, mut stored, mut marker, mut scope, mut affecting) = (PathBuf::new(), HashMap::new(), PathBuf::new(), None, Affecting::default());
+    let mut pending = Pending::default();
     index(&mut |ix| {
         root = ix.root().to_path_buf();
         affecting = Affecting::load(ix);
+        pending = Pending::load(ix);
         stored = ix.occ_files(false)?.into_iter().map(|r| (r.relative_path.clone(), r)).collect();
         marker = ix.dir().join(LAYOUT_MARKER);
         // Which programs hold which files (the live answers' scope).
@@ -209,6 +226,8 @@ pub fn sync(index: &WithIndexMut<'_>, ws: &Workspace, tree: &Tree, view: &FileVi
             }
         }
         queue.extend(created.iter().cloned());
+        // What an earlier cascade queued and left.
+        queue.extend(pending.0.iter().filter(|p| indexable.contains(*p)).cloned());
     }
     // Importers, from the stored rows (updated as files are re-indexed).
     let mut imports: Imports = stored.iter().map(|(p, r)| (p.clone(), (r.imports.clone(), r.reexports.clone()))).collect();
@@ -364,11 +383,28 @@ pub fn sync(index: &WithIndexMut<'_>, ws: &Workspace, tree: &Tree, view: &FileVi
         }
         report.occurrences += rows.len();
         consulted.extend(file_rows.iter().map(|r| (r.relative_path.clone(), r.affecting.clone())));
+        // What is left is recorded before the rows that queued it are
+        // written (their new API hash would hide the cascade).
+        let left = Pending(if report.full { BTreeSet::new() } else { queue.clone() });
+        let record = left != pending;
         index(&mut |ix| {
+            if record {
+                left.save(ix)?;
+            }
             ix.put_occurrences(&file_rows, &rows, &declaration_rows)?;
             scope.save(ix)
         })?;
+        pending = left;
         done.extend(batch);
+        if limit.is_some_and(|l| !report.full && !queue.is_empty() && done.len() + queue.len() > l) {
+            report.deferred = queue.len();
+            break;
+        }
+    }
+    // Done: nothing is left (a recorded file may be gone since).
+    if !report.interrupted && report.deferred == 0 && !pending.0.is_empty() {
+        pending = Pending::default();
+        index(&mut |ix| Ok(pending.save(ix)?))?;
     }
     if report.full && !report.interrupted {
         scope.completed();
@@ -380,7 +416,7 @@ pub fn sync(index: &WithIndexMut<'_>, ws: &Workspace, tree: &Tree, view: &FileVi
     }
     report.indexed = done.len().saturating_sub(report.failed.len());
     report.cascaded = cascaded.len();
-    if !report.interrupted {
+    if !report.interrupted && report.deferred == 0 {
         let extra = read_configs(ws, tree, &root);
         let layout = layout_hash(tree, &root, view, &extra);
         let marker_text = std::iter::once(layout).chain(extra).collect::<Vec<_>>().join("\n");

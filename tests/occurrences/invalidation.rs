@@ -232,3 +232,39 @@ fn a_body_only_edit_adding_a_repeated_local_moves_no_id() {
         assert_eq!(definitions("a.ts"), before, "{from}: restored");
     }
 }
+
+/// A cascade is recorded before the rows that queued it are written: a
+/// sync that stops early (`tsq serve`'s inline budget here; an edit during
+/// the pass or `kill -9` the same way) leaves the importers it did not
+/// reach to the next sync, in any process, although their own hashes did
+/// not change. The answer meanwhile is computed live and says so.
+#[test]
+fn a_cascade_left_by_a_sync_is_finished_by_the_next() {
+    let mut files: Vec<(String, String)> = vec![
+        ("tsconfig.json".into(), ESNEXT.into()),
+        ("z.ts".into(), "export function make(): number { return 1; }\n".into()),
+    ];
+    for i in 0..6 {
+        files.push((format!("u{i}.ts"), format!("import {{ make }} from './z';\nexport function use{i}() {{ return make(); }}\n")));
+    }
+    let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let ws = workspace_of("occ-deferred", &refs);
+    engine(&ws.0).sync_occurrences(&tsq::index::sync_silent()).unwrap();
+    // A server that re-indexes at most 3 files before an answer.
+    let serve = tsq::api::Engine::open(
+        &ws.0,
+        tsq::api::EngineOptions { embedder: Some(EmbedderChoice::None), background: Some(3), ..Default::default() },
+    )
+    .unwrap();
+    edit(&ws.0, "z.ts", "make(): number { return 1; }", "make(): string { return 'one'; }");
+    let req = serve.request(tsq::api::QueryInput { query: "symbol = z.ts > make".into(), ..Default::default() }).unwrap();
+    let tsq::api::Answer::Full(full) = serve.query(&req, &tsq::index::sync_silent()).unwrap() else { unreachable!("a full answer") };
+    let header = full.lookup().text.lines().next().unwrap_or_default().to_string();
+    assert!(header.contains("structure: the occurrence index is being refreshed in the background (6 files to re-index)"), "{header}");
+    assert!(full.lookup().text.contains("u5.ts"), "the live answer has every caller: {}", full.lookup().text);
+    // The next sync, in another engine (a CLI process), finishes the cascade.
+    let next = engine(&ws.0).sync_occurrences(&tsq::index::sync_silent()).unwrap();
+    assert_eq!((next.indexed, next.full), (6, false), "{next:?}");
+    assert_eq!(engine(&ws.0).sync_occurrences(&tsq::index::sync_silent()).unwrap().indexed, 0, "nothing is left");
+    assert_exact(&engine(&ws.0), &ws.0, 1, 7);
+}
