@@ -34,8 +34,8 @@ from occurrences import body_edit_target, fresh_copies, timed  # noqa: E402
 class Mcp:
     """A minimal MCP client over a child's stdio (protocol only on stdout)."""
 
-    def __init__(self, cmd, env):
-        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True, bufsize=1)
+    def __init__(self, cmd, env, stderr=subprocess.DEVNULL):
+        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, env=env, text=True, bufsize=1)
         self.next_id = 0
         self.call("initialize", {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "serve_edit.py", "version": "1"}})
         self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})

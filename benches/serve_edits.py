@@ -18,16 +18,15 @@ undone before the script exits. Nothing here is a test: figures go to
 benches/README.md.
 """
 import argparse
-import json
 import os
 import re
 import statistics
-import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from occurrences import body_edit_target  # noqa: E402
+from serve_edit import Mcp  # noqa: E402
 
 IMPORT = re.compile(r"""(?:from|import)\s*\(?\s*['"](\.{1,2}/[^'"]+)['"]""")
 
@@ -63,46 +62,17 @@ def ten_importer_target(root):
     return best
 
 
-class Server:
+class Server(Mcp):
+    """`tsq serve --root ROOT` (logs at info to `log`), with its CPU time
+    and peak RSS read from /proc."""
+
     def __init__(self, binary, root, log):
         env = dict(os.environ, TSQ_EMBEDDER="none", TSQ_LOG=os.environ.get("TSQ_LOG", "info"))
-        self.p = subprocess.Popen([binary, "serve", "--root", root], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=open(log, "w"), text=True, env=env)
-        self.ids = iter(range(1, 10_000))
-        self.call("initialize", {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}})
-        self.call("notifications/initialized", notify=True)
-
-    def call(self, method, params=None, notify=False):
-        msg = {"jsonrpc": "2.0", "method": method}
-        if params is not None:
-            msg["params"] = params
-        if not notify:
-            msg["id"] = next(self.ids)
-        self.p.stdin.write(json.dumps(msg) + "\n")
-        self.p.stdin.flush()
-        if notify:
-            return None
-        while True:
-            reply = json.loads(self.p.stdout.readline())
-            if reply.get("id") == msg["id"]:
-                return reply
-
-    def ask(self, query):
-        t = time.monotonic()
-        reply = self.call("tools/call", {"name": "codebase_search", "arguments": {"query": query}})
-        secs = time.monotonic() - t
-        text = "\n".join(c.get("text", "") for c in reply.get("result", {}).get("content", []))
-        line = next((l for l in text.splitlines() if "structure" in l), text[:160])
-        return secs, line.strip()
+        super().__init__([binary, "serve", "--root", root], env, stderr=open(log, "w"))
 
     def cpu(self):
         fields = open(f"/proc/{self.p.pid}/stat").read().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-    def rss_mb(self):
-        for line in open(f"/proc/{self.p.pid}/status"):
-            if line.startswith("VmHWM"):
-                return int(line.split()[1]) / 1024
-        return 0.0
 
     def wait_idle(self, quiet=3, limit=600):
         """Until the server's CPU time stops growing for `quiet` seconds."""
@@ -143,7 +113,7 @@ def main():
     results = {"body": [], "signature": []}
     try:
         idle = s.wait_idle()
-        print(f"server idle after {idle:.0f} s with no query asked (peak RSS {s.rss_mb():.0f} MB)")
+        print(f"server idle after {idle:.0f} s with no query asked (peak RSS {s.peak_rss_mb():.0f} MB)")
         for run in range(args.runs):
             for kind, rel, fn in (("body", body_rel, body_fn), ("signature", sig_rel, sig_fn)):
                 path = os.path.join(root, rel)
@@ -160,7 +130,7 @@ def main():
                 results[kind].append((secs, files))
                 print(f"run {run + 1}, {kind} edit: answered in {secs:.2f} s, {files} files re-indexed; {line}")
                 s.wait_idle()
-        print(f"peak RSS of the server: {s.rss_mb():.0f} MB")
+        print(f"peak RSS of the server: {s.peak_rss_mb():.0f} MB")
     finally:
         s.close()
         for rel, text in originals.items():
