@@ -11,6 +11,7 @@ use tsq::embed::EmbedderChoice;
 use tsq::index::{Index, IndexConfig};
 use tsq::structure::occurrences::Graph;
 
+use crate::common::inspect::same_but_union_order;
 use crate::common::{self, TempDir};
 
 pub fn engine(root: &Path) -> Engine {
@@ -133,13 +134,13 @@ fn same_lookup(e: &Engine, live: &tsq::inspect::Workspace, q: &str, call_depth: 
         }
         serde_json::to_string_pretty(&v).unwrap()
     };
-    if json(rows) != json(&expected) {
+    if !same_but_union_order(&json(rows), &json(&expected)) {
         return Err(format!("{q} lookup\n  live: {}\n  rows: {}", json(&expected), json(rows)));
     }
     if skip_references {
         return Ok(());
     }
-    if without_backends(&rows.text) != without_backends(&expected.text) {
+    if !same_but_union_order(&without_backends(&rows.text), &without_backends(&expected.text)) {
         return Err(format!("{q} lookup text\n--- rows\n{}\n--- live\n{}", rows.text, expected.text));
     }
     Ok(())
