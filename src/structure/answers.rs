@@ -16,7 +16,7 @@ use std::cell::{OnceCell, RefCell};
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
-use super::occurrences::{locale_cmp, references_in, Calls, Declared, Direction, Graph};
+use super::occurrences::{locale_cmp, references_in, CallMemo, Calls, Declared, Direction, Graph};
 use super::rows::{DeclarationLink, DeclarationRow};
 use super::{parents_within, StoredLookup, StructureError};
 use crate::answer::{SymbolMetadata, SymbolRef};
@@ -68,6 +68,7 @@ pub struct Rows<'a> {
     named: RefCell<HashMap<String, Vec<OccDeclarationRow>>>,
     keyed: RefCell<HashMap<String, Option<SymbolRef>>>,
     occurrences: RefCell<HashMap<String, Vec<OccurrenceRow>>>,
+    calls: RefCell<CallMemo>,
 }
 
 impl<'a> Rows<'a> {
@@ -81,6 +82,7 @@ impl<'a> Rows<'a> {
             named: Default::default(),
             keyed: Default::default(),
             occurrences: Default::default(),
+            calls: Default::default(),
         }
     }
 
@@ -258,7 +260,8 @@ impl<'a> Rows<'a> {
             return Ok(Err(Unanswered::Stale(k.clone())));
         }
         let graph = self.graph()?;
-        let calls = Calls::new(index, graph);
+        // Call trees of several answers share their callers' edges.
+        let calls = Calls::with_memo(index, graph, self.calls.take());
         // One read for every match's references and first callers (a bare
         // name can match dozens of declarations).
         let decls: Vec<Declared<'_>> = found.iter().map(|(f, a)| Declared { file: f, id: a.id.as_deref().unwrap_or_default(), meaning: a.meaning }).collect();
@@ -305,6 +308,7 @@ impl<'a> Rows<'a> {
             }
             out.matches.push(matched);
         }
+        self.calls.replace(calls.into_memo());
         Ok(Ok(out))
     }
 }

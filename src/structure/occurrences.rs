@@ -18,6 +18,9 @@ use crate::index::occurrences::OccurrenceRow;
 use crate::index::Index;
 /// Edges of one call-hierarchy item: (other item, call-site lines).
 type Edges = Vec<(String, Vec<u32>)>;
+/// Raw call edges already read, by (outgoing, item key): `Calls`' memo,
+/// which `answers::Rows` keeps across the lookups of one request.
+pub(crate) type CallMemo = HashMap<(bool, String), Edges>;
 
 // ---- answers by query ---------------------------------------------------------------
 
@@ -237,12 +240,22 @@ pub enum Direction {
 pub struct Calls<'a> {
     index: &'a Index,
     graph: &'a Graph,
-    memo: std::cell::RefCell<HashMap<(bool, String), Edges>>,
+    memo: std::cell::RefCell<CallMemo>,
 }
 
 impl<'a> Calls<'a> {
     pub fn new(index: &'a Index, graph: &'a Graph) -> Calls<'a> {
-        Calls { index, graph, memo: Default::default() }
+        Calls::with_memo(index, graph, CallMemo::new())
+    }
+
+    /// Calls that start from the edges another `Calls` read (`into_memo`).
+    pub(crate) fn with_memo(index: &'a Index, graph: &'a Graph, memo: CallMemo) -> Calls<'a> {
+        Calls { index, graph, memo: std::cell::RefCell::new(memo) }
+    }
+
+    /// The edges read, for the next `Calls` of the same request.
+    pub(crate) fn into_memo(self) -> CallMemo {
+        self.memo.into_inner()
     }
 
     /// Raw edges of one item: (other item, call-site lines in the caller's file).
