@@ -691,9 +691,7 @@ fn generated_edits_of_every_kind_keep_rows_exact() {
             failures.extend(a.differences.into_iter().map(|d| format!("step {step}, {} (tsserver): {d}", generated::KINDS[kind])));
         }
     }
-    eprintln!(
-        "{edits} generated edits, {checked} declarations compared with the live Language Service, {tsserver_checked} with tsserver; per kind: {seen:?}"
-    );
+    eprintln!("{edits} generated edits, {checked} declarations compared with the live Language Service, {tsserver_checked} with tsserver; per kind: {seen:?}");
     if edits >= generated::KINDS.len() {
         assert!(seen.iter().all(|&n| n > 0), "a kind never ran: {seen:?}");
     }

@@ -90,8 +90,13 @@ impl<'a> Rows<'a> {
     /// the declarations they name, the declarations those link to, and the
     /// occurrences of every related symbol (references and incoming calls).
     pub fn prefetch(&self, queries: &[SymbolQuery]) -> Result<(), StructureError> {
-        let names: Vec<String> =
-            queries.iter().filter_map(|q| q.names.last().cloned()).collect::<BTreeSet<_>>().into_iter().filter(|n| !self.named.borrow().contains_key(n)).collect();
+        let names: Vec<String> = queries
+            .iter()
+            .filter_map(|q| q.names.last().cloned())
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .filter(|n| !self.named.borrow().contains_key(n))
+            .collect();
         if names.is_empty() || self.files()?.is_empty() {
             return Ok(());
         }

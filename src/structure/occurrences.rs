@@ -296,7 +296,11 @@ impl<'a> Calls<'a> {
 
     /// `prefetch_incoming` with the rows read by `read` (any superset of
     /// the related symbols' call rows: an answer's cache of them).
-    pub fn prefetch_incoming_with(&self, keys: &[String], read: &dyn Fn(&[String]) -> Result<Vec<OccurrenceRow>, StructureError>) -> Result<(), StructureError> {
+    pub fn prefetch_incoming_with(
+        &self,
+        keys: &[String],
+        read: &dyn Fn(&[String]) -> Result<Vec<OccurrenceRow>, StructureError>,
+    ) -> Result<(), StructureError> {
         let mut sets = Vec::new();
         let mut all: BTreeSet<String> = BTreeSet::new();
         for k in keys {

@@ -240,10 +240,8 @@ fn a_body_only_edit_adding_a_repeated_local_moves_no_id() {
 /// not change. The answer meanwhile is computed live and says so.
 #[test]
 fn a_cascade_left_by_a_sync_is_finished_by_the_next() {
-    let mut files: Vec<(String, String)> = vec![
-        ("tsconfig.json".into(), ESNEXT.into()),
-        ("z.ts".into(), "export function make(): number { return 1; }\n".into()),
-    ];
+    let mut files: Vec<(String, String)> =
+        vec![("tsconfig.json".into(), ESNEXT.into()), ("z.ts".into(), "export function make(): number { return 1; }\n".into())];
     for i in 0..6 {
         files.push((format!("u{i}.ts"), format!("import {{ make }} from './z';\nexport function use{i}() {{ return make(); }}\n")));
     }
@@ -251,11 +249,8 @@ fn a_cascade_left_by_a_sync_is_finished_by_the_next() {
     let ws = workspace_of("occ-deferred", &refs);
     engine(&ws.0).sync_occurrences(&tsq::index::sync_silent()).unwrap();
     // A server that re-indexes at most 3 files before an answer.
-    let serve = tsq::api::Engine::open(
-        &ws.0,
-        tsq::api::EngineOptions { embedder: Some(EmbedderChoice::None), background: Some(3), ..Default::default() },
-    )
-    .unwrap();
+    let serve =
+        tsq::api::Engine::open(&ws.0, tsq::api::EngineOptions { embedder: Some(EmbedderChoice::None), background: Some(3), ..Default::default() }).unwrap();
     edit(&ws.0, "z.ts", "make(): number { return 1; }", "make(): string { return 'one'; }");
     let req = serve.request(tsq::api::QueryInput { query: "symbol = z.ts > make".into(), ..Default::default() }).unwrap();
     let tsq::api::Answer::Full(full) = serve.query(&req, &tsq::index::sync_silent()).unwrap() else { unreachable!("a full answer") };
