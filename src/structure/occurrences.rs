@@ -21,6 +21,8 @@ type Edges = Vec<(String, Vec<u32>)>;
 /// Raw call edges already read, by (outgoing, item key): `Calls`' memo,
 /// which `answers::Rows` keeps across the lookups of one request.
 pub(crate) type CallMemo = HashMap<(bool, String), Edges>;
+/// A reader of the occurrence rows of some symbols (a superset will do).
+pub(crate) type ReadRows<'a> = dyn Fn(&[String]) -> Result<Vec<OccurrenceRow>, StructureError> + 'a;
 
 // ---- answers by query ---------------------------------------------------------------
 
@@ -296,11 +298,7 @@ impl<'a> Calls<'a> {
 
     /// `prefetch_incoming` with the rows read by `read` (any superset of
     /// the related symbols' call rows: an answer's cache of them).
-    pub fn prefetch_incoming_with(
-        &self,
-        keys: &[String],
-        read: &dyn Fn(&[String]) -> Result<Vec<OccurrenceRow>, StructureError>,
-    ) -> Result<(), StructureError> {
+    pub(crate) fn prefetch_incoming_with(&self, keys: &[String], read: &ReadRows<'_>) -> Result<(), StructureError> {
         let mut sets = Vec::new();
         let mut all: BTreeSet<String> = BTreeSet::new();
         for k in keys {
