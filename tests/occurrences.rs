@@ -500,6 +500,25 @@ fn a_serve_answer_never_waits_for_a_large_reindex() {
     assert!(diffs.is_empty(), "after the edit:\n{}", diffs.join("\n"));
 }
 
+/// The declarations to compare after a random edit described by `what`:
+/// those of the edited file (at most `at_most`, evenly spread) and 8
+/// random others.
+fn edited_and_sampled(all: Vec<String>, what: &str, rng: &mut Rng, at_most: usize) -> Vec<String> {
+    let (mine, rest): (Vec<String>, Vec<String>) = all.into_iter().partition(|q| {
+        let file = q.trim_start_matches("symbol = ").split(" > ").next().unwrap_or("");
+        what.contains(&format!(" in {file}"))
+    });
+    let mut out: Vec<String> = mine.iter().step_by(mine.len().div_ceil(at_most).max(1)).cloned().collect();
+    for _ in 0..8 {
+        if let Some(q) = rng.pick(&rest) {
+            out.push(q.clone());
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
 /// Random edits (tests/common/random_edits.rs: body-only edits with and
 /// without return types, new calls of imported names, changed signatures,
 /// renames, new exports and more) on two multi-file fixtures and on a real
@@ -519,21 +538,7 @@ fn rows_stay_exact_under_random_edits() {
         for step in 0..20 {
             let what = random_edit(&ws.0, &mut rng, step % 10, step);
             edits += 1;
-            let mut pick = |all: Vec<String>| {
-                let (mine, rest): (Vec<String>, Vec<String>) = all.into_iter().partition(|q| {
-                    let file = q.trim_start_matches("symbol = ").split(" > ").next().unwrap_or("");
-                    what.contains(&format!(" in {file}"))
-                });
-                let mut out = mine;
-                for _ in 0..8 {
-                    if let Some(q) = rng.pick(&rest) {
-                        out.push(q.clone());
-                    }
-                }
-                out.sort();
-                out.dedup();
-                out
-            };
+            let mut pick = |all: Vec<String>| edited_and_sampled(all, &what, &mut rng, usize::MAX);
             let (n, diffs) = differences_among(&e, &ws.0, 1, &mut pick);
             checked += n;
             failures.extend(diffs.into_iter().map(|d| format!("{name}, step {step} ({what}): {d}")));
@@ -593,23 +598,8 @@ fn corpus_edits_keep_rows_exact() {
             sync.removed,
             t.elapsed().as_secs_f64()
         );
-        let mut pick = |all: Vec<String>| {
-            let (mine, rest): (Vec<String>, Vec<String>) = all.into_iter().partition(|q| {
-                let file = q.trim_start_matches("symbol = ").split(" > ").next().unwrap_or("");
-                what.contains(&format!(" in {file}"))
-            });
-            // At most 24 of the edited file's (a hub file declares
-            // hundreds), and 8 others.
-            let mut out: Vec<String> = mine.iter().step_by(mine.len().div_ceil(24).max(1)).cloned().collect();
-            for _ in 0..8 {
-                if let Some(q) = rng.pick(&rest) {
-                    out.push(q.clone());
-                }
-            }
-            out.sort();
-            out.dedup();
-            out
-        };
+        // At most 24 of the edited file's (a hub file declares hundreds).
+        let mut pick = |all: Vec<String>| edited_and_sampled(all, &what, &mut rng, 24);
         let (n, diffs) = differences_among(&e, &ws.0, 1, &mut pick);
         checked += n;
         eprintln!("  {n} declarations compared, {} differences", diffs.len());
