@@ -67,6 +67,7 @@
    *  without JSDoc (nothing reads it). */
   const USER_JSDOC = ts.JSDocParsingMode.ParseAll;
   const LIB_KEY = "tsq-lib";
+  let libRegistry = null;
 
   /** A document registry whose lib files live in one bucket for the whole
    *  workspace and are parsed once, without JSDoc: a lib .d.ts tree does
@@ -75,7 +76,11 @@
    *  lib.dom.d.ts). User files are keyed as tsc keys them. */
   function sharedLibRegistry(root) {
     const user = ts.createDocumentRegistry(true, root, USER_JSDOC);
-    const libs = ts.createDocumentRegistry(true, root, ts.JSDocParsingMode.ParseNone);
+    // The lib files outlive a workspace: a second `load` in this isolate
+    // (a fresh Language Service after an edit) reuses them, since no edit
+    // of a workspace changes them.
+    libRegistry ??= ts.createDocumentRegistry(true, root, ts.JSDocParsingMode.ParseNone);
+    const libs = libRegistry;
     const LIB_SETTINGS = { target: ts.ScriptTarget.ESNext };
     const libOptions = (o) => ({
       languageVersion: ts.ScriptTarget.ESNext,

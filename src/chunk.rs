@@ -93,18 +93,33 @@ pub fn chunk_file(file: &ParsedFile, paths: &FilePaths) -> Vec<CodeChunk> {
 
     // Root items: symbols and standalone comment blocks, in source order.
     enum Root<'s> {
-        Symbol(&'s ParsedSymbol),
+        /// With the start of the comment block right above it, if any.
+        Symbol(&'s ParsedSymbol, Option<usize>),
         Comment(Span),
     }
-    let mut roots: Vec<(usize, Root)> = file.symbols.iter().map(|s| (s.span.start, Root::Symbol(s))).collect();
-    for block in comment_blocks(file) {
+    // A comment block directly above a root item (no blank line between)
+    // belongs to it, as a JSDoc block does: one chunk, ranked as the
+    // declaration. Other blocks (a file header, a section rule) stand
+    // alone.
+    let blocks = comment_blocks(file);
+    let mut lead_of: Vec<Option<usize>> = vec![None; file.symbols.len()];
+    let mut standalone = Vec::new();
+    for block in blocks {
+        let next = file.symbols.iter().enumerate().filter(|(_, s)| s.span.start >= block.end).min_by_key(|(_, s)| s.span.start);
+        match next {
+            Some((i, s)) if directly_above(text, block, s.span) && lead_of[i].is_none() => lead_of[i] = Some(block.start),
+            _ => standalone.push(block),
+        }
+    }
+    let mut roots: Vec<(usize, Root)> = file.symbols.iter().zip(&lead_of).map(|(s, lead)| (lead.unwrap_or(s.span.start), Root::Symbol(s, *lead))).collect();
+    for block in standalone {
         roots.push((block.start, Root::Comment(block)));
     }
     roots.sort_by_key(|(start, _)| *start);
     for (_, root) in roots {
         match root {
-            Root::Symbol(s) => {
-                chunker.symbol_chunk(s, None, &[]);
+            Root::Symbol(s, lead) => {
+                chunker.symbol_chunk(s, lead, None, &[]);
             }
             Root::Comment(span) => chunker.comment_chunk(span),
         }
@@ -113,10 +128,13 @@ pub fn chunk_file(file: &ParsedFile, paths: &FilePaths) -> Vec<CodeChunk> {
 }
 
 impl<'a> Chunker<'a> {
-    /// Emits `s` as a chunk (and its chunked descendants); returns its index.
-    fn symbol_chunk(&mut self, s: &ParsedSymbol, parent: Option<usize>, ancestors: &[String]) -> usize {
+    /// Emits `s` as a chunk (and its chunked descendants); returns its
+    /// index. `lead`: where the comment block it takes in starts.
+    fn symbol_chunk(&mut self, s: &ParsedSymbol, lead: Option<usize>, parent: Option<usize>, ancestors: &[String]) -> usize {
         let text = self.file.source.as_str();
-        let full_source = text[s.span.start..s.span.end].to_string();
+        let span = Span { start: lead.unwrap_or(s.span.start), end: s.span.end };
+        let start_line = lead.map_or(s.range.start, |b| self.file.source.line_of(b));
+        let full_source = text[span.start..span.end].to_string();
         let parent_id = parent.map(|p| self.chunks[p].id.clone());
         let id = self.unique_id(&s.kind, &s.name, s.range.start, ancestors);
         let mut breadcrumb = self.paths.relative_path.clone();
@@ -141,14 +159,14 @@ impl<'a> Chunker<'a> {
             depth: ancestors.len() as u32,
             signature: s.signature.clone(),
             full_source,
-            start_line: s.range.start,
+            start_line,
             end_line: s.range.end,
             jsdoc: s.jsdoc.clone(),
             relevant_imports,
             embedding_text: String::new(),
             breadcrumb,
             embedding_truncated: false,
-            span: s.span,
+            span,
             body_bearing: s.body_bearing,
         });
 
@@ -156,7 +174,7 @@ impl<'a> Chunker<'a> {
         chain.push(s.name.clone());
         let mut collapsed = Vec::new();
         self.children(s, index, &chain, &mut collapsed);
-        let (embedding, truncated) = cap_tokens(embedding_text(text, s.span, &collapsed));
+        let (embedding, truncated) = cap_tokens(embedding_text(text, span, &collapsed));
         self.chunks[index].embedding_text = embedding;
         self.chunks[index].embedding_truncated = truncated;
         index
@@ -169,7 +187,7 @@ impl<'a> Chunker<'a> {
             let same_lines = c.range == node.range;
             let multi_line = c.range.end > c.range.start;
             if !same_lines && (c.body_bearing || multi_line) {
-                let child = self.symbol_chunk(c, Some(parent), chain);
+                let child = self.symbol_chunk(c, None, Some(parent), chain);
                 let id = self.chunks[child].id.clone();
                 self.chunks[parent].child_chunk_ids.push(id);
                 // One-line children stay verbatim: a stub would save nothing.
@@ -317,6 +335,13 @@ fn comment_blocks(file: &ParsedFile) -> Vec<Span> {
     blocks
 }
 
+/// Whether only whitespace with at most one line break separates `block`
+/// from the item at `item`: the comment sits on the lines right above it.
+fn directly_above(text: &str, block: Span, item: Span) -> bool {
+    let gap = &text[block.end.min(item.start)..item.start];
+    gap.trim().is_empty() && gap.matches('\n').count() <= 1
+}
+
 fn comment_label(text: &str) -> String {
     let first = text
         .lines()
@@ -327,6 +352,33 @@ fn comment_label(text: &str) -> String {
         .trim();
     let label: String = first.chars().take(60).collect();
     format!("comment:{label}")
+}
+
+/// A chunk with `source` as its whole text, for tests of ranking steps.
+#[cfg(test)]
+pub(crate) fn test_chunk(path: &str, kind: &str, source: &str) -> CodeChunk {
+    CodeChunk {
+        id: format!("{path}:{kind}:{}", source.len()),
+        file_path: path.to_string(),
+        relative_path: path.to_string(),
+        node_kind: kind.to_string(),
+        name: String::new(),
+        parent_name: None,
+        parent_chunk_id: None,
+        child_chunk_ids: Vec::new(),
+        depth: 0,
+        signature: String::new(),
+        full_source: source.to_string(),
+        start_line: 1,
+        end_line: source.lines().count() as u32,
+        jsdoc: None,
+        relevant_imports: Vec::new(),
+        embedding_text: source.to_string(),
+        breadcrumb: path.to_string(),
+        embedding_truncated: false,
+        span: Span { start: 0, end: source.len() },
+        body_bearing: false,
+    }
 }
 
 /// Whether `word` occurs in `text` with no identifier character on either side.

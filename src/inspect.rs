@@ -179,6 +179,25 @@ pub(crate) fn may_declare(text: &str, name: &str) -> bool {
     })
 }
 
+/// Sends `Load` for `tree` (every project built from nothing): the
+/// workspace, the configs the projects read, the walk with those configs.
+fn load(service: &Service, root: &Path, tree: &Tree) -> Result<(WorkspaceInfo, Vec<String>, Walked), TsError> {
+    let walked = Walked::of(tree, root, &[]);
+    let started = std::time::Instant::now();
+    let request = ServiceRequest::Load { root: slash(root), configs: walked.configs(), source_files: walked.sources() };
+    let (info, read) = match service.call(request)? {
+        ServiceResponse::Loaded { mut workspace } => {
+            log_builds(&mut workspace.build_log);
+            let read = configs_read(&workspace);
+            (WorkspaceInfo::from(workspace), read)
+        }
+        other => return Err(TsError::Protocol(format!("expected `loaded`, got {other:?}"))),
+    };
+    tracing::debug!(ms = started.elapsed().as_millis() as u64, projects = info.projects.len(), "config parsing (no programs built)");
+    let walked = Walked::of(tree, root, &read);
+    Ok((info, read, walked))
+}
+
 fn slash(p: &Path) -> String {
     p.display().to_string()
 }
@@ -195,22 +214,10 @@ impl Workspace {
     /// files through `view`.
     pub fn open_with(root: &Path, tree: &Tree, view: Arc<FileView>) -> Result<Workspace, TsError> {
         let root = root.canonicalize().map_err(|e| TsError::Service(format!("{}: {e}", root.display())))?;
-        let mut walked = Walked::of(tree, &root, &[]);
         let started = std::time::Instant::now();
         let service = Service::start(WorkspaceFs::with_view(&root, TS_LIBS, Arc::clone(&view)))?;
         tracing::debug!(ms = started.elapsed().as_millis() as u64, "engine start-up (service isolate)");
-        let started = std::time::Instant::now();
-        let request = ServiceRequest::Load { root: slash(&root), configs: walked.configs(), source_files: walked.sources() };
-        let (info, read) = match service.call(request)? {
-            ServiceResponse::Loaded { mut workspace } => {
-                log_builds(&mut workspace.build_log);
-                let read = configs_read(&workspace);
-                (WorkspaceInfo::from(workspace), read)
-            }
-            other => return Err(TsError::Protocol(format!("expected `loaded`, got {other:?}"))),
-        };
-        tracing::debug!(ms = started.elapsed().as_millis() as u64, projects = info.projects.len(), "config parsing (no programs built)");
-        walked = Walked::of(tree, &root, &read);
+        let (info, read, walked) = load(&service, &root, tree)?;
         Ok(Workspace {
             root,
             service,
@@ -220,6 +227,23 @@ impl Workspace {
             files: std::sync::Mutex::new(walked),
             read: std::sync::Mutex::new(read),
         })
+    }
+
+    /// Loads the workspace again from nothing, in the same isolate: a new
+    /// walk, every file read again, new projects and Language Services.
+    /// Only what the isolate holds of TypeScript itself is kept: its code
+    /// and the parsed lib files, which no edit of the workspace can change.
+    /// For comparisons with a fresh Language Service after every edit
+    /// (the differential tests), without an isolate's start-up each time.
+    pub fn reload(&mut self) -> Result<(), TsError> {
+        self.view.forget_all();
+        let tree = Tree::walk(&self.root);
+        let (info, read, walked) = load(&self.service, &self.root, &tree)?;
+        self.skipped = tree.skipped.clone();
+        *self.info.get_mut().unwrap_or_else(|p| p.into_inner()) = info;
+        *self.files.get_mut().unwrap_or_else(|p| p.into_inner()) = walked;
+        *self.read.get_mut().unwrap_or_else(|p| p.into_inner()) = read;
+        Ok(())
     }
 
     /// Brings the projects' file lists up to `tree` (the query's walk):

@@ -632,6 +632,7 @@ fn generated_edits_of_every_kind_keep_rows_exact() {
     let (mut failures, mut checked) = (Vec::new(), 0usize);
     let mut seen = vec![0usize; generated::KINDS.len()];
     let (ws_root, mut tsserver_checked) = (ws.0.clone(), 0usize);
+    let (mut sync_time, mut compare_time, mut tsserver_time) = Default::default();
     for step in 0..edits {
         // Every kind once in each round of KINDS.len() edits, in a
         // seeded order, so that any run of 300 has every kind many times.
@@ -656,11 +657,15 @@ fn generated_edits_of_every_kind_keep_rows_exact() {
         } else {
             &e
         };
+        let started = std::time::Instant::now();
         let sync = syncer.sync_occurrences(&tsq::index::sync_silent()).unwrap();
+        sync_time += started.elapsed();
         if seen[kind] == 1 {
             eprintln!("generated kind {:<48} re-indexed {:>2} files{}", generated::KINDS[kind], sync.indexed, if sync.full { " (full)" } else { "" });
         }
+        let started = std::time::Instant::now();
         let (n, diffs) = differences(&e, &ws.0, 1);
+        compare_time += started.elapsed();
         checked += n;
         // Every declaration of a small workspace is compared; a floor per
         // edit catches a comparison that silently checks nothing.
@@ -670,6 +675,7 @@ fn generated_edits_of_every_kind_keep_rows_exact() {
         // too (references and 1-hop call hierarchy of every function,
         // method and class).
         if step % 25 == 24 {
+            let started = std::time::Instant::now();
             let live = tsq::inspect::Workspace::open(&ws_root).unwrap();
             let a = common::tsserver::compare_with(&ws_root, 1, usize::MAX, &live, &|q| {
                 let answer = e.inspect(&q.to_string(), Some(1)).unwrap();
@@ -679,9 +685,12 @@ fn generated_edits_of_every_kind_keep_rows_exact() {
             assert!(a.compared >= 8, "step {step}: only {} declarations compared with tsserver", a.compared);
             tsserver_checked += a.compared;
             failures.extend(a.differences.into_iter().map(|d| format!("step {step}, {} (tsserver): {d}", generated::KINDS[kind])));
+            tsserver_time += started.elapsed();
         }
     }
     eprintln!("{edits} generated edits, {checked} declarations compared with the live Language Service, {tsserver_checked} with tsserver; per kind: {seen:?}");
+    let (sync_time, compare_time, tsserver_time): (std::time::Duration, std::time::Duration, std::time::Duration) = (sync_time, compare_time, tsserver_time);
+    eprintln!("time: syncs {sync_time:.1?}, live comparisons {compare_time:.1?}, tsserver {tsserver_time:.1?}");
     if edits >= generated::KINDS.len() {
         assert!(seen.iter().all(|&n| n > 0), "a kind never ran: {seen:?}");
     }

@@ -121,7 +121,8 @@ fn lookups_and_inspects_from_the_index_equal_live_ones() {
         let ws = TempDir::copy_of(&dir, &format!("structure-lookup-{name}"));
         let e = engine(&ws.0);
         e.index(StructureMode::Occurrences, &tsq::index::sync_silent()).unwrap();
-        let live = tsq::inspect::Workspace::open(&ws.0).unwrap();
+        // One live Language Service with every program built answers both
+        // the lookups and the inspects.
         let everything = tsq::inspect::Workspace::open(&ws.0).unwrap();
         everything.analyze_internal("program-build", &Default::default()).unwrap();
         for q in queries.lines().map(str::trim).filter(|l| l.starts_with("symbol =")) {
@@ -130,7 +131,7 @@ fn lookups_and_inspects_from_the_index_equal_live_ones() {
             }
             let stored = full_text(&e, q);
             let parsed = tsq::query::SymbolQuery::parse(q).unwrap();
-            let expected = tsq::lookup::lookup_query(&live, &parsed, &tsq::lookup::LookupConfig::default()).unwrap().text;
+            let expected = tsq::lookup::lookup_query(&everything, &parsed, &tsq::lookup::LookupConfig::default()).unwrap().text;
             total += 1;
             if stored.lines().next().unwrap_or("").contains("structure: from the occurrence index") {
                 from_index += 1;

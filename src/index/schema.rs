@@ -16,7 +16,7 @@ pub use crate::files::language_of;
 
 /// Bumped whenever a table's layout or a column's meaning changes; an index
 /// written with another version is rebuilt, never misread.
-pub const SCHEMA_VERSION: u32 = 8;
+pub const SCHEMA_VERSION: u32 = 9;
 
 pub const CHUNKS: &str = "chunks";
 pub const VECTORS: &str = "vectors";

@@ -4,9 +4,11 @@
 //! and output path as `symbol =` lookups (`enrich` → `lookup::assemble`).
 
 pub mod candidates;
+pub mod comments;
 pub mod enrich;
 pub mod evidence;
 pub mod fusion;
+pub mod paths;
 pub mod rank;
 pub mod select;
 pub mod steps;
@@ -123,12 +125,16 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
         return Err(SearchError::Query("empty query".into()));
     }
     let mut notes = Vec::new();
-    // Imports and re-exports never rank, whatever the caller's filter says.
+    // Imports never rank, whatever the caller's filter says; re-exports
+    // only when the question names their file (`Steps::reexports`).
     let mut filter = filter.clone();
     for k in UNRANKED_KINDS {
         if !filter.exclude_kinds.iter().any(|x| x == k) {
             filter.exclude_kinds.push(k.to_string());
         }
+    }
+    if settings.ranking.reexports {
+        filter.exclude_kinds.retain(|k| k != "re-export");
     }
     let started = Instant::now();
     let shape = rank::QueryShape::new(query, !filter.paths.is_empty(), settings.ranking);
@@ -150,7 +156,8 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
             cands.push(candidates::CandidateChunk { row, signals: Default::default() });
         }
     }
-    let weights = fusion::Weights { rerank: settings.rerank_weight, vector: settings.vector_weight, bm25_in_hybrid: settings.bm25_weight };
+    let bm25_share = if shape.symbolic { settings.bm25_weight.max(rank::SYMBOL_BM25) } else { settings.bm25_weight };
+    let weights = fusion::Weights { rerank: settings.rerank_weight, vector: settings.vector_weight, bm25_in_hybrid: bm25_share };
     // The call graph: declarations the strongest candidates call, which
     // retrieval may have missed.
     if shape.steps.graph {
@@ -206,10 +213,12 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
     let rank = |cands: Vec<candidates::CandidateChunk>| -> Vec<(candidates::CandidateChunk, fusion::Scores)> {
         let mut scores = fusion::score(&cands.iter().map(|c| c.signals.clone()).collect::<Vec<_>>(), weights);
         let raw: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
+        let mut factors = Vec::with_capacity(cands.len());
         for (c, s) in cands.iter().zip(scores.iter_mut()) {
             let k = &c.row.chunk;
-            let f = shape.factors(&k.relative_path, &k.name, &k.breadcrumb, known.get(&k.id).copied().unwrap_or_default());
+            let f = shape.factors(k, known.get(&k.id).copied().unwrap_or_default());
             s.final_score = f.apply(s.final_score);
+            factors.push(f);
         }
         if let Some(lending) = &lending {
             let rows: Vec<&ChunkRow> = cands.iter().map(|c| &c.row).collect();
@@ -230,8 +239,24 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
             rank::lend(&names, calls, &raw, &mut finals);
             scores.iter_mut().zip(finals).for_each(|(s, f)| s.final_score = f);
         }
-        let mut ranked: Vec<_> = cands.into_iter().zip(scores).collect();
+        if shape.steps.paths && shape.steps.path_top > 0.0 {
+            let finals: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
+            let boosted = paths::boost(&finals, &factors, shape.steps.path_top);
+            scores.iter_mut().zip(boosted).for_each(|(s, f)| s.final_score = f);
+        }
+        if shape.steps.reexports {
+            // A re-export ranks only where the question names its file.
+            for ((c, s), f) in cands.iter().zip(scores.iter_mut()).zip(&factors) {
+                if c.row.chunk.node_kind == "re-export" && f.path == 0.0 {
+                    s.final_score = 0.0;
+                }
+            }
+        }
+        let mut ranked: Vec<_> = cands.into_iter().zip(scores).filter(|(c, s)| c.row.chunk.node_kind != "re-export" || s.final_score > 0.0).collect();
         ranked.sort_by(|a, b| b.1.final_score.total_cmp(&a.1.final_score).then_with(|| a.0.row.chunk.id.cmp(&b.0.row.chunk.id)));
+        if shape.steps.comments {
+            comments::limit(&mut ranked, |(c, _)| &c.row.chunk, |(_, s)| &mut s.final_score);
+        }
         ranked
     };
     // Stage 1 order; a reranker of limited depth sees only its top.

@@ -35,14 +35,25 @@ pub struct Factors {
     pub role: Role,
     /// The role's demotion (1.0: none).
     pub demote: f64,
-    /// How far the score moves toward 1.0 (definitions, path evidence).
+    /// How far the score moves toward 1.0 (definitions, the usage prior,
+    /// path evidence as a lift).
     pub lift: f64,
+    /// The path evidence ratio that `boost` adds, scaled to the top score
+    /// (0 when path evidence is a lift or off).
+    pub path: f64,
 }
 
 impl Factors {
     /// `(s + (1 - s)·lift)·demote`.
     pub fn apply(&self, score: f64) -> f64 {
         (score + (1.0 - score) * self.lift) * self.demote
+    }
+
+    /// The path boost after every other step: `ratio · weight · top`,
+    /// demoted with the role (`top`: the best score among the
+    /// candidates before it).
+    pub fn boost(&self, score: f64, top: f64, weight: f64) -> f64 {
+        score + self.path * weight * top * self.demote
     }
 }
 
@@ -59,6 +70,9 @@ pub struct QueryShape<'q> {
     /// It asks for types (`type_step::asks_for_types`), so they are not
     /// demoted.
     pub types_asked: bool,
+    /// It is identifiers and little else (`is_symbol_query`): BM25 weighs
+    /// more.
+    pub symbolic: bool,
     pub steps: Steps,
 }
 
@@ -70,6 +84,7 @@ impl<'q> QueryShape<'q> {
             words: content_words(query),
             scoped,
             types_asked: super::type_step::asks_for_types(query),
+            symbolic: steps.symbols && is_symbol_query(query, &identifiers(query)),
             steps,
         }
     }
@@ -85,21 +100,64 @@ impl<'q> QueryShape<'q> {
     }
 
     /// One chunk's adjustments: its role's demotion (unless asked for or
-    /// selected by a path), the definition lift, the path lift, the usage
-    /// lift. `known` is what the index says of it (`evidence`).
-    pub fn factors(&self, path: &str, name: &str, breadcrumb: &str, known: Known) -> Factors {
+    /// selected by a path), the definition lift, the usage lift, and the
+    /// path evidence (a lift, or a ratio that `boost` scales to the top
+    /// score). `known` is what the index says of it (`evidence`).
+    pub fn factors(&self, chunk: &crate::chunk::CodeChunk, known: Known) -> Factors {
+        let path = chunk.relative_path.as_str();
         let role = classify(path, self.steps.barrels && known.barrel);
         let demote = if self.steps.roles && !self.scoped && !asked_for(self.query, role) { role.factor() } else { 1.0 };
         let mut keep = 1.0;
-        if self.steps.definitions && declares(name, breadcrumb, &self.idents) {
-            keep *= 1.0 - DEFINITION_LIFT;
+        if self.steps.definitions && declares(&chunk.name, &chunk.breadcrumb, &self.idents) {
+            keep *= 1.0 - definition_lift(chunk, self.steps.definition_syntax);
         }
+        let mut ratio = 0.0;
         if self.steps.paths {
-            keep *= 1.0 - PATH_LIFT * path_match(path, &self.words);
+            ratio = super::paths::path_match(path, &self.words);
+            if self.steps.path_top == 0.0 {
+                keep *= 1.0 - PATH_LIFT * ratio;
+                ratio = 0.0;
+            }
         }
         keep *= 1.0 - self.steps.usage_lift * known.usage;
-        Factors { role, demote, lift: 1.0 - keep }
+        Factors { role, demote, lift: 1.0 - keep, path: ratio }
     }
+}
+
+/// How far a chunk that declares a name the query names moves toward 1.0.
+/// With `syntax` (issue 45), only declaration syntax earns the full lift
+/// (`class`, `function`, `interface`, `type`, `enum`, members, a
+/// `const X =` whose value is a function or class), more when the file
+/// is named after it; any other variable half of it; an `export default
+/// X;`, an assignment `lib.X = X` or a re-export none.
+pub fn definition_lift(chunk: &crate::chunk::CodeChunk, syntax: bool) -> f64 {
+    if !syntax {
+        return DEFINITION_LIFT;
+    }
+    let base = match chunk.node_kind.as_str() {
+        "class" | "function" | "generator" | "component" | "interface" | "type" | "enum" | "namespace" | "module" | "method" | "getter" | "setter"
+        | "constructor" => DEFINITION_LIFT,
+        "variable" | "property" if has_function_value(&chunk.full_source) => DEFINITION_LIFT,
+        "variable" | "property" => DEFINITION_LIFT / 2.0,
+        _ => 0.0,
+    };
+    if base > 0.0 && super::paths::stem_is(&chunk.relative_path, &chunk.name) {
+        1.0 - (1.0 - base) * (1.0 - STEM_LIFT)
+    } else {
+        base
+    }
+}
+
+/// Whether a `const X = …` (or a property) has a function or class value.
+fn has_function_value(source: &str) -> bool {
+    let Some(at) = source.find('=').filter(|&i| !source[i + 1..].starts_with(['=', '>'])) else { return false };
+    let value = source[at + 1..].trim_start();
+    value.starts_with("function")
+        || value.starts_with("async")
+        || value.starts_with("class")
+        || value.starts_with('<')
+        || (value.starts_with('(') && value.contains("=>"))
+        || value.split_once("=>").is_some_and(|(head, _)| head.trim().chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$'))
 }
 
 /// Whether the query asks for a role (so it is not demoted): it mentions
@@ -148,6 +206,18 @@ pub fn words(text: &str) -> Vec<String> {
 /// that contains it. Plain English words are not identifiers.
 pub fn identifiers(query: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
+    // A query that is one identifier, of any case pattern (`Router`,
+    // `middleware`, `a.b`), or a name in backticks, is a symbol query.
+    let bare = query.trim().trim_matches(|c: char| matches!(c, '`' | '?' | '.' | '!' | '"' | '\''));
+    if !bare.is_empty() && bare.split('.').all(is_identifier) {
+        // `a.b` names `b` (a member) in `a`: the last part is the target.
+        return vec![bare.rsplit('.').next().unwrap_or(bare).to_string()];
+    }
+    for quoted in query.split('`').skip(1).step_by(2) {
+        if is_identifier(quoted) && !out.iter().any(|o| o == quoted) {
+            out.push(quoted.to_string());
+        }
+    }
     for raw in query.split(|c: char| c.is_whitespace() || matches!(c, ',' | '?' | '(' | ')' | '`' | '"' | '\'' | ';' | ':')) {
         let token = raw.trim_matches(|c: char| matches!(c, '.' | '!'));
         if token.is_empty() {
@@ -169,6 +239,22 @@ pub fn identifiers(query: &str) -> Vec<String> {
     out
 }
 
+/// Letters, digits, `_` and `$`, not starting with a digit.
+fn is_identifier(t: &str) -> bool {
+    !t.is_empty() && t.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$') && !t.starts_with(|c: char| c.is_ascii_digit())
+}
+
+/// Whether a query is about symbols: it names identifiers and little
+/// else (at most one other content word), so BM25's exact name matches
+/// should weigh more than meaning.
+pub fn is_symbol_query(query: &str, idents: &[String]) -> bool {
+    if idents.is_empty() {
+        return false;
+    }
+    let others = content_words(query).into_iter().filter(|w| !idents.iter().any(|i| words(i).contains(w))).count();
+    others <= 1
+}
+
 fn is_code_like(t: &str) -> bool {
     if t.is_empty() || !t.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$') || t.chars().next().is_some_and(|c| c.is_ascii_digit()) {
         return false;
@@ -183,17 +269,6 @@ fn is_code_like(t: &str) -> bool {
 /// last parts for `a.b`).
 pub fn declares(name: &str, breadcrumb: &str, idents: &[String]) -> bool {
     !name.is_empty() && idents.iter().any(|i| i == name || breadcrumb.ends_with(&format!(" > {i}")))
-}
-
-/// How many query words name a part of the path (directories and the file
-/// stem, split like identifiers), over the query's content words.
-pub fn path_match(path: &str, query_words: &[String]) -> f64 {
-    if query_words.is_empty() {
-        return 0.0;
-    }
-    let parts: Vec<String> = words(path.rsplit_once('.').map_or(path, |(stem, _)| stem));
-    let hits = query_words.iter().filter(|w| w.len() > 2 && parts.iter().any(|p| p == *w || p.strip_suffix('s') == Some(w.as_str()))).count();
-    hits as f64 / query_words.len() as f64
 }
 
 /// Words of a question that carry meaning (stop words left out).
@@ -452,6 +527,14 @@ mod tests {
         assert_eq!(identifiers("MAX_RETRIES and $ref"), vec!["MAX_RETRIES", "$ref"]);
         assert!(identifiers("Where do we refresh tokens?").is_empty());
         assert!(identifiers("How is a Router created").is_empty());
+        // One identifier alone is a symbol query, whatever its case.
+        assert_eq!(identifiers("Middleware"), vec!["Middleware"]);
+        assert_eq!(identifiers("router"), vec!["router"]);
+        assert_eq!(identifiers("`Router`?"), vec!["Router"]);
+        assert_eq!(identifiers("where is `Router` built"), vec!["Router"]);
+        assert!(is_symbol_query("Middleware", &identifiers("Middleware")));
+        assert!(is_symbol_query("createRouter options", &identifiers("createRouter options")));
+        assert!(!is_symbol_query("how does createRouter merge nested routers", &identifiers("how does createRouter merge nested routers")));
         assert!(declares("createRouter", "src/r.ts > createRouter", &identifiers("createRouter")));
         assert!(declares("createCaller", "src/r.ts > Router > createCaller", &identifiers("router.createCaller")));
         assert!(!declares("createRouterInner", "src/r.ts > createRouterInner", &identifiers("createRouter")));
@@ -479,8 +562,8 @@ mod tests {
     fn path_evidence_and_decay() {
         let q = content_words("how is a router created");
         assert_eq!(q, vec!["router", "created"]);
-        assert!(path_match("packages/server/src/core/router.ts", &q) > 0.0);
-        assert_eq!(path_match("packages/server/src/core/body.ts", &q), 0.0);
+        assert!(super::super::paths::path_match("packages/server/src/core/router.ts", &q) > 0.0);
+        assert_eq!(super::super::paths::path_match("packages/server/src/core/body.ts", &q), 0.0);
         // a.ts ×3, b.ts: the second and third of a.ts fall below b.ts.
         let order = decay(&["a.ts", "a.ts", "a.ts", "b.ts"], &[1.0, 0.9, 0.8, 0.6], 0.5);
         assert_eq!(order, vec![0, 3, 1, 2]);

@@ -46,6 +46,22 @@ pub struct Steps {
     pub type_owners: usize,
     /// Which of their types they keep (`type_step::kept`).
     pub type_keep: super::type_step::Keep,
+    /// Path evidence as a boost of `ratio × path_top × the top score`
+    /// after every other step (issue 45); 0: the older lift toward 1.0
+    /// by `PATH_LIFT × ratio`.
+    pub path_top: f64,
+    /// The definition lift needs declaration syntax, and is stronger in a
+    /// file named after the declaration (`rank::definition_lift`).
+    pub definition_syntax: bool,
+    /// A query that is identifiers and little else leans on BM25
+    /// (`rank::is_symbol_query`, `SYMBOL_BM25`).
+    pub symbols: bool,
+    /// Comment-only chunks: a block repeated in several files ranks once,
+    /// and at most one takes a place in the top 10 (`comments`).
+    pub comments: bool,
+    /// Re-export chunks rank, as barrels, when the question names their
+    /// file (path evidence); otherwise they stay out.
+    pub reexports: bool,
 }
 
 /// Which usage prior ranks (`structure::usage`).
@@ -78,6 +94,11 @@ impl Steps {
         types: 1.0,
         type_owners: super::type_step::TYPE_OWNERS,
         type_keep: super::type_step::KEEP,
+        path_top: 0.0,
+        definition_syntax: false,
+        symbols: false,
+        comments: false,
+        reexports: false,
     };
     /// What ships: each step that gained on the untuned queries
     /// (benches/README.md, the ablation).
@@ -98,7 +119,16 @@ impl Steps {
         types: super::type_step::TYPE_DEMOTE,
         type_owners: super::type_step::TYPE_OWNERS,
         type_keep: super::type_step::KEEP,
+        path_top: PATH_TOP,
+        definition_syntax: true,
+        symbols: true,
+        comments: true,
+        reexports: true,
     };
+    /// The default before issue 45's steps: path evidence as a lift, the
+    /// definition lift by name alone, no symbol-query weighting, comment
+    /// chunks and re-exports as they were.
+    pub const BEFORE_45: Steps = Steps { path_top: 0.0, definition_syntax: false, symbols: false, comments: false, reexports: false, ..Steps::DEFAULT };
 }
 
 /// How far the most used symbol moves toward 1.0 (the usage prior).
@@ -113,8 +143,18 @@ pub const CALL_LIFT: f64 = 0.5;
 
 /// How far a definition the query names moves toward 1.0.
 pub const DEFINITION_LIFT: f64 = 0.5;
-/// How far a file whose path parts match every query word moves toward 1.0.
+/// How far a file whose path parts match every query word moves toward 1.0
+/// (path evidence as a lift, before issue 45).
 pub const PATH_LIFT: f64 = 0.3;
+/// Path evidence as a boost: a file whose path names every query word
+/// gains this share of the top score.
+pub const PATH_TOP: f64 = 1.0;
+/// How much more a definition lifts in a file named after it.
+pub const STEM_LIFT: f64 = 0.3;
+/// BM25's share of the hybrid for a symbol query (at least).
+pub const SYMBOL_BM25: f64 = 0.8;
+/// How many comment-only chunks may rank in the top 10.
+pub const COMMENTS_IN_TOP: usize = 1;
 /// Same-file decay in the concise list.
 pub const DECAY: f64 = 0.5;
 /// How far a called declaration moves toward 1.0, per unit of its

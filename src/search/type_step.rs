@@ -115,7 +115,9 @@ pub fn demote(demotable: &[bool], kept: &[bool], scores: &mut [f64], factor: f64
 pub fn asks_for_types(query: &str) -> bool {
     let w = words(query);
     let is = |x: &str, ys: &[&str]| ys.iter().any(|y| x == *y || x.strip_suffix('s') == Some(y));
-    w.iter().any(|x| is(x, &["interface", "typing", "signature", "typedef", "generic"]))
+    // Types, inference, generics, schemas and shapes (issue 45): such a
+    // question's answer is often a file of types.
+    w.iter().any(|x| is(x, &["interface", "typing", "signature", "typedef", "generic", "types", "infer", "inference", "inferred", "schema", "shape"]))
         || w.windows(2).any(|p| {
             (is(&p[0], &["what", "which"]) && is(&p[1], &["type", "option", "prop", "field", "parameter", "argument"]))
                 || (is(&p[0], &["type"]) && is(&p[1], &["of", "for", "definition", "alias", "parameter", "argument", "declaration"]))
@@ -224,5 +226,7 @@ mod tests {
         assert!(!asks_for_types("How does the HTTP handler pick the parser for the content type?"));
         assert!(!asks_for_types("How is a watcher's timing option applied?"));
         assert!(!asks_for_types("Where do we refresh tokens?"));
+        assert!(asks_for_types("How does type inference extract input and output types"));
+        assert!(asks_for_types("where are the schemas' shapes merged"));
     }
 }

@@ -18,7 +18,14 @@ pub fn differs(answer: &InspectAnswer, live: &Workspace, q: &str, call_depth: i3
 #[allow(dead_code)]
 pub fn differs_but(answer: &InspectAnswer, live: &Workspace, q: &str, call_depth: i32, without_references: bool) -> Option<String> {
     let parsed = tsq::query::SymbolQuery::parse(q).unwrap();
-    let mut expected = live.inspect(&parsed, &InspectConfig { call_depth, resolvers: None }).unwrap();
+    let expected = live.inspect(&parsed, &InspectConfig { call_depth, resolvers: None }).unwrap();
+    differs_from(answer, &expected, live, without_references)
+}
+
+/// `differs_but` against a live answer already computed on `live`.
+#[allow(dead_code)]
+pub fn differs_from(answer: &InspectAnswer, expected: &tsq::answer::Inspection, live: &Workspace, without_references: bool) -> Option<String> {
+    let mut expected = expected.clone();
     let mut answer = answer.clone();
     if without_references {
         for m in answer.result.matches.iter_mut().chain(expected.matches.iter_mut()) {

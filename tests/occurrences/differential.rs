@@ -57,6 +57,33 @@ fn known(q: &str, what: &str) -> bool {
     KNOWN.iter().any(|(kq, kw, _)| *kq == q && *kw == what)
 }
 
+thread_local! {
+    /// The last oracle of this test (each test runs on its own thread).
+    static ORACLE: std::cell::RefCell<Option<std::rc::Rc<tsq::inspect::Workspace>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// A fresh live Language Service of `root`: new projects, Language
+/// Services and file reads. The isolate of this test's last oracle of the
+/// same root is reused (`Workspace::reload`: TypeScript's code and the
+/// parsed lib files, which no edit changes), since starting one and
+/// parsing the libs again was most of a comparison's time.
+fn fresh_oracle(root: &Path) -> std::rc::Rc<tsq::inspect::Workspace> {
+    ORACLE.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let same_root = slot.as_ref().is_some_and(|w| root.canonicalize().ok().as_deref() == Some(w.root()));
+        if let Some(mut w) = slot.take().filter(|_| same_root) {
+            if let Some(reused) = std::rc::Rc::get_mut(&mut w) {
+                reused.reload().unwrap();
+                *slot = Some(std::rc::Rc::clone(&w));
+                return w;
+            }
+        }
+        let w = std::rc::Rc::new(tsq::inspect::Workspace::open(root).unwrap());
+        *slot = Some(std::rc::Rc::clone(&w));
+        w
+    })
+}
+
 /// Differences between the live inspect and the occurrence index for
 /// every declaration of the workspace (the `KNOWN` ones left out).
 pub fn differences(e: &Engine, root: &Path, call_depth: i32) -> (usize, Vec<String>) {
@@ -69,21 +96,25 @@ pub fn differences_among(e: &Engine, root: &Path, call_depth: i32, pick: &mut dy
     let mut diffs = Vec::new();
     let mut checked = 0;
     let _ = e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
-    let ws = tsq::inspect::Workspace::open(root).unwrap();
-    // The inspect oracle: the live Language Service with every program
-    // built, as the rows' coverage describes it.
-    let everything = tsq::inspect::Workspace::open(root).unwrap();
-    everything.analyze_internal("program-build", &Default::default()).unwrap();
+    // The oracle: a fresh live Language Service with every program built,
+    // as the rows' coverage describes it. Each declaration is computed
+    // live once for its lookup and once for its inspect; the rows'
+    // relations are compared with the live inspect's matches.
+    let live = fresh_oracle(root);
+    live.analyze_internal("program-build", &Default::default()).unwrap();
     for q in pick(declaration_queries(root)) {
-        if let Err(d) = same_lookup(e, &ws, &q, call_depth) {
+        if let Err(d) = same_lookup(e, &live, &q, call_depth) {
             diffs.push(d);
         }
-        let live = e.inspect_live(&q, Some(call_depth)).unwrap();
-        if let Err(d) = same_inspect(e, &everything, &q, call_depth) {
-            diffs.push(d);
-        }
+        let expected = match same_inspect(e, &live, &q, call_depth) {
+            Ok(expected) => expected,
+            Err((d, expected)) => {
+                diffs.push(d);
+                expected
+            }
+        };
         let derived = e.relations(&q, Some(call_depth), &tsq::index::sync_silent()).unwrap();
-        for m in &live.result.matches {
+        for m in &expected.matches {
             checked += 1;
             let Some(r) = derived.matches.iter().find(|r| r.symbol.file_path == m.symbol.file_path && r.symbol.line == m.symbol.line) else {
                 diffs.push(format!("{q}: no row for {:?}:{:?}", m.symbol.file_path, m.symbol.line));
@@ -150,18 +181,23 @@ fn same_lookup(e: &Engine, live: &tsq::inspect::Workspace, q: &str, call_depth: 
 /// and equals the live Language Service's with every program built: the
 /// same metadata, workspace and coverage (only which programs this
 /// process built differs).
-fn same_inspect(e: &Engine, live: &tsq::inspect::Workspace, q: &str, call_depth: i32) -> Result<(), String> {
-    let answer = e.inspect(q, Some(call_depth)).map_err(|err| format!("{q}: {err}"))?;
+fn same_inspect(e: &Engine, live: &tsq::inspect::Workspace, q: &str, call_depth: i32) -> Result<tsq::answer::Inspection, (String, tsq::answer::Inspection)> {
+    let parsed = tsq::query::SymbolQuery::parse(q).unwrap();
+    let expected = live.inspect(&parsed, &tsq::inspect::InspectConfig { call_depth, resolvers: None }).unwrap();
+    let answer = match e.inspect(q, Some(call_depth)) {
+        Ok(answer) => answer,
+        Err(err) => return Err((format!("{q}: {err}"), expected)),
+    };
     let structure = answer.structure.clone().unwrap_or_default();
     if !structure.contains("structure: from the occurrence index") {
-        return Err(format!("{q}: inspect not answered from the occurrence index: {structure}"));
+        return Err((format!("{q}: inspect not answered from the occurrence index: {structure}"), expected));
     }
     if known(q, "inspect") {
-        return Ok(());
+        return Ok(expected);
     }
-    match common::inspect::differs_but(&answer, live, q, call_depth, known(q, "references")) {
-        None => Ok(()),
-        Some(d) => Err(format!("{q} inspect\n{d}")),
+    match common::inspect::differs_from(&answer, &expected, live, known(q, "references")) {
+        None => Ok(expected),
+        Some(d) => Err((format!("{q} inspect\n{d}"), expected)),
     }
 }
 

@@ -5,6 +5,7 @@
 //! `local_rerank` (the measured-but-not-adopted cross-encoder) and
 //! `sample` (benchmark-only Language Service requests) support them.
 
+mod changes;
 mod cold;
 mod eval;
 mod fidelity;
@@ -147,6 +148,16 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 0)]
         enrich: usize,
     },
+    /// Change localization from real history: commit subjects of the
+    /// corpus monorepos against the files each commit changed
+    /// (benches/search-eval/changes-<repo>.jsonl), file-level NDCG@10,
+    /// Acc@1 and Acc@5 beside BM25 over whole files and over windows.
+    Changes {
+        #[arg(default_values_t = ["vue", "trpc", "tanstack"].map(String::from))]
+        repos: Vec<String>,
+        #[arg(long, value_enum, default_value = "local")]
+        embedder: tsq::embed::EmbedderChoice,
+    },
     /// The index: no-change sync on a synthetic tree beside a bare
     /// walk+stat, cold `tsq index` throughput per corpus (parse, embed,
     /// write, size, peak RSS), incremental sync after a one-file edit.
@@ -212,6 +223,7 @@ pub fn run(what: BenchCommand) -> anyhow::Result<ExitStatus> {
         BenchCommand::Parse { dirs, runs, workers, no_node } => parse::run(&dirs, parse::BenchArgs { runs, workers, node: !no_node }),
         BenchCommand::Lookup { dir, queries, runs } => ls::run_lookup(&dir, queries, runs),
         BenchCommand::Search { repos, embedder, enrich } => search::run(&repos, embedder, enrich),
+        BenchCommand::Changes { repos, embedder } => changes::run(&repos, embedder),
         BenchCommand::Index { corpora, synthetic, runs, embedder } => index::run(&corpora, synthetic, runs, embedder),
         BenchCommand::Cold { corpora, samples, runs, no_mcp, index } => cold::run(&corpora, samples, runs, !no_mcp, index),
         BenchCommand::Ls { dir, queries, no_node } => ls::run(&dir, ls::BenchLsArgs { queries, node: !no_node }),

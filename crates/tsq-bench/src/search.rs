@@ -17,8 +17,7 @@ use tsq::config::Settings;
 use tsq::embed::EmbedderChoice;
 use tsq::index::Progress as _;
 use tsq::index::{ChunkRow, Index, IndexConfig};
-use tsq::search::rank::{Prior, Steps};
-use tsq::search::type_step::Keep;
+use tsq::search::rank::Steps;
 
 use crate::parse::percentile;
 use crate::ExitStatus;
@@ -27,7 +26,7 @@ const EVAL: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../benc
 const SWEEP: &[f64] = &[0.3, 0.5, 0.6, 0.7, 0.8, 0.9];
 const RERANK_SWEEP: &[f64] = &[0.5, 0.8, 1.0];
 
-fn hit(r: &ChunkRow) -> Hit {
+pub(crate) fn hit(r: &ChunkRow) -> Hit {
     Hit { path: r.chunk.relative_path.clone(), start: r.chunk.start_line, end: r.chunk.end_line }
 }
 
@@ -86,41 +85,32 @@ impl Score {
     }
 }
 
-/// The ranking steps, added in turn, then each of issue 24's taken out of
-/// the default (the ablation in benches/README.md).
+/// The ranking steps: the earlier ones added in turn (issues 15 and 24,
+/// benches/README.md), then issue 45's added to the default it started
+/// from, and each of them taken out of the new default.
 const ABLATION: &[(&str, Steps)] = &[
     ("hybrid, shipped before (no ranking steps)", Steps::NONE),
     ("  + file roles", Steps { roles: true, ..Steps::NONE }),
     ("  + definitions", Steps { roles: true, definitions: true, ..Steps::NONE }),
     ("  + path evidence (issue 15)", ISSUE_15),
-    ("  + barrels", Steps { barrels: true, ..ISSUE_15 }),
-    ("  + usage: fan-in, lift 0.1", Steps { barrels: true, usage: Prior::FanIn, usage_lift: 0.1, ..ISSUE_15 }),
-    ("  + usage: fan-in, lift 0.2", Steps { barrels: true, usage: Prior::FanIn, usage_lift: 0.2, ..ISSUE_15 }),
-    ("  + usage: fan-in, lift 0.3", Steps { barrels: true, usage: Prior::FanIn, usage_lift: 0.3, ..ISSUE_15 }),
-    ("  + usage: PageRank, lift 0.1", Steps { barrels: true, usage: Prior::Rank, usage_lift: 0.1, ..ISSUE_15 }),
-    ("  + usage: PageRank, lift 0.2", Steps { barrels: true, usage: Prior::Rank, usage_lift: 0.2, ..ISSUE_15 }),
-    ("  + usage: PageRank, lift 0.3", Steps { barrels: true, usage: Prior::Rank, usage_lift: 0.3, ..ISSUE_15 }),
-    ("  + test lending (fan-in 0.2)", Steps { barrels: true, usage: Prior::FanIn, usage_lift: 0.2, test_lending: true, ..ISSUE_15 }),
+    ("default before issue 45", Steps::BEFORE_45),
+    ("  + path boost scaled to the top score", Steps { path_top: tsq::search::rank::PATH_TOP, ..Steps::BEFORE_45 }),
+    ("  + definitions need declaration syntax", Steps { definition_syntax: true, ..Steps::BEFORE_45 }),
+    ("  + symbol queries lean on BM25", Steps { symbols: true, ..Steps::BEFORE_45 }),
+    ("  + comment chunks: repeated once, one in the top 10", Steps { comments: true, ..Steps::BEFORE_45 }),
+    ("  + re-exports rank where their file is named", Steps { reexports: true, ..Steps::BEFORE_45 }),
     ("default", Steps::DEFAULT),
-    ("  default without barrels", Steps { barrels: false, ..Steps::DEFAULT }),
-    ("  default without the usage prior", Steps { usage: Prior::Off, usage_lift: 0.0, ..Steps::DEFAULT }),
-    ("  default without test lending", Steps { test_lending: false, ..Steps::DEFAULT }),
+    ("  default without the path boost (lift 0.3)", Steps { path_top: 0.0, ..Steps::DEFAULT }),
+    ("  default, path boost 0.5", Steps { path_top: 0.5, ..Steps::DEFAULT }),
+    ("  default, path boost 2.0", Steps { path_top: 2.0, ..Steps::DEFAULT }),
+    ("  default without path evidence", Steps { paths: false, ..Steps::DEFAULT }),
+    ("  default without declaration syntax", Steps { definition_syntax: false, ..Steps::DEFAULT }),
+    ("  default without symbol queries", Steps { symbols: false, ..Steps::DEFAULT }),
+    ("  default without the comment rules", Steps { comments: false, ..Steps::DEFAULT }),
+    ("  default without re-exports", Steps { reexports: false, ..Steps::DEFAULT }),
     ("  default without the type step", Steps { types: 1.0, ..Steps::DEFAULT }),
-    ("  default, types ×0.5", Steps { types: 0.5, ..Steps::DEFAULT }),
-    ("  default, types ×0.85", Steps { types: 0.85, ..Steps::DEFAULT }),
-    ("  default, types kept beside none", Steps { type_owners: 0, ..Steps::DEFAULT }),
-    ("  default, types kept beside the top 3 by file (third pass)", Steps { type_keep: Keep::Files, ..Steps::DEFAULT }),
-    ("  default, types kept if the top 3 use them anywhere", Steps { type_keep: Keep::Used, ..Steps::DEFAULT }),
-    ("  default, types kept if the top 5 use them beside", Steps { type_owners: 5, ..Steps::DEFAULT }),
-    ("  default + name-based call graph", Steps { graph: true, ..Steps::DEFAULT }),
-    ("  default without call lending (third pass)", Steps { call_lending: false, ..Steps::DEFAULT }),
-    ("  default, call lending 0.3", Steps { call_lift: 0.3, ..Steps::DEFAULT }),
-    ("  default, call lending 0.7", Steps { call_lift: 0.7, ..Steps::DEFAULT }),
-    ("  default, call lending beyond the lender's file", Steps { call_local: false, ..Steps::DEFAULT }),
-    ("  default, call lending to types too", Steps { call_values: false, ..Steps::DEFAULT }),
-    ("  default, call lending uncapped", Steps { call_capped: false, ..Steps::DEFAULT }),
-    ("  default, call lending as the second pass built it, 0.3", SECOND_PASS_CALLS),
-    ("  default, call lending as the second pass built it, 0.5", Steps { call_lift: 0.5, ..SECOND_PASS_CALLS }),
+    ("  default without test lending", Steps { test_lending: false, ..Steps::DEFAULT }),
+    ("  default without call lending", Steps { call_lending: false, ..Steps::DEFAULT }),
 ];
 
 /// One query's ranking, for `TSQ_BENCH_DUMP`: its NDCG@10, each of the
@@ -154,14 +144,11 @@ fn dump_query(f: &mut std::fs::File, q: &EvalQuery, ranked: &[tsq::search::Ranke
 }
 
 /// Issue 15's shipped steps: roles, definitions, path evidence.
-/// Call lending as the second pass built it: to every use, in any file,
-/// uncapped.
-const SECOND_PASS_CALLS: Steps = Steps { call_lift: 0.3, call_local: false, call_values: false, call_capped: false, ..Steps::DEFAULT };
 const ISSUE_15: Steps = Steps { roles: true, definitions: true, paths: true, ..Steps::NONE };
 
 /// A copy of the repository to index: vue and trpc keep `packages/` only
 /// (the ground truth's scope; examples and docs sites are left out).
-fn workspace(repo: &str) -> anyhow::Result<PathBuf> {
+pub(crate) fn workspace(repo: &str) -> anyhow::Result<PathBuf> {
     let src = crate::index::corpus_dir(repo).with_context(|| format!("{repo}: not in ../shared/corpus.sh here"))?;
     let dir = std::env::temp_dir().join(format!("tsq-bench-search-{repo}"));
     if !dir.join(".tsq-bench-copied").exists() {
@@ -174,7 +161,7 @@ fn workspace(repo: &str) -> anyhow::Result<PathBuf> {
     Ok(dir)
 }
 
-fn files_of(root: &Path) -> Vec<(String, String)> {
+pub(crate) fn files_of(root: &Path) -> Vec<(String, String)> {
     tsq::source::walk(root).files.iter().filter_map(|f| Some((tsq::engine::file_paths(f, root).relative_path, std::fs::read_to_string(f).ok()?))).collect()
 }
 

@@ -62,6 +62,11 @@ impl FileView {
         self.reads.load(Ordering::Relaxed)
     }
 
+    /// Drops every cached entry: each file is read again when next asked.
+    pub fn forget_all(&self) {
+        self.lock().clear();
+    }
+
     /// The file's entry: the cached one while mtime and size hold, else a
     /// fresh read. `Err` when the file cannot be stat'ed.
     pub fn get(&self, path: &Path) -> Result<Arc<FileEntry>, SourceError> {

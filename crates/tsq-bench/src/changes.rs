@@ -1,0 +1,133 @@
+//! `tsq-bench changes`: change localization from real history (issue 45).
+//! Each question is a commit subject of the repository; the truth is the
+//! source files that commit changed (`benches/search-eval/changes.py`
+//! writes the sets). Scored at file level, each system's ranking reduced
+//! to its distinct files in order: NDCG@10, Acc@1 (the first file is one
+//! the commit changed) and Acc@5 (one of the first five is), beside two
+//! BM25 baselines in the same run (whole files, the SWE-bench-style
+//! retrieval baseline, and the peers' 2,500-character windows). tanstack's
+//! set is never tuned on and is reported apart.
+
+use std::collections::BTreeMap;
+
+use anyhow::Context;
+
+use crate::eval::{self, EvalQuery, Hit, WindowBm25};
+use crate::ExitStatus;
+use tsq::config::Settings;
+use tsq::embed::EmbedderChoice;
+use tsq::index::Progress as _;
+use tsq::index::{Index, IndexConfig};
+use tsq::search::rank::Steps;
+
+/// The repository whose set is never tuned on.
+const NEVER_TUNED: &str = "tanstack";
+/// How many chunks each system ranks before its files are read off.
+const DEPTH: usize = 60;
+
+#[derive(Default)]
+struct FileScore {
+    ndcg: f64,
+    acc1: f64,
+    acc5: f64,
+    n: usize,
+}
+
+impl FileScore {
+    fn add(&mut self, hits: &[Hit], q: &EvalQuery) {
+        let files = distinct_files(hits);
+        let truth = |h: &Hit| q.relevant.iter().any(|r| r.path == h.path);
+        self.ndcg += eval::ndcg_files(&files, &q.relevant, 10);
+        self.acc1 += f64::from(files.first().is_some_and(truth));
+        self.acc5 += f64::from(files.iter().take(5).any(truth));
+        self.n += 1;
+    }
+    fn merge(&mut self, o: &FileScore) {
+        self.ndcg += o.ndcg;
+        self.acc1 += o.acc1;
+        self.acc5 += o.acc5;
+        self.n += o.n;
+    }
+    fn fmt(&self) -> String {
+        let n = self.n.max(1) as f64;
+        format!("{:.3}     {:.3}  {:.3}", self.ndcg / n, self.acc1 / n, self.acc5 / n)
+    }
+}
+
+/// The first hit of each file, in order.
+fn distinct_files(hits: &[Hit]) -> Vec<Hit> {
+    let mut seen = std::collections::HashSet::new();
+    hits.iter().filter(|h| seen.insert(h.path.clone())).cloned().collect()
+}
+
+fn queries(repo: &str) -> anyhow::Result<Vec<EvalQuery>> {
+    let path = format!("{}/../../benches/search-eval/changes-{repo}.jsonl", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).with_context(|| format!("{path}: run benches/search-eval/changes.py first"))?;
+    text.lines().filter(|l| !l.trim().is_empty()).map(|l| serde_json::from_str(l).map_err(Into::into)).collect()
+}
+
+pub fn run(repos: &[String], embedder: EmbedderChoice) -> anyhow::Result<ExitStatus> {
+    let engine = tsq::engine::TsqEngine::new(&Default::default())?;
+    let settings = Settings::default();
+    let systems: [(&str, Option<Steps>); 4] = [
+        ("BM25 over whole files", None),
+        ("BM25 over 2,500-char windows", None),
+        ("tsq, default before issue 45", Some(Steps::BEFORE_45)),
+        ("tsq, default", Some(Steps::DEFAULT)),
+    ];
+    let mut table: BTreeMap<String, Vec<FileScore>> = BTreeMap::new();
+    let mut embedder_name = String::new();
+    for repo in repos {
+        let qs = queries(repo)?;
+        let dir = crate::search::workspace(repo)?;
+        let mut index = Index::open(&dir, &IndexConfig { embedder, warm_vectors: true, ..Default::default() })?;
+        let progress = crate::PhaseLines::new();
+        eprintln!("bench changes: {repo}: indexing {}", dir.display());
+        index.sync(&engine, &progress)?;
+        index.embed_missing(None, &progress)?;
+        progress.finish();
+        embedder_name = index.embedder_name();
+        let files = crate::search::files_of(&dir);
+        let whole = WindowBm25::new(&files, usize::MAX / 2, 0);
+        let windows = WindowBm25::new(&files, 2500, 300);
+        let filter = tsq::search::filter(&[], None);
+        let scores = table.entry(repo.clone()).or_insert_with(|| systems.iter().map(|_| FileScore::default()).collect());
+        for q in &qs {
+            for (i, (_, steps)) in systems.iter().enumerate() {
+                let hits = match (i, steps) {
+                    (0, _) => whole.search(&q.query, DEPTH),
+                    (1, _) => windows.search(&q.query, DEPTH),
+                    (_, Some(steps)) => {
+                        let mut s = settings.clone();
+                        s.ranking = *steps;
+                        let r = tsq::search::retrieve(&index, None, &q.query, &filter, &s)?;
+                        tsq::search::select::dedupe_concerns(r.ranked).iter().take(DEPTH).map(|c| crate::search::hit(&c.row)).collect()
+                    }
+                    _ => unreachable!(),
+                };
+                scores[i].add(&hits, q);
+            }
+        }
+    }
+    println!("tsq-bench changes — commit subjects to the files they changed; embedder {embedder_name}; file level");
+    println!("{:<44}NDCG@10   Acc@1  Acc@5", "");
+    let mut tuned: Vec<FileScore> = systems.iter().map(|_| FileScore::default()).collect();
+    for (repo, scores) in &table {
+        let label =
+            if repo == NEVER_TUNED { format!("{repo} (never tuned, {} questions)", scores[0].n) } else { format!("{repo} ({} questions)", scores[0].n) };
+        println!("{label}");
+        for ((name, _), s) in systems.iter().zip(scores) {
+            println!("  {name:<42}{}", s.fmt());
+        }
+        if repo != NEVER_TUNED {
+            tuned.iter_mut().zip(scores).for_each(|(t, s)| t.merge(s));
+        }
+    }
+    if tuned[0].n > 0 {
+        println!("all but the never-tuned set ({} questions)", tuned[0].n);
+        for ((name, _), s) in systems.iter().zip(&tuned) {
+            println!("  {name:<42}{}", s.fmt());
+        }
+    }
+    Ok(ExitStatus::Success)
+}
