@@ -13,7 +13,7 @@
 //     -> JSON on stdout: files, rows, failed, seconds, peak RSS (ru_maxrss),
 //        and a digest of every answer (equal digests: the same rows);
 //        with --rows, every occurrence row instead, as tsq stores them
-//        (tests/engine_parity.rs compares them with tsq's on QuickJS)
+//        (tests/it/engine_parity.rs compares them with tsq's on QuickJS)
 //
 // Not measured here: the Rust side (the LanceDB writes, the file view),
 // the binary's mapped code. The walk skips `.git`, `.tsq`, `node_modules`

@@ -4,7 +4,7 @@
 //! as rust-analyzer keeps its `ide` answers apart from `lsp_types`. The
 //! wire types enter here, through the `From` impls at the bottom, and
 //! nowhere past this module: the protocol may change without changing a
-//! user's JSON (pinned by `tests/answer_shape.rs`) or the stored rows.
+//! user's JSON (pinned by `tests/it/answer_shape.rs`) or the stored rows.
 
 use serde::{Deserialize, Serialize};
 

@@ -10,7 +10,7 @@
 //   node tests/parity/call-sites-check.js TYPESCRIPT_JS JS_DIR ROOT... -> JSON
 //     { declarations, calls, sites, kinds: {call site kind: count}, mismatches: [first 20] }
 //
-// tests/call_sites.rs runs it on the fixtures; benches/README.md reports
+// tests/it/call_sites.rs runs it on the fixtures; benches/README.md reports
 // it on the corpora.
 "use strict";
 const fs = require("fs");

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// tsc oracle for tests/parity.rs. Independent of tsq's own JS (js/): it uses
+// tsc oracle for tests/it/parity.rs. Independent of tsq's own JS (js/): it uses
 // the vendored typescript.js under Node with tsc's default options, full
 // JSDoc parsing and parent pointers, and reports the declarations tsc's AST
 // holds, as tsc sees them.

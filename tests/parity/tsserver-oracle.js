@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// tsserver oracle for tests/ls_parity.rs. Independent of tsq's JS: it runs
+// tsserver oracle for tests/it/ls_parity.rs. Independent of tsq's JS: it runs
 // the vendored typescript.js's own tsserver (ts.server.Session) under Node,
 // opens every source file as an editor would, and for every function,
 // method and class declaration asks the protocol commands `references`,

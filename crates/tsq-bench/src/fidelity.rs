@@ -1,13 +1,13 @@
 //! `tsq-bench fidelity <indexed dir> --sample N --edits M`: the occurrence
 //! index against the live Language Service on a real workspace (issue 23's
-//! differential test at corpus scale; `tests/occurrences.rs` runs it on
+//! differential test at corpus scale; `tests/it/occurrences.rs` runs it on
 //! the fixtures in CI).
 //!
 //! One warm engine answers both sides, so the live Language Service builds
 //! its programs once: N random declarations (seeded, every kind, locals
 //! and members too) are compared as `tsq relations` (rows) against
 //! `tsq inspect` (live): references, incoming and outgoing calls, exactly.
-//! Then M random edits (`tests/common/random_edits.rs`, the tests' own
+//! Then M random edits (`tests/it/common/random_edits.rs`, the tests' own
 //! generator) are made to a copy of the workspace; after each, the sync
 //! runs and every declaration of the edited file plus a few random others
 //! are compared again. Every difference is printed; the summary counts
@@ -22,7 +22,7 @@ use tsq::embed::EmbedderChoice;
 use tsq::index::{Index, IndexConfig};
 use tsq::structure::occurrences::Graph;
 
-#[path = "../../../tests/common/random_edits.rs"]
+#[path = "../../../tests/it/common/random_edits.rs"]
 #[allow(dead_code)]
 mod random_edits;
 use random_edits::Rng;

@@ -9,7 +9,7 @@
 //! every Language Service fixture and every call-site fixture (JSX,
 //! decorators, tagged templates).
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

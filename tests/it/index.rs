@@ -2,7 +2,7 @@
 //! counts, skip reasons, crash safety (kill -9 at many moments, a zero-byte
 //! manifest), two writers at once, and the CLI's index/status/clean.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -1,7 +1,7 @@
 //! The vendored model files are the ones `vendor-models/update.sh` checked:
 //! every file listed in `vendor-models/SHA256SUMS` exists and matches.
 
-mod common;
+use crate::common;
 
 use sha2::{Digest, Sha256};
 

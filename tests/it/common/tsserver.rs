@@ -1,9 +1,9 @@
 //! The tsserver oracle (`tests/parity/tsserver-oracle.js`: the vendored
 //! TypeScript's own `ts.server.Session` under Node, with the blueprint's
 //! filtering) and the comparison of tsq's answers with it: 1-hop call
-//! edges and references per declaration. `tests/ls_parity.rs` compares
+//! edges and references per declaration. `tests/it/ls_parity.rs` compares
 //! the live Language Service; the generated differential test
-//! (`tests/occurrences.rs`) compares the occurrence index after edits.
+//! (`tests/it/occurrences.rs`) compares the occurrence index after edits.
 //!
 //! One known, deliberate difference: tsserver answers incoming calls from
 //! the file's default project only, so a caller in a project that

@@ -6,7 +6,7 @@
 //! unnoticed: it fails here. A change meant to alter the answer updates a
 //! sidecar by hand (or `TSQ_BLESS=1`, then a review of the diff).
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::process::Command;

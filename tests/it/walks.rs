@@ -3,7 +3,7 @@
 //! walk and one file view. Its own test binary, so that no other test's
 //! walks are counted.
 
-mod common;
+use crate::common;
 
 use tsq::api::{Engine, EngineOptions, QueryInput, Shape};
 use tsq::source::walk_count;

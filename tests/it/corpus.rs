@@ -3,7 +3,7 @@
 //! lib/ (with `_tsc.js`, 134K lines). Files that break a rule are listed
 //! with the reason; the target is none. Skipped when the script is absent.
 
-mod common;
+use crate::common;
 
 use tsq::validate::check_file;
 

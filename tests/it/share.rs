@@ -4,7 +4,7 @@
 //! test on its own port. Without moto a test says SKIPPED and why; CI
 //! installs it and fails when it cannot.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};

@@ -16,7 +16,7 @@
 //!   edit re-indexes its importers;
 //! - an edit made while a batch is computed is never stored as fresh.
 
-mod common;
+use crate::common;
 #[path = "occurrences/differential.rs"]
 mod differential;
 #[path = "occurrences/generated.rs"]
@@ -519,7 +519,7 @@ fn edited_and_sampled(all: Vec<String>, what: &str, rng: &mut Rng, at_most: usiz
     out
 }
 
-/// Random edits (tests/common/random_edits.rs: body-only edits with and
+/// Random edits (tests/it/common/random_edits.rs: body-only edits with and
 /// without return types, new calls of imported names, changed signatures,
 /// renames, new exports and more) on two multi-file fixtures and on a real
 /// corpus slice (rxjs's `internal/util`, when `../shared/corpus.sh` is
@@ -565,8 +565,8 @@ fn union_members_are_compared_in_any_order_and_nothing_else_is() {
 
 /// Issue 44's corpus run, not in CI (minutes on a monorepo):
 /// `TSQ_CORPUS_EDITS_ON=vue TSQ_CORPUS_EDITS=30 cargo test --release --test
-/// occurrences corpus_edits -- --ignored --nocapture`. Random edits of the
-/// ten kinds (tests/common/random_edits.rs) on a copy of a corpus from
+/// it corpus_edits -- --ignored --nocapture`. Random edits of the
+/// ten kinds (tests/it/common/random_edits.rs) on a copy of a corpus from
 /// `../shared/corpus.sh`, each synced by a fresh engine as a CLI process
 /// does, then every declaration of the edited file and eight random others
 /// compared with the live Language Service. Prints, per edit, the files
@@ -613,6 +613,16 @@ fn corpus_edits_keep_rows_exact() {
     assert!(failures.is_empty(), "{} differences:\n{}", failures.len(), failures.join("\n"));
 }
 
+/// `tsq index --embedder none --json` on `root` in its own process: the
+/// occurrence sync's files re-indexed and whether it was a full pass.
+fn cli_sync(root: &Path) -> (usize, bool) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tsq")).args(["index", "--embedder", "none", "--json", "--root"]).arg(root).output().unwrap();
+    assert!(out.status.success(), "tsq index: {}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let occ = &v["occurrences"];
+    (occ["indexed"].as_u64().unwrap() as usize, occ["full"].as_bool().unwrap())
+}
+
 /// Issue 44's generated differential test: seeded edits of every kind in
 /// `generated::KINDS` (at least 300 per run: `TSQ_GENERATED_EDITS`), each
 /// followed by a sync and a comparison of every declaration of the
@@ -646,22 +656,18 @@ fn generated_edits_of_every_kind_keep_rows_exact() {
         let touched = generated::apply(&ws.0, kind, &mut rng);
         seen[kind] += 1;
         // What the rule re-indexed for this kind (the first time it ran).
-        // Every other sync runs in a fresh engine, as a CLI process does:
-        // its programs are not built, so a few files are checked in their
-        // import closure's program (`Narrow`); the others in the warm
-        // engine, as `tsq serve` does.
-        let fresh;
-        let syncer = if step % 2 == 0 {
-            fresh = engine(&ws.0);
-            &fresh
-        } else {
-            &e
-        };
+        // Every other sync is a `tsq index` process, as a user's CLI runs
+        // it: its programs are not built, so a few files are checked in
+        // their import closure's program (`Narrow`); the others run in the
+        // warm engine, as `tsq serve` does. (A process, not a fresh engine
+        // in this one: an isolate's teardown keeps 20-45 MB, which 150
+        // fresh engines turned into gigabytes.)
         let started = std::time::Instant::now();
-        let sync = syncer.sync_occurrences(&tsq::index::sync_silent()).unwrap();
+        let (indexed, full) =
+            if step % 2 == 0 { cli_sync(&ws.0) } else { e.sync_occurrences(&tsq::index::sync_silent()).map(|s| (s.indexed, s.full)).unwrap() };
         sync_time += started.elapsed();
         if seen[kind] == 1 {
-            eprintln!("generated kind {:<48} re-indexed {:>2} files{}", generated::KINDS[kind], sync.indexed, if sync.full { " (full)" } else { "" });
+            eprintln!("generated kind {:<48} re-indexed {:>2} files{}", generated::KINDS[kind], indexed, if full { " (full)" } else { "" });
         }
         let started = std::time::Instant::now();
         let (n, diffs) = differences(&e, &ws.0, 1);

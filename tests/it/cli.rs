@@ -1,7 +1,7 @@
 //! The real `tsq` binary in a temp dir: output, exit codes and per-file
 //! errors (ripgrep's style: run the binary, deserialize its JSON).
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Output};

@@ -4,7 +4,7 @@
 //! `<case>.txt` out), and the lookup cases (`fixtures/lookup/`). Goldens are
 //! written under `TSQ_BLESS=1` and reviewed by hand.
 
-mod common;
+use crate::common;
 
 use serde_json::{Map, Value};
 use tsq::answer::SymbolMetadata;

@@ -4,7 +4,7 @@
 //! `mcp-inspector` binary; without that variable the test says so and
 //! checks nothing else.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

@@ -11,7 +11,7 @@
 //! ambient declarations, const-assigned functions and classes, default
 //! exports, CommonJS).
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::Command;

@@ -2,7 +2,7 @@
 //! version (a content hash) and the next answer reflects it, from the same
 //! service, without reopening the workspace.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

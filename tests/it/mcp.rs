@@ -1,7 +1,7 @@
 //! The MCP server through real rmcp clients: in process over
 //! `tokio::io::duplex`, and the `tsq serve` binary over stdio.
 
-mod common;
+use crate::common;
 
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::ServiceExt;

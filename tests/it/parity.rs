@@ -6,7 +6,7 @@
 //! whitespace collapsed. Run on every parser fixture, and on the rxjs and zod corpora
 //! when `../shared/corpus.sh` can provide them.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

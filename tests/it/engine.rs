@@ -1,7 +1,7 @@
 //! The engine under bad input: deep nesting, stack overflow, syntax errors,
 //! and the pool staying usable afterwards.
 
-mod common;
+use crate::common;
 
 fn nested_functions(depth: usize) -> String {
     let mut s = String::new();

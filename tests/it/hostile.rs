@@ -6,7 +6,7 @@
 //! directory link out of the root. Every test checks that nothing outside
 //! the workspace changed and that the local index is whole.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};

@@ -12,7 +12,7 @@
 //! - `kill -9` during the occurrence pass leaves a consistent index, and
 //!   the next `tsq index` finishes it.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -5,7 +5,7 @@
 //! whole case. Sidecars are written under `TSQ_BLESS=1`, then reviewed by
 //! hand before committing.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

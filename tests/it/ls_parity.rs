@@ -10,7 +10,7 @@
 //! project holding the file; such extra callers are allowed when they sit
 //! in another project's files, and are printed.
 
-mod common;
+use crate::common;
 
 use common::tsserver::compare;
 

@@ -7,7 +7,7 @@
 //! To write the sidecars after a deliberate change, run with
 //! `TSQ_BLESS=1` and review the diff by hand before committing.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -2,7 +2,7 @@
 //! through the `tsq` CLI and through a real MCP client (rmcp over
 //! `tsq serve`'s stdio) give the same answers and the same errors.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

@@ -1,0 +1,32 @@
+//! tsq's integration tests, one binary (each file a module): every test
+//! links LanceDB and deno_core once, not once per file. `common` holds
+//! the shared helpers (one warm parse engine for the whole binary).
+//! Run one file's tests with `cargo test --release --test it <file>::`.
+
+mod common;
+
+mod answer_shape;
+mod call_sites;
+mod cli;
+mod corpus;
+mod engine;
+mod engine_parity;
+mod fixtures;
+mod front_ends;
+mod hostile;
+mod index;
+mod layers;
+mod lookup;
+mod ls_parity;
+mod mcp;
+mod mcp_inspector;
+mod occurrences;
+mod parity;
+mod search;
+mod share;
+mod structure;
+mod ts_ls;
+mod vendor;
+mod voyage;
+mod walks;
+mod warm;
