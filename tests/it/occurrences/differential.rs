@@ -106,13 +106,8 @@ pub fn differences_among(e: &Engine, root: &Path, call_depth: i32, pick: &mut dy
         if let Err(d) = same_lookup(e, &live, &q, call_depth) {
             diffs.push(d);
         }
-        let expected = match same_inspect(e, &live, &q, call_depth) {
-            Ok(expected) => expected,
-            Err((d, expected)) => {
-                diffs.push(d);
-                expected
-            }
-        };
+        let (expected, difference) = same_inspect(e, &live, &q, call_depth);
+        diffs.extend(difference);
         let derived = e.relations(&q, Some(call_depth), &tsq::index::sync_silent()).unwrap();
         for m in &expected.matches {
             checked += 1;
@@ -180,25 +175,23 @@ fn same_lookup(e: &Engine, live: &tsq::inspect::Workspace, q: &str, call_depth: 
 /// `tsq inspect` through the engine is answered from the occurrence index
 /// and equals the live Language Service's with every program built: the
 /// same metadata, workspace and coverage (only which programs this
-/// process built differs).
-fn same_inspect(e: &Engine, live: &tsq::inspect::Workspace, q: &str, call_depth: i32) -> Result<tsq::answer::Inspection, (String, tsq::answer::Inspection)> {
+/// process built differs). Returns the live answer, and the difference.
+fn same_inspect(e: &Engine, live: &tsq::inspect::Workspace, q: &str, call_depth: i32) -> (tsq::answer::Inspection, Option<String>) {
     let parsed = tsq::query::SymbolQuery::parse(q).unwrap();
     let expected = live.inspect(&parsed, &tsq::inspect::InspectConfig { call_depth, resolvers: None }).unwrap();
     let answer = match e.inspect(q, Some(call_depth)) {
         Ok(answer) => answer,
-        Err(err) => return Err((format!("{q}: {err}"), expected)),
+        Err(err) => return (expected, Some(format!("{q}: {err}"))),
     };
     let structure = answer.structure.clone().unwrap_or_default();
     if !structure.contains("structure: from the occurrence index") {
-        return Err((format!("{q}: inspect not answered from the occurrence index: {structure}"), expected));
+        return (expected, Some(format!("{q}: inspect not answered from the occurrence index: {structure}")));
     }
     if known(q, "inspect") {
-        return Ok(expected);
+        return (expected, None);
     }
-    match common::inspect::differs_from(&answer, &expected, live, known(q, "references")) {
-        None => Ok(expected),
-        Some(d) => Err((format!("{q} inspect\n{d}"), expected)),
-    }
+    let difference = common::inspect::differs_from(&answer, &expected, live, known(q, "references")).map(|d| format!("{q} inspect\n{d}"));
+    (expected, difference)
 }
 
 /// Removes every `references` field (a known difference's, compared apart).
