@@ -2,6 +2,8 @@
 //! links LanceDB and deno_core once, not once per file. `common` holds
 //! the shared helpers (one warm parse engine for the whole binary).
 //! Run one file's tests with `cargo test --release --test it <file>::`.
+//! `tests/walks.rs` is the one test with its own binary: it counts the
+//! process's walks, which other tests would add to.
 
 mod common;
 
@@ -28,5 +30,4 @@ mod structure;
 mod ts_ls;
 mod vendor;
 mod voyage;
-mod walks;
 mod warm;

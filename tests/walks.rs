@@ -1,9 +1,11 @@
 //! A warm query walks the workspace once and reads no unchanged file: the
 //! sync, the Language Service's file lists and the path checks share one
-//! walk and one file view. Its own test binary, so that no other test's
-//! walks are counted.
+//! walk and one file view. Its own test binary (the one beside
+//! `tests/it`), so that no other test's walks are counted: the walk
+//! counter is the process's.
 
-use crate::common;
+#[path = "it/common/mod.rs"]
+mod common;
 
 use tsq::api::{Engine, EngineOptions, QueryInput, Shape};
 use tsq::source::walk_count;
