@@ -562,21 +562,47 @@
     if (!owner || !(ts.isClassLike(owner) || ts.isInterfaceDeclaration(owner)) || !node.name) return;
     const name = declName(node);
     const seen = new Set();
-    const visitType = (typeNode) => {
-      const t = checker.getTypeAtLocation(typeNode);
-      for (const type of t.isUnionOrIntersection && t.isUnionOrIntersection() ? t.types : [t]) {
-        const prop = type.getProperty && type.getProperty(name);
-        const target = prop && resolveAlias(checker, prop);
-        // A library's member (`ProxyHandler.get`) by its external id, as
-        // object literals relate to it (`relatedAt`).
-        const tid = target && (symbolId(target) || externalId(target));
-        if (tid && tid !== id && !seen.has(tid)) {
-          seen.add(tid);
-          out.push({ member: id, base: tid });
-        }
+    const push = (symbol) => {
+      const target = symbol && resolveAlias(checker, symbol);
+      // A library's member (`ProxyHandler.get`) by its external id, as
+      // object literals relate to it (`relatedAt`).
+      const tid = target && (symbolId(target) || externalId(target));
+      if (tid && tid !== id && !seen.has(tid)) {
+        seen.add(tid);
+        out.push({ member: id, base: tid });
       }
     };
-    for (const clause of owner.heritageClauses || []) for (const t of clause.types) visitType(t);
+    // Every base type further up, as find-references searches them
+    // (TypeScript's `getPropertySymbolsFromBaseTypes`): through every
+    // declaration of each class or interface, `implements` included, past
+    // the bases that do not declare the member (`class B extends A`, `A
+    // implements ProxyHandler<T>` without a `set`: `B.set` relates to
+    // `ProxyHandler.set`).
+    const visited = new Set();
+    const visitDeclaration = (d) => {
+      for (const typeNode of ts.getAllSuperTypeNodes(d)) {
+        const type = checker.getTypeAtLocation(typeNode);
+        const prop = type.symbol && checker.getPropertyOfType(type, name);
+        if (prop) for (const r of checker.getRootSymbols(prop)) push(r);
+        recur(type.symbol);
+      }
+    };
+    const recur = (symbol) => {
+      if (!symbol || !(symbol.flags & (ts.SymbolFlags.Class | ts.SymbolFlags.Interface)) || visited.has(symbol)) return;
+      visited.add(symbol);
+      for (const d of symbol.declarations || []) visitDeclaration(d);
+    };
+    const ownerSymbol = owner.name ? checker.getSymbolAtLocation(owner.name) : owner.symbol;
+    if (ownerSymbol) visited.add(ownerSymbol);
+    for (const clause of owner.heritageClauses || []) {
+      for (const typeNode of clause.types) {
+        const t = checker.getTypeAtLocation(typeNode);
+        for (const type of t.isUnionOrIntersection && t.isUnionOrIntersection() ? t.types : [t]) push(type.getProperty && type.getProperty(name));
+        recur(t.symbol);
+      }
+    }
+    // The owner's other declarations (a merged interface's).
+    for (const d of (ownerSymbol && ownerSymbol.declarations) || []) if (d !== owner) visitDeclaration(d);
   }
 
   /** The workspace files `sf` imports, and those it re-exports from

@@ -169,6 +169,7 @@ fn members_implementing_a_library_interface_relate_through_it() {
     let ws = TempDir::copy_of(&common::repo().join("fixtures/occurrences/library-base"), "occ-library-base");
     let e = engine(&ws.0);
     assert_exact(&e, &ws.0, 1, 6);
+    assert_exact(&e, &ws.0, 3, 6);
     // Not vacuous: `BaseHandler > get` reaches the literal's `get` through the library's member.
     let r = e.relations("symbol = handlers.ts > BaseHandler > get", Some(1), &tsq::index::sync_silent()).unwrap();
     let lines: Vec<u32> = r.matches.iter().flat_map(|m| m.references.files.iter().flat_map(|f| f.lines.clone())).collect();
