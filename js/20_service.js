@@ -144,6 +144,7 @@
       };
       this.invalidated = new Set();
       this.rootDir = root;
+      this.host = host;
       this.service = ts.createLanguageService(host, registry);
     }
 
@@ -244,6 +245,26 @@
         }
       }
       if (changed.length) this.invalidate(changed);
+    }
+
+    /** Parses this project's lib files into the shared lib registry, as
+     *  its program build would (`options.lib`, else the default lib, then
+     *  their `/// <reference lib>`s), without building the program. */
+    parseLibs() {
+      const o = this.options;
+      if (o.noLib) return;
+      const queue = o.lib ? o.lib.slice() : [ts.getDefaultLibFileName(o)];
+      const seen = new Set();
+      while (queue.length) {
+        const name = queue.shift();
+        if (!name || seen.has(name)) continue;
+        seen.add(name);
+        const fileName = LIB_DIR + "/" + name;
+        const snapshot = this.host.getScriptSnapshot(fileName);
+        if (!snapshot) continue;
+        const sf = this.registry.acquireDocumentWithKey(fileName, fileName, o, "", snapshot, scriptVersion(fileName), ts.ScriptKind.TS, {});
+        for (const ref of sf.libReferenceDirectives || []) queue.push(ts.libMap.get(ts.toFileNameLowerCase(ref.fileName)));
+      }
     }
 
     /** Drops the program (the occurrence pass keeps about one at a time);
@@ -522,6 +543,17 @@
     invalidate(req) {
       if (!workspace) throw new Error("invalidate before load");
       for (const p of workspace.projects) p.invalidate(req.files);
+      return { kind: "warmed", built: 0, buildLog: [] };
+    },
+    libs(req) {
+      if (!workspace) throw new Error("libs before load");
+      const done = new Set();
+      for (const f of req.files) {
+        const p = workspace.projectOf(f);
+        if (!p || done.has(p)) continue;
+        done.add(p);
+        p.parseLibs();
+      }
       return { kind: "warmed", built: 0, buildLog: [] };
     },
     warm(req) {

@@ -116,30 +116,44 @@
    *  declarations they reference, and the frames of their classes. Rust
    *  assembles the text (src/snapshot.rs), so that parts computed apart
    *  (stored answers) merge exactly as one computation would. */
-  function snapshot(project, sf, targets) {
+  function snapshot(project, sf, targets, memo) {
     const checker = project.program().getTypeChecker();
     const text = sf.text;
     const inTarget = (n) => targets.some((t) => n.pos >= t.pos && n.end <= t.end);
-    const context = new Set();
-    // Declarations the targets reference, and what those reference in
-    // turn (a property's type, a constant's initializer): a worklist.
-    const work = targets.slice();
-    while (work.length) {
-      const t = work.pop();
+    // The same-file context units a node's subtree references, in the
+    // order of their first reference. The stored answers' pass asks this
+    // for every declaration of a file (`memo` is its per-file cache: a
+    // declaration's subtree and the units it pulls in are walked once).
+    const refsOf = (t) => {
+      let refs = memo && memo.get(t);
+      if (refs) return refs;
+      const found = new Set();
       const visit = (n) => {
         if (n.kind === SK.Identifier || n.kind === SK.PrivateIdentifier) {
           const sym = checker.getSymbolAtLocation(n);
           for (const d of (sym && sym.declarations) || []) {
             const unit = unitOf(d);
-            if (unit && !inTarget(unit) && isContext(unit, sf) && !context.has(unit)) {
-              context.add(unit);
-              work.push(unit);
-            }
+            if (unit && isContext(unit, sf)) found.add(unit);
           }
         }
         ts.forEachChild(n, visit);
       };
       visit(t);
+      refs = [...found];
+      if (memo) memo.set(t, refs);
+      return refs;
+    };
+    const context = new Set();
+    // Declarations the targets reference, and what those reference in
+    // turn (a property's type, a constant's initializer): a worklist.
+    const work = targets.slice();
+    while (work.length) {
+      for (const unit of refsOf(work.pop())) {
+        if (!inTarget(unit) && !context.has(unit)) {
+          context.add(unit);
+          work.push(unit);
+        }
+      }
     }
     const frames = new Map();
     const piece = (n) => {

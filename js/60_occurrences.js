@@ -451,11 +451,16 @@
     // every file sees, not only its importers' view.
     const global = !ts.isExternalOrCommonJsModule(sf) || (sf.moduleAugmentations || []).length > 0 ||
       sf.statements.some((s) => ts.isModuleDeclaration(s) && (s.flags & ts.NodeFlags.GlobalAugmentation || ts.isStringLiteral(s.name)));
+    // A module whose only effect beyond its importers is augmenting
+    // workspace modules (vue's `declare module '@vue/reactivity'`) matters
+    // only to programs holding one of them (a narrow program,
+    // js/61_occurrence_requests.js, leaves it out otherwise).
+    const augments = global ? augmentedFiles(program, sf) : [];
     const { imports, reexports } = moduleEdges(program, sf);
     const { lookups, affecting } = resolutionInputs(program, sf);
     const answers = project ? declarationAnswers(ws, project, pi, program, sf, declared, fileIndex) : [];
     for (const [nameNode, symbol, id] of contextual) contextualMembers(checker, nameNode, symbol, id, bases);
-    return { relativePath: file, declarations, answers, occurrences, items, calls, bases, global, imports, reexports, lookups, affecting, apiText: apiText(program, sf) };
+    return { relativePath: file, declarations, answers, occurrences, items, calls, bases, global, augments, imports, reexports, lookups, affecting, apiText: apiText(program, sf) };
   }
 
   /** What a `symbol =` answer shows of each declaration of the file
@@ -518,6 +523,7 @@
     const checker = program.getTypeChecker();
     const fi = fileIndex === undefined ? program.getSourceFiles().indexOf(sf) : fileIndex;
     const out = [];
+    const units = new Map(); // L.snapshot's cache for this file
     const visit = (node) => {
       if (L.DECLARATION_KINDS.has(node.kind)) {
         const d = declared.get(node);
@@ -529,7 +535,7 @@
           meaning: d ? d.meaning : 7,
           ord: pi * 2 ** 40 + fi * 2 ** 20 + out.length,
           match: L.lookupMatch(project, sf, node),
-          snapshot: L.snapshot(project, sf, [node.kind === SK.VariableDeclaration ? node.parent.parent : node]),
+          snapshot: L.snapshot(project, sf, [node.kind === SK.VariableDeclaration ? node.parent.parent : node], units),
           signature: L.signature(checker, node),
           modifiers: L.modifiers(node),
           supertypes: [],
@@ -630,6 +636,32 @@
       }
     }
     return { imports: [...imports].sort(), reexports: [...reexports].sort() };
+  }
+
+  /** The workspace files `sf`'s module augmentations augment, when they
+   *  are all it adds beyond its own exports: a module with no `declare
+   *  global` (nested ones included) whose augmented modules all resolve
+   *  to workspace files. Empty otherwise: the file affects every program. */
+  function augmentedFiles(program, sf) {
+    if (!ts.isExternalOrCommonJsModule(sf)) return [];
+    let globalScope = false;
+    const visit = (n) => {
+      if (globalScope) return;
+      if (ts.isModuleDeclaration(n) && n.flags & ts.NodeFlags.GlobalAugmentation) globalScope = true;
+      else if (ts.isModuleDeclaration(n) || ts.isModuleBlock(n)) ts.forEachChild(n, visit);
+    };
+    for (const st of sf.statements) visit(st);
+    if (globalScope) return [];
+    const out = new Set();
+    for (const name of sf.moduleAugmentations || []) {
+      if (!ts.isStringLiteral(name)) return [];
+      const r = program.getResolvedModule(sf, name.text, program.getModeForUsageLocation(sf, name));
+      const f = r && r.resolvedModule && r.resolvedModule.resolvedFileName;
+      const rel = f && !f.includes("/node_modules/") && !f.startsWith("/__tsq__/") ? L.rel(f) : null;
+      if (!rel || rel.startsWith("../") || rel.startsWith("/")) return [];
+      out.add(rel);
+    }
+    return [...out].sort();
   }
 
   /** What `sf`'s module resolution read besides its result, as

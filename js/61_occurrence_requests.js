@@ -96,23 +96,70 @@
     return { project: L.rel(p.name), files: p.userFiles().map((sf) => L.rel(sf.fileName)).sort(), unresolved: p.unresolvedImports() };
   }
 
+  /** Whether a declaration file (which has no rows) may affect files
+   *  that do not import it: a script, a module with `declare global`,
+   *  `declare module "x"` or `export as namespace`, or one with `///
+   *  <reference>`s (what they bring in joins every program holding it).
+   *  A plain module affects only its importers, which bring it in. */
+  function declaresBeyondExports(f) {
+    const text = Deno.core.ops.op_tsq_fs_read(f);
+    if (text === null || text === undefined) return true;
+    const sf = ts.createSourceFile(f, text, { languageVersion: ts.ScriptTarget.ESNext, jsDocParsingMode: ts.JSDocParsingMode.ParseNone });
+    if (!sf.externalModuleIndicator) return true;
+    if (sf.referencedFiles.length || sf.typeReferenceDirectives.length || sf.libReferenceDirectives.length) return true;
+    return sf.statements.some((st) => ts.isNamespaceExportDeclaration(st) || (ts.isModuleDeclaration(st) && (ts.isStringLiteral(st.name) || !!(st.flags & ts.NodeFlags.GlobalAugmentation))));
+  }
+
+  /** The roots of `list`'s narrow program in `p`: the files, `p`'s files
+   *  that affect every program holding them (`scope.globals`, by their
+   *  rows, and declaration files that declare more than their exports),
+   *  and `p`'s augmenters of the modules their closure holds (followed
+   *  through the rows' imports, `scope.imports`, until no augmenter
+   *  joins), in `p`'s root order. Also the augmenters left out. */
+  function narrowRoots(p, list, scope) {
+    const roots = new Set(list);
+    for (const f of p.fileNames) {
+      if (scope.globals.has(f) || (ts.isDeclarationFileName(f) && declaresBeyondExports(f))) roots.add(f);
+    }
+    const leftOut = new Map([...scope.augmenters].filter(([a]) => p.fileSet.has(a) && !roots.has(a)));
+    const held = new Set();
+    const work = [...roots];
+    for (;;) {
+      while (work.length) {
+        const f = work.pop();
+        if (held.has(f)) continue;
+        held.add(f);
+        for (const i of scope.imports.get(f) || []) work.push(i);
+      }
+      const joining = [...leftOut].filter(([, to]) => to.some((t) => held.has(t))).map(([a]) => a);
+      if (!joining.length) break;
+      for (const a of joining) {
+        leftOut.delete(a);
+        roots.add(a);
+        work.push(a);
+      }
+    }
+    return { roots: p.fileNames.filter((f) => roots.has(f)).concat(list.filter((f) => !p.fileSet.has(f))), leftOut };
+  }
+
   /** Indexes `list` (files `p` owns or holds, `p`'s program not built) in
-   *  a program of their import closure: the files, `p`'s declaration files
-   *  and global files (`globals`: scripts, `declare global`, `declare
-   *  module "x"`, by their rows), in `p`'s root order, and what they
-   *  import. A file's rows depend on nothing else, and a symbol's id on
-   *  its canonical declaration alone. A file whose imports there differ
-   *  from what its rows recorded (`hints`), or that fails, is returned:
-   *  the whole program decides it. `fileIndex` keeps the file's place in
-   *  the whole program (the answers' order). */
-  function indexNarrow(ws, p, pi, list, hints, globals, files) {
-    const own = new Set(list);
-    const isRoot = (f) => own.has(f) || ts.isDeclarationFileName(f) || globals.has(f);
-    const roots = p.fileNames.filter(isRoot).concat(list.filter((f) => !p.fileSet.has(f)));
+   *  a program of their import closure (`narrowRoots`). A file's rows
+   *  depend on nothing else, and a symbol's id on its canonical
+   *  declaration alone. A file whose imports there differ from what its
+   *  rows recorded (`hints`), or that fails, is returned: the whole
+   *  program decides it, as it decides every file when the program holds
+   *  a module that an augmenter left out augments (an edge the rows did
+   *  not show: a declaration file's import, say). `fileIndex` keeps the
+   *  file's place in the whole program (the answers' order). */
+  function indexNarrow(ws, p, pi, list, hints, scope, files) {
+    const { roots, leftOut } = narrowRoots(p, list, scope);
     const q = p.closure(roots);
     const rest = [];
     try {
       const program = q.program();
+      for (const targets of leftOut.values()) {
+        if (targets.some((t) => program.getSourceFile(t))) return list.slice();
+      }
       for (const f of list) {
         const sf = program.getSourceFile(f);
         const h = hints.get(f);
@@ -176,13 +223,18 @@
     const over = () => ops.op_tsq_rss_mb() > Math.max(bound, floor + 100);
     // A few files of a project whose program is not built (a fresh
     // process's incremental sync): their import closure's program first.
-    const hints = new Map(((req.narrow && req.narrow.files) || []).map((h) => [h.file, h]));
-    const globals = new Set((req.narrow && req.narrow.globals) || []);
+    const narrow = req.narrow || {};
+    const hints = new Map((narrow.files || []).map((h) => [h.file, h]));
+    const scope = {
+      globals: new Set(narrow.globals || []),
+      augmenters: new Map((narrow.augmenters || []).map((a) => [a.file, a.augments])),
+      imports: new Map(Object.entries(narrow.imports || {})),
+    };
     for (const [p, all] of byProject) {
       const pi = ws.projects.indexOf(p);
       let list = all;
       if (hints.size && !req.release && !p.built && all.every((f) => hints.has(f) && otherHolders(ws, p, f).length === 0)) {
-        list = indexNarrow(ws, p, pi, all, hints, globals, files);
+        list = indexNarrow(ws, p, pi, all, hints, scope, files);
         // Every file answered: the whole program is not built, and the
         // files each program holds are as the rows recorded.
         if (!list.length) continue;

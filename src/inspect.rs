@@ -381,6 +381,16 @@ impl Workspace {
         }
     }
 
+    /// Parses the lib files of `files`' owner projects, building no
+    /// program (`ServiceRequest::Libs`).
+    pub fn parse_libs(&self, files: &[PathBuf]) -> Result<(), TsError> {
+        let request = ServiceRequest::Libs { files: files.iter().map(|f| slash(f)).collect() };
+        match self.service.call(request)? {
+            ServiceResponse::Warmed { .. } => Ok(()),
+            other => Err(TsError::Protocol(format!("expected `warmed`, got {other:?}"))),
+        }
+    }
+
     /// Exact declarations for `query`, their files' smart snapshots, or
     /// hints when nothing matches.
     /// Several queries' targets share snapshots when they share a file.

@@ -39,7 +39,7 @@ impl Engine {
     pub fn index(&self, mode: StructureMode, progress: &dyn Progress) -> Result<(IndexReport, Option<EngineError>), EngineError> {
         let tree = self.walk();
         let parser = self.parser()?;
-        let mut report = {
+        let chunks = || {
             let mut guard = self.open_index()?;
             let index = guard.as_mut().expect("opened above");
             let mut report = index.sync_with(parser, SyncInput { tree: &tree, view: &self.view }, progress)?;
@@ -53,11 +53,21 @@ impl Engine {
             };
             report.embed_ms = started.elapsed().as_millis() as u64;
             report.ms += report.embed_ms;
-            if let Some(e) = failed {
-                return Ok((IndexReport { sync: report, occurrences: None }, Some(e.into())));
-            }
-            report
+            Ok::<_, EngineError>((report, failed))
         };
+        let (mut report, failed) = std::thread::scope(|s| {
+            // The occurrence sync needs the service isolate, the projects
+            // and their lib files: a fresh process prepares them on the
+            // other core while the chunk sync runs (benches/README.md,
+            // issue 44's fourth pass).
+            if mode == StructureMode::Occurrences && lock(&self.workspace).is_none() {
+                s.spawn(|| self.prepare_structure(&tree));
+            }
+            chunks()
+        })?;
+        if let Some(e) = failed {
+            return Ok((IndexReport { sync: report, occurrences: None }, Some(e.into())));
+        }
         // The structure pass holds its own isolate and programs: the parse
         // isolates are not needed meanwhile (a later parse starts them).
         parser.release();
@@ -132,6 +142,20 @@ impl Engine {
     pub fn clean(&self) -> Result<bool, EngineError> {
         lock(&self.index).take();
         Ok(crate::index::clean(&self.root)?)
+    }
+}
+
+impl Engine {
+    /// Opens the warm workspace and parses the lib files of the projects
+    /// of the files modified last (likely the ones an incremental sync
+    /// checks). A failure here is the occurrence sync's to report.
+    fn prepare_structure(&self, tree: &crate::source::Tree) {
+        let started = std::time::Instant::now();
+        let result = self.workspace(tree, &crate::index::sync_silent()).and_then(|ws| Ok(ws.parse_libs(&recently_modified(tree, super::WARM_FILES))?));
+        match result {
+            Ok(()) => tracing::debug!(ms = started.elapsed().as_millis() as u64, "workspace and lib files prepared beside the chunk sync"),
+            Err(e) => tracing::debug!(error = %e, "preparing the workspace beside the chunk sync failed"),
+        }
     }
 }
 

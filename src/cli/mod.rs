@@ -293,12 +293,18 @@ fn bench(args: &[String]) -> anyhow::Result<ExitStatus> {
 }
 
 /// The engine on `root` (default: the current directory).
-fn engine(root: Option<PathBuf>, options: tsq::api::EngineOptions) -> anyhow::Result<tsq::api::Engine> {
+/// A one-shot command's engine. It lives until the process exits: the OS
+/// reclaims its isolates and tables at once, where dropping them runs
+/// QuickJS's teardown of every heap (about 0.3 s after a sync on vue,
+/// benches/README.md, issue 44's fourth pass). Everything it writes is
+/// committed before a command returns, and its writer lock is an OS lock
+/// the exit releases.
+fn engine(root: Option<PathBuf>, options: tsq::api::EngineOptions) -> anyhow::Result<&'static tsq::api::Engine> {
     let root = match root {
         Some(r) => r,
         None => std::env::current_dir()?,
     };
-    Ok(tsq::api::Engine::open(&root, options)?)
+    Ok(Box::leak(Box::new(tsq::api::Engine::open(&root, options)?)))
 }
 
 /// A refused request: its message on stderr, exit code 2.
@@ -315,12 +321,12 @@ pub fn run() -> anyhow::Result<ExitStatus> {
     match cli.command {
         Command::Symbols { files, json } => symbols::run(&files, json),
         Command::Chunks { paths, json, root, check } => chunks::run(&paths, chunks::ChunksArgs { json, root, check }),
-        Command::Inspect { query, root, call_depth, json } => inspect::run(&engine(root, none())?, &query, call_depth, json),
+        Command::Inspect { query, root, call_depth, json } => inspect::run(engine(root, none())?, &query, call_depth, json),
         Command::Lookup { query, root, paths, call_depth, budget, format, json } => {
             let format = if json && format == query::Format::Text { query::Format::Json } else { format };
             let overrides = tsq::config::Overrides { max_token_budget: budget, call_depth, ..Default::default() };
             let input = tsq::api::QueryInput { query, paths, shape: format.shape(), overrides, symbol_only: true, ..Default::default() };
-            query::run(&engine(root, none())?, input, format)
+            query::run(engine(root, none())?, input, format)
         }
         Command::Serve { root } => serve::run(root),
         Command::Search { query, root, paths, languages, format, top_k, budget, call_depth, type_depth, threshold, embedder, json } => {
@@ -335,29 +341,29 @@ pub fn run() -> anyhow::Result<ExitStatus> {
                 ..Default::default()
             };
             let input = tsq::api::QueryInput { query, paths, languages, shape: format.shape(), overrides, symbol_only: false };
-            query::run(&engine(root, tsq::api::EngineOptions { embedder, warm: false, background: None })?, input, format)
+            query::run(engine(root, tsq::api::EngineOptions { embedder, warm: false, background: None })?, input, format)
         }
         Command::Index { root, embedder, no_structure, occurrences: _, from: Some(url), json } => {
             if no_structure {
                 eprintln!("tsq: --from pulls the whole index, structure included; drop --no-structure");
                 return Ok(ExitStatus::Error);
             }
-            index::run_pull(&engine(root, tsq::api::EngineOptions { embedder, warm: false, background: None })?, &url, json)
+            index::run_pull(engine(root, tsq::api::EngineOptions { embedder, warm: false, background: None })?, &url, json)
         }
         Command::Index { root, embedder, no_structure, occurrences: _, from: None, json } => {
-            index::run_index(&engine(root, tsq::api::EngineOptions { embedder, warm: false, background: None })?, !no_structure, json)
+            index::run_index(engine(root, tsq::api::EngineOptions { embedder, warm: false, background: None })?, !no_structure, json)
         }
         Command::Publish { keygen: true, json, .. } => index::run_keygen(json),
         Command::Publish { to, root, embedder, json, .. } => {
             let to = to.expect("clap requires --to without --keygen");
-            index::run_publish(&engine(root, tsq::api::EngineOptions { embedder, warm: false, background: None })?, &to, json)
+            index::run_publish(engine(root, tsq::api::EngineOptions { embedder, warm: false, background: None })?, &to, json)
         }
-        Command::Relations { query, root, call_depth, json } => relations::run(&engine(root, none())?, &query, call_depth, json),
-        Command::Status { root, json } => index::run_status(&engine(root, none())?, json),
-        Command::Clean { root, json } => index::run_clean(&engine(root, none())?, json),
-        Command::Analyze { analysis, query, root, type_depth } => analyze::run(&engine(root, none())?, &analysis, query.as_deref(), type_depth),
+        Command::Relations { query, root, call_depth, json } => relations::run(engine(root, none())?, &query, call_depth, json),
+        Command::Status { root, json } => index::run_status(engine(root, none())?, json),
+        Command::Clean { root, json } => index::run_clean(engine(root, none())?, json),
+        Command::Analyze { analysis, query, root, type_depth } => analyze::run(engine(root, none())?, &analysis, query.as_deref(), type_depth),
         Command::Bench { args } => bench(&args),
-        Command::Doctor { root, json } => doctor::run(&engine(root, none())?, json),
+        Command::Doctor { root, json } => doctor::run(engine(root, none())?, json),
         Command::Completions { shell } => {
             use clap::CommandFactory;
             clap_complete::generate(shell, &mut Cli::command(), "tsq", &mut std::io::stdout());

@@ -44,6 +44,7 @@ pub fn occ_files_schema() -> SchemaRef {
         Field::new("contentHash", DataType::Utf8, false),
         Field::new("apiHash", DataType::Utf8, true),
         Field::new("global", DataType::Boolean, false),
+        Field::new("augments", list_of_strings(), false),
         Field::new("imports", list_of_strings(), false),
         Field::new("reexports", list_of_strings(), false),
         Field::new("lookups", list_of_strings(), false),
@@ -104,6 +105,9 @@ pub struct OccFileRow {
     /// and files whose emit failed (their importers always re-index).
     pub api_hash: Option<String>,
     pub global: bool,
+    /// When `global` only through augmentations of workspace modules: the
+    /// files they augment (`FileOccurrences::augments`).
+    pub augments: Vec<String>,
     pub imports: Vec<String>,
     pub reexports: Vec<String>,
     /// Where a created file would answer one of the file's imports
@@ -139,6 +143,7 @@ pub fn occ_files_batch(rows: &[OccFileRow]) -> Result<RecordBatch, arrow_schema:
         Arc::new(StringArray::from_iter_values(rows.iter().map(|r| r.content_hash.as_str()))),
         Arc::new(StringArray::from(rows.iter().map(|r| r.api_hash.as_deref()).collect::<Vec<_>>())),
         Arc::new(BooleanArray::from(rows.iter().map(|r| r.global).collect::<Vec<_>>())),
+        strings(rows.iter().map(|r| r.augments.clone())),
         strings(rows.iter().map(|r| r.imports.clone())),
         strings(rows.iter().map(|r| r.reexports.clone())),
         strings(rows.iter().map(|r| r.lookups.clone())),
@@ -195,6 +200,7 @@ fn occ_file_rows(b: &RecordBatch) -> impl Iterator<Item = OccFileRow> + '_ {
         content_hash: c.str("contentHash", i).unwrap_or_default(),
         api_hash: c.str("apiHash", i),
         global: c.bool("global", i).unwrap_or_default(),
+        augments: c.strings("augments", i),
         imports: c.strings("imports", i),
         reexports: c.strings("reexports", i),
         lookups: c.strings("lookups", i),
@@ -296,9 +302,9 @@ impl Store {
     /// Every file row; `facts` only when asked (it is the bulk).
     pub async fn occ_files(&self, facts: bool) -> Result<Vec<OccFileRow>, IndexError> {
         let columns: &[&str] = if facts {
-            &["relativePath", "contentHash", "apiHash", "global", "imports", "reexports", "lookups", "affecting", "facts", "error", "indexedAt"]
+            &["relativePath", "contentHash", "apiHash", "global", "augments", "imports", "reexports", "lookups", "affecting", "facts", "error", "indexedAt"]
         } else {
-            &["relativePath", "contentHash", "apiHash", "global", "imports", "reexports", "lookups", "affecting", "error", "indexedAt"]
+            &["relativePath", "contentHash", "apiHash", "global", "augments", "imports", "reexports", "lookups", "affecting", "error", "indexedAt"]
         };
         let mut out = Vec::new();
         for b in Store::scan(&self.occ_files, None, Some(columns)).await? {

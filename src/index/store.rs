@@ -40,6 +40,11 @@ pub struct Store {
     pub usage: Table,
 }
 
+/// Whether a stored table has the columns `expected` names, in order.
+fn same_columns(stored: &arrow_schema::Schema, expected: &arrow_schema::Schema) -> bool {
+    stored.fields().iter().map(|f| f.name()).eq(expected.fields().iter().map(|f| f.name()))
+}
+
 fn lance(e: lancedb::Error) -> IndexError {
     IndexError::Lance(e.to_string())
 }
@@ -53,7 +58,10 @@ impl Store {
         let db = lancedb::connect(&dir.display().to_string()).read_consistency_interval(std::time::Duration::ZERO).execute().await.map_err(lance)?;
         let mut recovered = false;
         let names = db.table_names().execute().await.map_err(lance)?;
-        let open = |name: &'static str, schema: arrow_schema::SchemaRef| {
+        // `derived`: a table the occurrence sync fills from the sources
+        // alone. One written with other columns (an older tsq) is emptied
+        // and filled again, instead of the whole index being rebuilt.
+        let open = |name: &'static str, schema: arrow_schema::SchemaRef, derived: bool| {
             let db = db.clone();
             let exists = names.iter().any(|n| n == name);
             let dir = dir.to_path_buf();
@@ -65,6 +73,11 @@ impl Store {
                 for _ in 0..4 {
                     match db.open_table(name).execute().await {
                         Ok(t) => match t.count_rows(None).await {
+                            Ok(_) if derived && !same_columns(&*t.schema().await.map_err(lance)?, &schema) => {
+                                tracing::info!("{name}: written by another tsq with other columns; emptied, the next sync fills it again");
+                                db.drop_table(name, &[]).await.map_err(lance)?;
+                                return db.create_empty_table(name, schema).execute().await.map_err(lance).map(|t| (t, false));
+                            }
                             Ok(_) => return Ok((t, fell_back)),
                             Err(e) if set_aside_latest_manifest(&dir, name) => {
                                 tracing::warn!("{name}: unreadable latest version ({e}); using the previous one");
@@ -86,13 +99,13 @@ impl Store {
         // and a cold lookup waits for all seven.
         let started = std::time::Instant::now();
         let ((chunks, a), (vectors, b), (files, c), (occurrences, g), (occ_files, h), (occ_declarations, i), (usage, j)) = futures::try_join!(
-            open(CHUNKS, schema::chunks_schema(dimension)),
-            open(VECTORS, schema::vectors_schema(dimension)),
-            open(FILES, schema::files_schema()),
-            open(super::occurrences::OCCURRENCES, super::occurrences::occurrences_schema()),
-            open(super::occurrences::OCC_FILES, super::occurrences::occ_files_schema()),
-            open(super::occurrences::OCC_DECLARATIONS, super::occurrences::occ_declarations_schema()),
-            open(super::usage::USAGE, super::usage::usage_schema()),
+            open(CHUNKS, schema::chunks_schema(dimension), false),
+            open(VECTORS, schema::vectors_schema(dimension), false),
+            open(FILES, schema::files_schema(), false),
+            open(super::occurrences::OCCURRENCES, super::occurrences::occurrences_schema(), true),
+            open(super::occurrences::OCC_FILES, super::occurrences::occ_files_schema(), true),
+            open(super::occurrences::OCC_DECLARATIONS, super::occurrences::occ_declarations_schema(), true),
+            open(super::usage::USAGE, super::usage::usage_schema(), true),
         )?;
         tracing::debug!(ms = started.elapsed().as_millis() as u64, "index tables opened");
         recovered |= a || b || c || g || h || i || j;

@@ -45,7 +45,7 @@ pub struct Usage {
 
 /// One use: `from` (the enclosing declaration's id, or the file's) uses
 /// `symbol`, in file `path`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Edge {
     pub path: String,
     pub from: String,
@@ -59,9 +59,18 @@ fn arrow(e: arrow_schema::ArrowError) -> IndexError {
 /// Symbols per read filter.
 const FILTER_CHUNK: usize = 400;
 
-/// The occurrence rows that are uses: definitions, imports and exports
-/// left out (a re-export is not a use).
-const USES: &str = "`role` NOT IN ('definition', 'import', 'export')";
+/// The roles of occurrence rows that are no uses (a re-export is none).
+const NOT_USES: [&str; 3] = ["definition", "import", "export"];
+
+/// The occurrence rows that are uses, as a filter.
+fn uses() -> String {
+    format!("`role` NOT IN ({})", NOT_USES.iter().map(|r| super::schema::sql_str(r)).collect::<Vec<_>>().join(", "))
+}
+
+/// Whether an occurrence row with this role is a use (`uses`).
+pub fn is_use(role: &str) -> bool {
+    !NOT_USES.contains(&role)
+}
 
 /// The roles of uses that are values: calls, `new`, plain references
 /// (type references and heritage left out).
@@ -84,9 +93,14 @@ pub fn uses_within<'a>((file, first, last): &(String, u32, u32), rows: impl Iter
 
 impl Store {
     /// Every use the occurrence rows record.
-    pub async fn usage_edges(&self) -> Result<Vec<Edge>, IndexError> {
+    /// The use edges of `files`, or of every file.
+    pub async fn usage_edges(&self, files: Option<&[String]>) -> Result<Vec<Edge>, IndexError> {
+        let filter = match files {
+            Some(files) => format!("{} AND {}", super::schema::sql_in("relativePath", files), uses()),
+            None => uses(),
+        };
         let mut out = Vec::new();
-        for b in Store::scan(&self.occurrences, Some(USES), Some(&["relativePath", "symbol", "enclosing"])).await? {
+        for b in Store::scan(&self.occurrences, Some(&filter), Some(&["relativePath", "symbol", "enclosing"])).await? {
             let c = Columns(&b);
             out.extend((0..b.num_rows()).map(|i| Edge {
                 path: c.str("relativePath", i).unwrap_or_default(),
@@ -101,8 +115,8 @@ impl Store {
     /// whether it is a value use).
     pub async fn use_rows(&self, filter: Option<&str>) -> Result<Vec<(String, u32, String, bool)>, IndexError> {
         let filter = match filter {
-            Some(f) => format!("({f}) AND {USES}"),
-            None => USES.to_string(),
+            Some(f) => format!("({f}) AND {}", uses()),
+            None => uses(),
         };
         let mut out = Vec::new();
         for b in Store::scan(&self.occurrences, Some(&filter), Some(&["relativePath", "line", "symbol", "role"])).await? {
@@ -173,8 +187,8 @@ impl Store {
 }
 
 impl super::Index {
-    pub fn usage_edges(&self) -> Result<Vec<Edge>, IndexError> {
-        self.runtime.block_on(self.store.usage_edges())
+    pub fn usage_edges(&self, files: Option<&[String]>) -> Result<Vec<Edge>, IndexError> {
+        self.runtime.block_on(self.store.usage_edges(files))
     }
 
     /// Replaces the usage table, under the writer lock.
@@ -204,7 +218,7 @@ impl super::Index {
         if self.runtime.block_on(Store::count(&self.store.usage, None))? > 0 {
             return Ok(false);
         }
-        Ok(self.runtime.block_on(Store::count(&self.store.occurrences, Some(USES)))? > 0)
+        Ok(self.runtime.block_on(Store::count(&self.store.occurrences, Some(&uses())))? > 0)
     }
 }
 

@@ -39,11 +39,12 @@ use super::rows::{DeclarationRow, Facts};
 use super::scope::Scope;
 use super::StructureError;
 use crate::index::occurrences::{OccDeclarationRow, OccFileRow, OccurrenceRow};
+use crate::index::usage::{is_use, Edge};
 use crate::index::{relative, Index, Progress};
 use crate::inspect::{Occurrences, Workspace};
 use crate::source::Tree;
 use crate::ts::files::FileView;
-use crate::ts::protocol::{Narrow, NarrowFile};
+use crate::ts::protocol::{Narrow, NarrowAugmenter, NarrowFile};
 
 /// Files per request to the service isolate (one progress step).
 const BATCH: usize = 64;
@@ -272,6 +273,8 @@ pub fn sync(
     let memory_mb = std::env::var("TSQ_OCCURRENCE_MEMORY_MB").ok().and_then(|v| v.parse().ok()).unwrap_or(MEMORY_MB);
     let mut done: HashSet<String> = HashSet::new();
     let mut cascaded: HashSet<String> = HashSet::new();
+    // Whether any re-indexed file's use edges changed (the usage prior).
+    let mut usage_changed = false;
     let total = |q: &BTreeSet<String>, d: &HashSet<String>| (q.len() + d.len()) as u64;
     // A full pass goes project by project (each program is built once and
     // released after its files; a batch is a slice with its own checker).
@@ -358,6 +361,7 @@ pub fn sync(
                 relative_path: f.relative_path,
                 api_hash,
                 global: f.global,
+                augments: f.augments,
                 imports: f.imports,
                 reexports: f.reexports,
                 lookups: f.lookups,
@@ -390,6 +394,20 @@ pub fn sync(
         index(&mut |ix| {
             if record {
                 left.save(ix)?;
+            }
+            // The usage prior changes only with the use edges (a body-only
+            // edit mostly keeps them).
+            usage_changed |= report.full;
+            if !usage_changed {
+                let mut before = ix.usage_edges(Some(&batch))?;
+                let mut after: Vec<Edge> = rows
+                    .iter()
+                    .filter(|r| is_use(&r.role))
+                    .map(|r| Edge { path: r.relative_path.clone(), from: r.enclosing.clone(), symbol: r.symbol.clone() })
+                    .collect();
+                before.sort();
+                after.sort();
+                usage_changed = before != after;
             }
             ix.put_occurrences(&file_rows, &rows, &declaration_rows)?;
             scope.save(ix)
@@ -430,7 +448,7 @@ pub fn sync(
         if (wrote || !affecting_changed.is_empty()) && !report.interrupted {
             Affecting::of(&root, consulted.values().flatten(), &affecting_now).save(ix)?;
         }
-        if wrote || ix.usage_missing()? {
+        if (wrote && (usage_changed || report.removed > 0)) || ix.usage_missing()? {
             report.used_symbols = super::usage::refresh(ix)?;
         }
         if wrote {
@@ -443,9 +461,12 @@ pub fn sync(
     Ok(report)
 }
 
-/// What lets the service check `batch` in its import closure's program:
-/// the global files (by their rows) and, per file with clean rows that is
-/// not global itself, its recorded imports and place in its program.
+/// What lets the service check `batch` in its import closure's program,
+/// by the rows: per file with clean rows that is not global itself, its
+/// recorded imports and place in its program; the files that affect every
+/// program (scripts, `declare global`, ambient modules); the augmenters of
+/// workspace modules, with what they augment; every file's imports (the
+/// service follows them from its roots to pick the augmenters it needs).
 fn narrow_request(
     batch: &[String],
     stored: &HashMap<String, OccFileRow>,
@@ -454,7 +475,12 @@ fn narrow_request(
     first_ords: &HashMap<String, i64>,
 ) -> Narrow {
     let abs = |rel: &str| current[rel].0.display().to_string();
-    let globals = stored.iter().filter(|(p, r)| r.global && r.error.is_none() && indexable.contains(*p)).map(|(p, _)| abs(p)).collect();
+    let all = |rels: &[String]| rels.iter().filter(|r| current.contains_key(*r)).map(|r| abs(r)).collect::<Vec<_>>();
+    let clean: Vec<(&String, &OccFileRow)> = stored.iter().filter(|(p, r)| r.error.is_none() && indexable.contains(*p) && current.contains_key(*p)).collect();
+    let globals = clean.iter().filter(|(_, r)| r.global && r.augments.is_empty()).map(|(p, _)| abs(p)).collect();
+    let augmenters =
+        clean.iter().filter(|(_, r)| r.global && !r.augments.is_empty()).map(|(p, r)| NarrowAugmenter { file: abs(p), augments: all(&r.augments) }).collect();
+    let imports = clean.iter().map(|(p, r)| (abs(p), all(&r.imports))).collect();
     let files = batch
         .iter()
         .filter_map(|p| {
@@ -463,7 +489,7 @@ fn narrow_request(
             Some(NarrowFile { file: abs(p), file_index, imports: row.imports.clone(), reexports: row.reexports.clone() })
         })
         .collect();
-    Narrow { globals, files }
+    Narrow { globals, augmenters, imports, files }
 }
 
 /// The next `size` files of `queue`: by owner project when `owners` is

@@ -107,7 +107,7 @@ fn pagerank(n: usize, edges: &HashSet<(usize, usize)>) -> Vec<f64> {
 /// Recomputes the usage table from the occurrence rows; the rows written.
 pub fn refresh(index: &mut Index) -> Result<usize, IndexError> {
     let started = std::time::Instant::now();
-    let mut edges = index.usage_edges()?;
+    let mut edges = index.usage_edges(None)?;
     // A library member's rows (`handler.get`, under its external id) are
     // no workspace symbol's use.
     edges.retain(|e| !is_external(&e.symbol));

@@ -3,6 +3,8 @@
 //! Change both files in one commit. Positions are UTF-16 offsets into the
 //! text Rust handed to JS; `tsq::parse` converts them.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 /// What Rust hands JS for one parse.
@@ -131,6 +133,11 @@ pub enum ServiceRequest {
     /// (absolute paths), so that the next occurrence pass over them is
     /// incremental (`tsq serve` when idle).
     Warm { files: Vec<String> },
+    /// Parses the lib files of these files' owner projects (absolute
+    /// paths) into the shared lib registry, building no program: the next
+    /// program build finds them parsed. A fresh CLI process asks this
+    /// beside its chunk sync. Answered `warmed` with nothing built.
+    Libs { files: Vec<String> },
     /// Makes every project resolve these files' imports again when it
     /// next builds its program (a package.json their resolution read
     /// changed): TypeScript's `hasInvalidatedResolutions`. Answered
@@ -425,11 +432,29 @@ pub struct ProgramFiles {
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct Narrow {
-    /// Workspace files whose rows say they affect the global scope
-    /// (scripts, `declare global`, `declare module "x"`), absolute.
+    /// Workspace files whose rows say they affect every program that holds
+    /// them (scripts, `declare global`, ambient `declare module "x"`),
+    /// absolute.
     pub globals: Vec<String>,
+    /// Files whose rows say they augment workspace modules and nothing
+    /// else: a root only when the closure holds a module they augment. A
+    /// program that holds one after all with its augmenter left out (an
+    /// edge the rows do not show) is not used.
+    #[serde(default)]
+    pub augmenters: Vec<NarrowAugmenter>,
+    /// Every file's imports by its rows (absolute), followed from the roots.
+    #[serde(default)]
+    pub imports: BTreeMap<String, Vec<String>>,
     /// Per file (absolute): what its rows recorded.
     pub files: Vec<NarrowFile>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct NarrowAugmenter {
+    pub file: String,
+    /// The workspace files it augments, absolute.
+    pub augments: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
@@ -462,6 +487,11 @@ pub struct FileOccurrences {
     pub bases: Vec<BaseEdge>,
     /// A script, `declare global` or `declare module "x"`: its API is everyone's.
     pub global: bool,
+    /// When `global` only through augmentations of workspace modules: the
+    /// files they augment (relative; the file matters to the programs
+    /// that hold one). Empty otherwise.
+    #[serde(default)]
+    pub augments: Vec<String>,
     /// Checked in a program of its import closure (`Narrow`), not its
     /// owner's whole program.
     #[serde(default)]

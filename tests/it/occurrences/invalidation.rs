@@ -3,7 +3,8 @@
 //! fresh live Language Service after the sync: a heritage change through
 //! an unchanged re-export, an extended config, a script that becomes a
 //! module, a file created at a failed lookup location, a package.json
-//! that resolution read, and body-only edits that must move no symbol id.
+//! that resolution read, body-only edits that must move no symbol id, and
+//! the narrow program of a fresh process (which augmenters it holds).
 
 use super::differential::{assert_exact, engine};
 use super::edit;
@@ -262,4 +263,50 @@ fn a_cascade_left_by_a_sync_is_finished_by_the_next() {
     assert_eq!((next.indexed, next.full), (6, false), "{next:?}");
     assert_eq!(engine(&ws.0).sync_occurrences(&tsq::index::sync_silent()).unwrap().indexed, 0, "nothing is left");
     assert_exact(&engine(&ws.0), &ws.0, 1, 7);
+}
+
+/// A fresh process's narrow program (the edited file's import closure)
+/// holds the augmenters of the modules it holds and no others: a module
+/// that augments `store.ts` (`declare module './store'`) is a root when
+/// the edited file imports `store.ts`, and left out when it does not; a
+/// declaration file that is a plain module is never a root. Each sync is
+/// a `tsq index` process, as a user's; the rows stay exact either way.
+#[test]
+fn a_narrow_program_holds_the_augmenters_of_the_modules_it_holds() {
+    let ws = workspace_of(
+        "occ-narrow-augmenters",
+        &[
+            ("tsconfig.json", r#"{ "compilerOptions": { "strict": true, "target": "es2022", "module": "esnext", "moduleResolution": "bundler" }, "include": ["*.ts"] }"#),
+            ("store.ts", "export interface Options { name: string }\nexport function make(o: Options): string { return o.name; }\n"),
+            ("plugin.ts", "import './store';\ndeclare module './store' {\n  interface Options { plugin?: boolean }\n}\nexport const pluginName = 'p';\n"),
+            ("user.ts", "import { make, type Options } from './store';\nexport function build(): string {\n  const o: Options = { name: 'a', plugin: true };\n  return make(o);\n}\n"),
+            ("other.ts", "export function other(): number {\n  return 1;\n}\n"),
+            ("shapes.d.ts", "export interface Shape { x: number }\n"),
+        ],
+    );
+    let e = engine(&ws.0);
+    assert_exact(&e, &ws.0, 1, 5);
+    // The roots of the narrow program a `tsq index` process built, from its build log.
+    let sync = |rel: &str, from: &str, to: &str| -> u64 {
+        edit(&ws.0, rel, from, to);
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_tsq"))
+            .args(["index", "--embedder", "none", "--json", "--verbose", "--root"])
+            .arg(&ws.0)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "tsq index: {}", String::from_utf8_lossy(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["occurrences"]["indexed"], 1, "a body-only edit of {rel} re-indexes it alone");
+        let log = String::from_utf8_lossy(&out.stderr).to_string();
+        let line = log.lines().find(|l| l.contains("program built")).unwrap_or_else(|| panic!("no program build logged: {log}"));
+        line.split_whitespace().find_map(|w| w.strip_prefix("root_files=")).and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("{line}"))
+    };
+    // user.ts imports store.ts, which plugin.ts augments: both are roots.
+    assert_eq!(sync("user.ts", "return make(o);", "void 0;\n  return make(o);"), 2);
+    assert_exact(&e, &ws.0, 1, 5);
+    let refs = serde_json::to_string(&e.relations("symbol = plugin.ts > Options > plugin", Some(1), &tsq::index::sync_silent()).unwrap()).unwrap();
+    assert!(refs.contains("user.ts"), "user.ts sets the augmented member: {refs}");
+    // other.ts imports nothing: plugin.ts and shapes.d.ts stay out.
+    assert_eq!(sync("other.ts", "return 1;", "void 0;\n  return 1;"), 1);
+    assert_exact(&e, &ws.0, 1, 5);
 }
