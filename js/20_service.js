@@ -534,7 +534,7 @@
     },
     occurrences(req) {
       if (!workspace) throw new Error("occurrences before load");
-      return { kind: "occurrences", ...globalThis.tsqOccurrences.indexFiles(workspace, req) };
+      return { kind: "occurrences", ...globalThis.tsqOccurrenceRequests.indexFiles(workspace, req) };
     },
     owners(req) {
       if (!workspace) throw new Error("owners before load");

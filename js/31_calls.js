@@ -167,5 +167,5 @@
     return { totalCount, fileCount: files.length, files };
   }
 
-  Object.assign(globalThis.tsqLs, { callHierarchy, references, itemRef });
+  globalThis.tsqCalls = { callHierarchy, references, itemRef };
 })(globalThis);

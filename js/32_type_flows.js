@@ -106,5 +106,5 @@
     return out;
   }
 
-  Object.assign(globalThis.tsqLs, { typeFlows });
+  globalThis.tsqTypeFlows = { typeFlows };
 })(globalThis);

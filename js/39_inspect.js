@@ -4,7 +4,9 @@
 
 ((globalThis) => {
   const L = globalThis.tsqLs;
-  const { rel, findDeclarations, scopeOf, symbolRef, signature, modifiers, members, typeHierarchy, callHierarchy, references, typeFlows } = L;
+  const { rel, findDeclarations, scopeOf, symbolRef, signature, modifiers, members, typeHierarchy } = L;
+  const { callHierarchy, references } = globalThis.tsqCalls;
+  const { typeFlows } = globalThis.tsqTypeFlows;
 
   globalThis.tsqInspect = (workspace, req) => {
     workspace.importers = req.importers || [];

@@ -169,5 +169,5 @@
     return Array.from(groups, ([declaration, starts]) => ({ declaration, starts }));
   }
 
-  Object.assign(globalThis.tsqLs, { isAssignedExpression, isSelfNamedAssignedExpression, isValidCallHierarchyDeclaration, outgoingCallSites });
+  globalThis.tsqCallSites = { isAssignedExpression, isSelfNamedAssignedExpression, isValidCallHierarchyDeclaration, outgoingCallSites };
 })(globalThis);

@@ -272,7 +272,7 @@
 
   // ---- call hierarchy items ----------------------------------------------------------
 
-  const { isAssignedExpression, isSelfNamedAssignedExpression, isValidCallHierarchyDeclaration } = L;
+  const { isAssignedExpression, isSelfNamedAssignedExpression, isValidCallHierarchyDeclaration, outgoingCallSites } = globalThis.tsqCallSites;
 
   /** A call-hierarchy declaration's key: its symbol's id (the file's for
    *  a file), plus `@k` for the k-th of several declarations of one
@@ -294,7 +294,7 @@
    *  after the file. */
   function itemRef(program, node) {
     const item = ts.CallHierarchy.createCallHierarchyItem(program, node);
-    return L.itemRef(node.getSourceFile(), item);
+    return globalThis.tsqCalls.itemRef(node.getSourceFile(), item);
   }
 
   /** Every identifier's occurrence rows in `sf`, resolved with
@@ -435,7 +435,7 @@
       const key = itemKey(checker, node);
       items.push({ key, ref: itemRef(program, node) });
       const byTarget = new Map();
-      for (const { declaration, starts } of L.outgoingCallSites(program, node)) {
+      for (const { declaration, starts } of outgoingCallSites(program, node)) {
         if (!L.isUserFile(declaration.getSourceFile().fileName)) continue;
         const to = itemKey(checker, declaration);
         if (!byTarget.has(to)) byTarget.set(to, []);
@@ -549,7 +549,7 @@
         }
         const m = L.members(checker, node);
         if (m) answer.members = m;
-        const tf = L.typeFlows(checker, sf, node);
+        const tf = globalThis.tsqTypeFlows.typeFlows(checker, sf, node);
         if (tf) answer.typeFlows = tf;
         answer.links = linksOf(ws, program, sf, [answer.typeHierarchy, answer.typeFlows]);
         out.push(answer);

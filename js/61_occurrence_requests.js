@@ -283,5 +283,5 @@
     return { files, failed, programs, buildLog: ws.buildLog.splice(0) };
   }
 
-  globalThis.tsqOccurrences.indexFiles = indexFiles;
+  globalThis.tsqOccurrenceRequests = { indexFiles };
 })(globalThis);

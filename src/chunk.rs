@@ -237,7 +237,7 @@ impl<'a> Chunker<'a> {
         let mut input = base.clone();
         let mut n = 1;
         loop {
-            let id = hex(&Sha256::digest(input.as_bytes()));
+            let id = crate::ts::hex(&Sha256::digest(input.as_bytes()));
             if self.ids.insert(id.clone()) {
                 return id;
             }
@@ -389,16 +389,6 @@ pub fn contains_word(text: &str, word: &str) -> bool {
         let after = text[i + word.len()..].chars().next();
         !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
     })
-}
-
-fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        s.push(DIGITS[(b >> 4) as usize] as char);
-        s.push(DIGITS[(b & 15) as usize] as char);
-    }
-    s
 }
 
 #[cfg(test)]

@@ -39,7 +39,7 @@ pub struct Settings {
     /// `testLending`, `callLending` turn issue 24's steps off or choose the
     /// prior;
     /// `demoteTypes = false` keeps type-only declarations in place.
-    pub ranking: crate::search::rank::Steps,
+    pub ranking: crate::search::steps::Steps,
     /// `[share] from`: the shared index that `tsq serve` pulls on start
     /// (`s3://bucket/prefix` or `file:///dir`; see `share`).
     pub share_from: Option<String>,
@@ -47,6 +47,21 @@ pub struct Settings {
     /// key (hex) whose signature a pulled index must carry. Without it a
     /// pull is taken but reported unsigned.
     pub share_public_key: Option<String>,
+}
+
+impl Settings {
+    /// What a search reads of these settings.
+    pub fn search(&self) -> crate::search::SearchConfig {
+        crate::search::SearchConfig {
+            ranking: self.ranking,
+            max_vector_candidates: self.max_vector_candidates,
+            bm25_weight: self.bm25_weight,
+            rerank_weight: self.rerank_weight,
+            vector_weight: self.vector_weight,
+            minimum_relevance_threshold: self.minimum_relevance_threshold,
+            max_token_budget: self.max_token_budget,
+        }
+    }
 }
 
 impl Default for Settings {
@@ -57,12 +72,12 @@ impl Default for Settings {
             vector_weight: 0.35,
             bm25_weight: 0.5,
             minimum_relevance_threshold: 0.5,
-            max_token_budget: 8000,
+            max_token_budget: crate::lookup::MAX_TOKEN_BUDGET,
             max_vector_candidates: 40,
             top_k: 10,
-            call_depth: 1,
+            call_depth: crate::workspace::CALL_DEPTH,
             type_depth: 1,
-            ranking: crate::search::rank::Steps::DEFAULT,
+            ranking: crate::search::steps::Steps::DEFAULT,
             share_from: None,
             share_public_key: None,
         }
@@ -202,15 +217,15 @@ impl Settings {
             top_k: merged.top_k.unwrap_or(d.top_k),
             call_depth: merged.call_depth.unwrap_or(d.call_depth),
             type_depth: merged.type_depth.unwrap_or(d.type_depth),
-            ranking: crate::search::rank::Steps {
+            ranking: crate::search::steps::Steps {
                 roles: merged.file_roles.unwrap_or(d.ranking.roles),
                 graph: merged.call_graph.unwrap_or(d.ranking.graph),
                 barrels: merged.barrels.unwrap_or(d.ranking.barrels),
                 usage: match merged.usage_prior.as_deref().map(str::trim) {
                     None => d.ranking.usage,
-                    Some("fanin") => crate::search::rank::Prior::FanIn,
-                    Some("pagerank") => crate::search::rank::Prior::Rank,
-                    Some("off") => crate::search::rank::Prior::Off,
+                    Some("fanin") => crate::search::steps::Prior::FanIn,
+                    Some("pagerank") => crate::search::steps::Prior::Rank,
+                    Some("off") => crate::search::steps::Prior::Off,
                     Some(other) => {
                         return Err(ConfigError::Value { key: "usagePrior".into(), message: format!("{other:?} is not one of fanin, pagerank, off") })
                     }
@@ -218,7 +233,7 @@ impl Settings {
                 test_lending: merged.test_lending.unwrap_or(d.ranking.test_lending),
                 call_lending: merged.call_lending.unwrap_or(d.ranking.call_lending),
                 types: match merged.demote_types {
-                    Some(true) => crate::search::type_step::TYPE_DEMOTE,
+                    Some(true) => crate::search::steps::TYPE_DEMOTE,
                     Some(false) => 1.0,
                     None => d.ranking.types,
                 },
@@ -290,9 +305,9 @@ pub fn provenance(root: &Path) -> Result<Vec<Provenance>, ConfigError> {
     };
     let embedder = format!("{:?}", s.embedder).to_lowercase();
     let prior = match s.ranking.usage {
-        crate::search::rank::Prior::FanIn => "fanin",
-        crate::search::rank::Prior::Rank => "pagerank",
-        crate::search::rank::Prior::Off => "off",
+        crate::search::steps::Prior::FanIn => "fanin",
+        crate::search::steps::Prior::Rank => "pagerank",
+        crate::search::steps::Prior::Off => "off",
     };
     let rows: [(&'static str, &str, String); 19] = [
         ("embedder", "TSQ_EMBEDDER", embedder),

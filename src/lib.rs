@@ -6,20 +6,20 @@ pub mod api;
 pub mod chunk;
 pub mod config;
 pub mod embed;
-pub mod engine;
 pub mod files;
 pub mod graph;
 pub mod index;
-pub mod inspect;
 pub mod lookup;
 pub mod mcp;
 pub mod parse;
+pub mod parse_pool;
 pub mod query;
 pub mod runtime;
 pub mod search;
 pub mod share;
 pub mod snapshot;
 pub mod structure;
+pub mod workspace;
 pub use tsq_engine::source;
 pub mod text;
 /// The engine layer (crates/tsq-engine): the only code touching the JS
@@ -27,6 +27,6 @@ pub mod text;
 /// output and stored rows use `answer`.
 pub mod ts {
     pub(crate) use tsq_engine::protocol;
-    pub use tsq_engine::{files, hex, host, sha256_hex, Engine, EnginePool, PoolConfig, Service, TsError, TS_LIBS, TYPESCRIPT_JS, TYPESCRIPT_VERSION};
+    pub use tsq_engine::{files, hex, host, sha256_hex, Isolate, IsolatePool, PoolConfig, Service, TsError, TS_LIBS, TYPESCRIPT_JS, TYPESCRIPT_VERSION};
 }
 pub mod validate;

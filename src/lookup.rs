@@ -8,10 +8,14 @@ use serde::Serialize;
 use crate::answer::{LookupMatch, Snapshot, SymbolMetadata};
 use crate::chunk::estimate_tokens;
 use crate::graph;
-use crate::inspect::{InspectConfig, Workspace};
 pub use crate::query::in_scope;
 use crate::query::SymbolQuery;
 use crate::ts::TsError;
+use crate::workspace::{InspectConfig, Workspace};
+
+/// The default token budget of an answer (`maxTokenBudget`; `config`
+/// builds the settings from it).
+pub const MAX_TOKEN_BUDGET: usize = 8000;
 
 /// Lookup settings, built once at the edge.
 #[derive(Debug, Clone)]
@@ -26,8 +30,7 @@ pub struct LookupConfig {
 
 impl Default for LookupConfig {
     fn default() -> Self {
-        let d = crate::config::Settings::default();
-        LookupConfig { call_depth: d.call_depth, max_token_budget: d.max_token_budget, paths: Vec::new() }
+        LookupConfig { call_depth: crate::workspace::CALL_DEPTH, max_token_budget: MAX_TOKEN_BUDGET, paths: Vec::new() }
     }
 }
 

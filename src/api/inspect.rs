@@ -7,10 +7,10 @@
 use super::{lock, structure_error, structure_line, Engine, EngineError, InspectAnswer, SymbolRequest};
 use crate::answer::Inspection;
 use crate::config::Overrides;
-use crate::inspect::InspectConfig;
 use crate::query::SymbolQuery;
 use crate::source::Tree;
 use crate::structure::answers;
+use crate::workspace::InspectConfig;
 
 impl Engine {
     /// `SymbolMetadata` for every declaration `query` names

@@ -42,15 +42,15 @@ use serde::Serialize;
 use crate::answer::{Inspection, WorkspaceInfo};
 use crate::config::{ConfigError, Overrides, Settings};
 use crate::embed::{EmbedderChoice, Reranker};
-use crate::engine::{EngineConfig, FileParse, TsqEngine};
 use crate::index::{Index, IndexConfig, IndexError, Progress, SyncInput, SyncReport};
-use crate::inspect::{AnalyzeConfig, Workspace, ANALYSES};
 use crate::lookup::{ConciseResult, LookupAnswer, LookupConfig};
+use crate::parse_pool::{FileParse, ParsePool, ParsePoolConfig};
 use crate::query::SymbolQuery;
 use crate::search::{Backends, SearchAnswer, SearchError};
 use crate::source::{ReadConfig, Skipped, Tree};
 use crate::ts::files::FileView;
 use crate::ts::TsError;
+use crate::workspace::{AnalyzeConfig, Workspace, ANALYSES};
 
 pub use request::{is_symbol_query, Mode, QueryInput, Request, RequestError, Shape, SymbolRequest};
 
@@ -179,7 +179,7 @@ pub struct Engine {
     /// Held for an occurrence sync: one pass at a time (`tsq serve`'s
     /// worker and an answer's own sync).
     occurrence_pass: Mutex<()>,
-    parser: OnceLock<Result<TsqEngine, String>>,
+    parser: OnceLock<Result<ParsePool, String>>,
     reranker: OnceLock<Option<Box<dyn Reranker>>>,
     /// Notes from opening the index (rebuilds, fallbacks), said once.
     notes: Mutex<Vec<String>>,
@@ -247,9 +247,9 @@ impl Engine {
         tree
     }
 
-    fn parser(&self) -> Result<&TsqEngine, EngineError> {
+    fn parser(&self) -> Result<&ParsePool, EngineError> {
         self.parser
-            .get_or_init(|| TsqEngine::new(&EngineConfig::default()).map_err(|e| e.to_string()))
+            .get_or_init(|| ParsePool::new(&ParsePoolConfig::default()).map_err(|e| e.to_string()))
             .as_ref()
             .map_err(|e| EngineError::Ts(TsError::Startup(e.clone())))
     }
@@ -420,7 +420,7 @@ impl Engine {
         let guard = self.open_index()?;
         let index = guard.as_ref().expect("opened above");
         if req.shape == Shape::Concise {
-            let retrieval = crate::search::retrieve(index, self.reranker(), text, &filter, &req.settings)?;
+            let retrieval = crate::search::retrieve(index, self.reranker(), text, &filter, &req.settings.search())?;
             notes.extend(retrieval.notes);
             return Ok(Answer::Concise(ConciseAnswer {
                 query: req.text.clone(),
@@ -475,7 +475,7 @@ impl Engine {
         // background worker refreshes them).
         let structures = crate::structure::Structures::new(&live, req.settings.call_depth);
         let structures = if with_rows { structures.with_rows(&rows) } else { structures };
-        let mut answer = crate::search::search(index, &structures, self.reranker(), text, &filter, &req.settings)?;
+        let mut answer = crate::search::search(index, &structures, self.reranker(), text, &filter, &req.settings.search())?;
         let computed = structures.computed.get();
         if computed > 0 {
             notes.push(format!("structure: {computed} of {} results computed live by the Language Service", computed + structures.served.get()));
@@ -522,9 +522,9 @@ pub fn parse_files(files: &[PathBuf], root: &Path, sink: &mut dyn FnMut(Result<F
     if files.is_empty() {
         return Ok(());
     }
-    let mut config = EngineConfig::default();
+    let mut config = ParsePoolConfig::default();
     config.pool.workers = config.pool.workers.min(files.len()).max(1);
-    TsqEngine::new(&config)?.parse_files(files, root, sink);
+    ParsePool::new(&config)?.parse_files(files, root, sink);
     Ok(())
 }
 

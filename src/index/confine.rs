@@ -24,10 +24,10 @@ enum Kind {
 /// The type tsq gives a top-level name it uses; `None` for other names,
 /// which tsq leaves alone.
 fn expected(name: &str) -> Option<Kind> {
-    if name.ends_with(".lance") || name == super::swap::INCOMING || name == super::swap::OUTGOING {
+    if name.ends_with(".lance") || name == super::layout::INCOMING || name == super::layout::OUTGOING {
         return Some(Kind::Dir);
     }
-    super::disk::is_tsq_file(name).then_some(Kind::File)
+    super::layout::is_tsq_file(name).then_some(Kind::File)
 }
 
 fn refuse(path: &Path, message: String) -> IndexError {
@@ -77,7 +77,7 @@ pub fn check(dir: &Path) -> Result<bool, IndexError> {
         // A pull's staging areas change under another process's lock while
         // this runs; the swap moves their entries in by rename (never
         // following a link), and they are checked here once in place.
-        if kind == Kind::Dir && name != super::swap::INCOMING && name != super::swap::OUTGOING {
+        if kind == Kind::Dir && name != super::layout::INCOMING && name != super::layout::OUTGOING {
             walk(&path, dir, 1)?;
         }
     }

@@ -4,7 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{confine, index_dir, io, lock, store, swap, sync, IndexError, Meta};
+use super::layout::{is_tsq_file, INCOMING, INDEX_FILES, JOURNAL, ORIGIN, OUTGOING};
+use super::schema::TABLES;
+use super::{confine, index_dir, io, lock, IndexError, Meta};
 
 /// Removes the index of `root`: only what tsq made (the tables and tsq's
 /// own files); the user's `config.toml` and anything else stay, and a
@@ -19,11 +21,11 @@ pub fn clean(root: &Path) -> Result<bool, IndexError> {
     for entry in std::fs::read_dir(&dir).map_err(|e| io(&dir, e))? {
         let entry = entry.map_err(|e| io(&dir, e))?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        let ours = store::TABLES.iter().any(|t| name == format!("{t}.lance"))
+        let ours = TABLES.iter().any(|t| name == format!("{t}.lance"))
             || LEGACY.contains(&name.as_str())
             || (is_tsq_file(&name) && name != "config.toml")
-            || name == swap::INCOMING
-            || name == swap::OUTGOING
+            || name == INCOMING
+            || name == OUTGOING
             || name.ends_with(".tmp");
         if !ours {
             continue;
@@ -58,7 +60,7 @@ fn make_dir(dir: &Path) -> std::io::Result<PathBuf> {
 }
 
 pub(super) fn clear_tables(dir: &Path) -> Result<(), IndexError> {
-    for name in store::TABLES {
+    for name in TABLES {
         let p = dir.join(format!("{name}.lance"));
         if p.exists() {
             std::fs::remove_dir_all(&p).map_err(|e| io(&p, e))?;
@@ -72,7 +74,7 @@ pub(super) fn clear_tables(dir: &Path) -> Result<(), IndexError> {
             Err(_) => {}
         }
     }
-    let _ = std::fs::remove_file(dir.join(sync::JOURNAL));
+    let _ = std::fs::remove_file(dir.join(JOURNAL));
     let _ = std::fs::remove_file(dir.join("meta.json"));
     let _ = std::fs::remove_file(dir.join(ORIGIN));
     Ok(())
@@ -114,41 +116,10 @@ fn walk_size(dir: &Path) -> std::io::Result<u64> {
     Ok(total)
 }
 
-/// What stays local in the index directory: the writer lock, the user's
-/// `config.toml`, the write journal, a pull's staging, journal and
-/// generation, where the index came from. Everything else is the index a
-/// publish uploads and a pull replaces.
-const LOCAL_ONLY: &[&str] =
-    &["lock", ".gitignore", "config.toml", sync::JOURNAL, ORIGIN, swap::INCOMING, swap::OUTGOING, swap::SWAP, swap::GENERATION, ".write-probe"];
-/// The local files tsq writes at the top of the index directory, beside
-/// `INDEX_FILES` (`is_tsq_file`).
-const LOCAL_FILES: &[&str] = &["lock", ".gitignore", "config.toml", sync::JOURNAL, ORIGIN, swap::SWAP, swap::GENERATION, ".write-probe"];
-
-/// Whether tsq writes a plain file named `name` at the top of the index
-/// directory (`confine` checks its type, `clean` removes it).
-pub(super) fn is_tsq_file(name: &str) -> bool {
-    LOCAL_FILES.contains(&name) || INDEX_FILES.contains(&name)
-}
-/// Where a pulled index came from (`Origin`).
-const ORIGIN: &str = "origin.json";
-/// The index's own files beside its tables: what wrote it, and the
-/// occurrence index's layout key, program scope and resolution inputs
-/// (`structure::inputs`, `structure::scope`; records are
-/// `Index::record`s). Published and pulled with the tables.
-pub(super) const INDEX_FILES: &[&str] = &["meta.json", "occurrences-layout", "occurrence-scope.json", "occurrence-inputs.json", "occurrence-pending.json"];
-
 /// What indexes before schema 8 held beside today's tables (the
 /// per-declaration structure store): removed by a rebuild and by `clean`,
 /// never published.
 const LEGACY: &[&str] = &["structure.lance", "imports.lance", "names.lance", "structure-configs", "structure-workspace.json"];
-
-/// Whether `rel` (relative to the index directory) names a local-only
-/// file, which no pulled index may bring. Compared as a case-insensitive
-/// file system would (`Config.toml` is `config.toml` on macOS).
-pub fn is_local_only(rel: &str) -> bool {
-    let first = crate::share::names::fold(rel.split(['/', '\\']).next().unwrap_or(rel));
-    LOCAL_ONLY.iter().any(|l| crate::share::names::fold(l) == first) || crate::share::names::fold(rel).ends_with(".tmp")
-}
 
 /// The index's files, relative to `dir` and sorted: what `tsq publish`
 /// uploads. Only the index's own: the tables' directories and
@@ -173,7 +144,7 @@ pub fn snapshot_files(dir: &Path) -> Result<Vec<String>, IndexError> {
         Ok(())
     }
     let mut out = Vec::new();
-    for name in store::TABLES.iter().map(|t| format!("{t}.lance")) {
+    for name in TABLES.iter().map(|t| format!("{t}.lance")) {
         let table = dir.join(&name);
         if std::fs::symlink_metadata(&table).is_ok_and(|m| m.is_dir()) {
             walk(dir, &table, &mut out).map_err(|e| io(&table, e))?;
@@ -198,11 +169,11 @@ pub struct Origin {
     pub reindexed: usize,
     /// Whether a configured public key verified the manifest's signature.
     #[serde(default = "unsigned")]
-    pub trust: crate::share::Trust,
+    pub trust: Trust,
 }
 
-fn unsigned() -> crate::share::Trust {
-    crate::share::Trust::Unsigned
+fn unsigned() -> Trust {
+    Trust::Unsigned
 }
 
 impl Origin {
@@ -211,8 +182,8 @@ impl Origin {
     pub fn line(&self) -> String {
         let short: String = self.commit.chars().take(12).collect();
         let trust = match self.trust {
-            crate::share::Trust::Verified => "signature verified",
-            crate::share::Trust::Unsigned => "unsigned",
+            Trust::Verified => "signature verified",
+            Trust::Unsigned => "unsigned",
         };
         format!("index: from {}@{short} ({trust}), {} files re-indexed locally", self.url, self.reindexed)
     }
@@ -238,4 +209,24 @@ pub fn with_writer_lock<T>(root: &Path, f: impl FnOnce(&Path) -> T) -> Result<T,
     let dir = prepare_dir(&super::index_dir(root))?;
     let _lock = lock::acquire(&dir).map_err(|e| io(&dir, e))?;
     Ok(f(&dir))
+}
+
+/// How far a verified manifest can be trusted (`share::manifest`), as the
+/// origin of a pulled index records it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Trust {
+    /// Signed, and the signature matches the configured public key.
+    Verified,
+    /// No public key is configured: the signature (if any) was not checked.
+    Unsigned,
+}
+
+impl Trust {
+    pub fn word(self) -> &'static str {
+        match self {
+            Trust::Verified => "signature verified",
+            Trust::Unsigned => "unsigned (no public key configured)",
+        }
+    }
 }

@@ -7,7 +7,9 @@
 mod confine;
 mod disk;
 mod invariants;
+mod layout;
 mod lock;
+pub mod names;
 pub mod occurrences;
 mod schema;
 mod search_reads;
@@ -27,8 +29,9 @@ use serde::{Deserialize, Serialize};
 use crate::embed::{self, EmbedError, Embedder, EmbedderChoice, EmbedderId, HttpConfig};
 
 pub(crate) use disk::write_atomic;
-pub use disk::{clean, is_local_only, read_origin, snapshot_files, with_writer_lock, write_origin, Origin};
+pub use disk::{clean, read_origin, snapshot_files, with_writer_lock, write_origin, Origin, Trust};
 use disk::{clear_tables, dir_size, prepare_dir, read_meta, write_meta};
+pub use layout::is_local_only;
 pub use schema::{language_of, ChunkRow, FileRow, SCHEMA_VERSION};
 pub use search_reads::{Filter, Hit};
 pub use store::MAX_VERSIONS;
@@ -320,14 +323,14 @@ impl Index {
     /// steps 1-7); waits for another writer to finish first. Walks and
     /// reads on its own (tests and tools; the engine API passes its walk
     /// and file view to `sync_with`).
-    pub fn sync(&mut self, engine: &crate::engine::TsqEngine, progress: &dyn Progress) -> Result<SyncReport, IndexError> {
+    pub fn sync(&mut self, engine: &crate::parse_pool::ParsePool, progress: &dyn Progress) -> Result<SyncReport, IndexError> {
         let tree = crate::source::Tree::walk(&self.root);
         let view = crate::ts::files::FileView::new(Default::default());
         self.sync_with(engine, SyncInput { tree: &tree, view: &view }, progress)
     }
 
     /// `sync` over the caller's walk and file view.
-    pub fn sync_with(&mut self, engine: &crate::engine::TsqEngine, input: SyncInput<'_>, progress: &dyn Progress) -> Result<SyncReport, IndexError> {
+    pub fn sync_with(&mut self, engine: &crate::parse_pool::ParsePool, input: SyncInput<'_>, progress: &dyn Progress) -> Result<SyncReport, IndexError> {
         let _lock = lock::acquire(&self.dir).map_err(|e| io(&self.dir, e))?;
         self.sync_locked(engine, input, progress)
     }
@@ -336,7 +339,7 @@ impl Index {
     /// the last committed version instead of waiting (`None`).
     pub fn try_sync_with(
         &mut self,
-        engine: &crate::engine::TsqEngine,
+        engine: &crate::parse_pool::ParsePool,
         input: SyncInput<'_>,
         progress: &dyn Progress,
     ) -> Result<Option<SyncReport>, IndexError> {
@@ -349,7 +352,7 @@ impl Index {
         }
     }
 
-    fn sync_locked(&mut self, engine: &crate::engine::TsqEngine, input: SyncInput<'_>, progress: &dyn Progress) -> Result<SyncReport, IndexError> {
+    fn sync_locked(&mut self, engine: &crate::parse_pool::ParsePool, input: SyncInput<'_>, progress: &dyn Progress) -> Result<SyncReport, IndexError> {
         let started = std::time::Instant::now();
         let before = self.runtime.block_on(self.store.table_versions())?;
         let mut report = self.runtime.block_on(sync::run(&self.store, &self.root, engine, &self.config, input, progress))?;

@@ -14,58 +14,13 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use arrow_array::{ArrayRef, BooleanArray, Int64Array, RecordBatch, StringArray};
-use arrow_schema::{DataType, Field, Schema, SchemaRef};
 
-use super::schema::{list_of_strings, lists as strings};
+use super::schema::lists as strings;
 use super::schema::{sql_in, Columns};
 use super::store::Store;
 use super::IndexError;
 
-pub const OCCURRENCES: &str = "occurrences";
-pub const OCC_FILES: &str = "occ_files";
-pub const OCC_DECLARATIONS: &str = "occ_declarations";
-
-pub fn occurrences_schema() -> SchemaRef {
-    Arc::new(Schema::new(vec![
-        Field::new("relativePath", DataType::Utf8, false),
-        Field::new("line", DataType::Int64, false),
-        Field::new("column", DataType::Int64, false),
-        Field::new("symbol", DataType::Utf8, false),
-        Field::new("role", DataType::Utf8, false),
-        Field::new("enclosing", DataType::Utf8, false),
-        Field::new("caller", DataType::Utf8, true),
-        Field::new("meaning", DataType::Int64, false),
-    ]))
-}
-
-pub fn occ_files_schema() -> SchemaRef {
-    Arc::new(Schema::new(vec![
-        Field::new("relativePath", DataType::Utf8, false),
-        Field::new("contentHash", DataType::Utf8, false),
-        Field::new("apiHash", DataType::Utf8, true),
-        Field::new("global", DataType::Boolean, false),
-        Field::new("augments", list_of_strings(), false),
-        Field::new("imports", list_of_strings(), false),
-        Field::new("reexports", list_of_strings(), false),
-        Field::new("lookups", list_of_strings(), false),
-        Field::new("affecting", list_of_strings(), false),
-        Field::new("facts", DataType::Utf8, false),
-        Field::new("error", DataType::Utf8, true),
-        Field::new("indexedAt", DataType::Int64, false),
-    ]))
-}
-
-pub fn occ_declarations_schema() -> SchemaRef {
-    Arc::new(Schema::new(vec![
-        Field::new("relativePath", DataType::Utf8, false),
-        Field::new("name", DataType::Utf8, false),
-        Field::new("ord", DataType::Int64, false),
-        Field::new("key", DataType::Utf8, false),
-        // `|key|` per resolved base class or interface (a LIKE finds subtypes).
-        Field::new("supertypes", DataType::Utf8, false),
-        Field::new("answer", DataType::Utf8, false),
-    ]))
-}
+pub use super::schema::{occ_declarations_schema, occ_files_schema, occurrences_schema, OCCURRENCES, OCC_DECLARATIONS, OCC_FILES};
 
 /// One declaration's stored answer parts.
 #[derive(Debug, Clone, PartialEq, Default)]

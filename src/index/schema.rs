@@ -22,6 +22,9 @@ pub const CHUNKS: &str = "chunks";
 pub const VECTORS: &str = "vectors";
 pub const FILES: &str = "files";
 
+/// Every table, by name.
+pub const TABLES: [&str; 7] = [CHUNKS, VECTORS, FILES, OCCURRENCES, OCC_FILES, OCC_DECLARATIONS, USAGE];
+
 fn vector_type(dimension: usize) -> DataType {
     DataType::FixedSizeList(Arc::new(Field::new("item", DataType::Float32, true)), dimension as i32)
 }
@@ -327,4 +330,65 @@ pub fn sql_str(s: &str) -> String {
 /// `` `column` IN ('a', 'b') `` (camelCase names are quoted).
 pub fn sql_in(column: &str, values: &[String]) -> String {
     format!("`{column}` IN ({})", values.iter().map(|v| sql_str(v)).collect::<Vec<_>>().join(", "))
+}
+
+// ---- the occurrence tables (`occurrences`) and the usage prior (`usage`) ----
+
+pub const OCCURRENCES: &str = "occurrences";
+pub const OCC_FILES: &str = "occ_files";
+pub const OCC_DECLARATIONS: &str = "occ_declarations";
+
+pub fn occurrences_schema() -> SchemaRef {
+    Arc::new(Schema::new(vec![
+        Field::new("relativePath", DataType::Utf8, false),
+        Field::new("line", DataType::Int64, false),
+        Field::new("column", DataType::Int64, false),
+        Field::new("symbol", DataType::Utf8, false),
+        Field::new("role", DataType::Utf8, false),
+        Field::new("enclosing", DataType::Utf8, false),
+        Field::new("caller", DataType::Utf8, true),
+        Field::new("meaning", DataType::Int64, false),
+    ]))
+}
+
+pub fn occ_files_schema() -> SchemaRef {
+    Arc::new(Schema::new(vec![
+        Field::new("relativePath", DataType::Utf8, false),
+        Field::new("contentHash", DataType::Utf8, false),
+        Field::new("apiHash", DataType::Utf8, true),
+        Field::new("global", DataType::Boolean, false),
+        Field::new("augments", list_of_strings(), false),
+        Field::new("imports", list_of_strings(), false),
+        Field::new("reexports", list_of_strings(), false),
+        Field::new("lookups", list_of_strings(), false),
+        Field::new("affecting", list_of_strings(), false),
+        Field::new("facts", DataType::Utf8, false),
+        Field::new("error", DataType::Utf8, true),
+        Field::new("indexedAt", DataType::Int64, false),
+    ]))
+}
+
+pub fn occ_declarations_schema() -> SchemaRef {
+    Arc::new(Schema::new(vec![
+        Field::new("relativePath", DataType::Utf8, false),
+        Field::new("name", DataType::Utf8, false),
+        Field::new("ord", DataType::Int64, false),
+        Field::new("key", DataType::Utf8, false),
+        // `|key|` per resolved base class or interface (a LIKE finds subtypes).
+        Field::new("supertypes", DataType::Utf8, false),
+        Field::new("answer", DataType::Utf8, false),
+    ]))
+}
+
+pub const USAGE: &str = "usage";
+
+pub fn usage_schema() -> SchemaRef {
+    Arc::new(Schema::new(vec![
+        Field::new("symbol", DataType::Utf8, false),
+        // Referencing files other than the declaring one (implementation
+        // files 1, tests and examples ½), log-scaled to [0, 1].
+        Field::new("fanIn", DataType::Float32, false),
+        // PageRank over the declaration reference graph, log-scaled to [0, 1].
+        Field::new("rank", DataType::Float32, false),
+    ]))
 }

@@ -21,9 +21,7 @@ pub const MAX_VERSIONS: usize = 24;
 /// exact distances) instead of a flat scan.
 pub const ANN_MIN_ROWS: usize = 50_000;
 
-/// Every table, by name.
-pub const TABLES: [&str; 7] =
-    [CHUNKS, VECTORS, FILES, super::occurrences::OCCURRENCES, super::occurrences::OCC_FILES, super::occurrences::OCC_DECLARATIONS, super::usage::USAGE];
+pub use super::schema::TABLES;
 
 pub struct Store {
     pub dir: PathBuf,
@@ -102,10 +100,10 @@ impl Store {
             open(CHUNKS, schema::chunks_schema(dimension), false),
             open(VECTORS, schema::vectors_schema(dimension), false),
             open(FILES, schema::files_schema(), false),
-            open(super::occurrences::OCCURRENCES, super::occurrences::occurrences_schema(), true),
-            open(super::occurrences::OCC_FILES, super::occurrences::occ_files_schema(), true),
-            open(super::occurrences::OCC_DECLARATIONS, super::occurrences::occ_declarations_schema(), true),
-            open(super::usage::USAGE, super::usage::usage_schema(), true),
+            open(schema::OCCURRENCES, schema::occurrences_schema(), true),
+            open(schema::OCC_FILES, schema::occ_files_schema(), true),
+            open(schema::OCC_DECLARATIONS, schema::occ_declarations_schema(), true),
+            open(schema::USAGE, schema::usage_schema(), true),
         )?;
         tracing::debug!(ms = started.elapsed().as_millis() as u64, "index tables opened");
         recovered |= a || b || c || g || h || i || j;

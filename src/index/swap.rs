@@ -18,14 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{io, lock, write_atomic, IndexError};
 
-/// A pull's staged index.
-pub const INCOMING: &str = "incoming";
-/// The replaced index, deleted once the swap is done.
-pub const OUTGOING: &str = "outgoing";
-/// The swap's journal: present from the commit point until the swap is done.
-pub const SWAP: &str = "swap.json";
-/// Changes with every swap; readers reopen when it moved.
-pub const GENERATION: &str = "generation";
+pub use super::layout::{GENERATION, INCOMING, OUTGOING, SWAP};
 
 const MAGIC: &str = "tsq-swap-1";
 /// The generation's suffix while a swap moves files.
@@ -115,7 +108,7 @@ fn roll_forward(dir: &Path, journal: &Journal) -> Result<(), IndexError> {
     // or lacks), then the staged ones come in.
     for entry in std::fs::read_dir(dir).map_err(|e| io(dir, e))? {
         let name = entry.map_err(|e| io(dir, e))?.file_name().to_string_lossy().into_owned();
-        if super::disk::is_local_only(&name) || (journal.entries.contains(&name) && !staged(&name)) {
+        if super::layout::is_local_only(&name) || (journal.entries.contains(&name) && !staged(&name)) {
             continue;
         }
         let (from, to) = (dir.join(&name), outgoing.join(&name));
@@ -135,7 +128,7 @@ fn roll_forward(dir: &Path, journal: &Journal) -> Result<(), IndexError> {
         }
     }
     // The old index's write journal would delete the pulled rows it names.
-    let _ = std::fs::remove_file(dir.join(super::sync::JOURNAL));
+    let _ = std::fs::remove_file(dir.join(super::layout::JOURNAL));
     sync_dir(dir)?;
     write_atomic(&dir.join(GENERATION), next.as_bytes())?;
     std::fs::remove_file(dir.join(SWAP)).map_err(|e| io(dir, e))?;
@@ -189,7 +182,7 @@ fn read_journal(dir: &Path) -> Option<Journal> {
         return None;
     }
     let journal: Journal = serde_json::from_slice(&std::fs::read(&path).ok()?).ok()?;
-    let plain = |n: &String| !n.is_empty() && n != "." && n != ".." && !n.contains(['/', '\\']) && !super::disk::is_local_only(n);
+    let plain = |n: &String| !n.is_empty() && n != "." && n != ".." && !n.contains(['/', '\\']) && !super::layout::is_local_only(n);
     (journal.magic == MAGIC && journal.entries.iter().all(plain)).then_some(journal)
 }
 

@@ -17,11 +17,11 @@ use super::schema::{self, sql_in, ChunkRow, Columns, FileRow};
 use super::store::Store;
 use super::{IndexConfig, IndexError};
 use crate::chunk::CodeChunk;
-use crate::engine::TsqEngine;
+use crate::parse_pool::ParsePool;
 use crate::source::Tree;
 use crate::ts::files::FileView;
 
-pub const JOURNAL: &str = "pending.json";
+pub use super::layout::JOURNAL;
 /// Chunks that get vectors: import and re-export chunks are never ranked.
 pub const EMBEDDABLE: &str = "`nodeKind` NOT IN ('import', 're-export')";
 
@@ -81,7 +81,7 @@ pub(super) fn mtime_ns(m: &std::fs::Metadata) -> i64 {
 }
 
 pub(crate) fn relative(path: &Path, root: &Path) -> String {
-    crate::engine::file_paths(path, root).relative_path
+    crate::parse_pool::file_paths(path, root).relative_path
 }
 
 /// Deletes the rows of paths a crashed batch may have half-written.
@@ -111,7 +111,7 @@ pub struct SyncInput<'a> {
 pub async fn run(
     store: &Store,
     root: &Path,
-    engine: &TsqEngine,
+    engine: &ParsePool,
     config: &IndexConfig,
     input: SyncInput<'_>,
     progress: &dyn Progress,

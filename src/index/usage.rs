@@ -8,13 +8,12 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use arrow_array::{ArrayRef, Float32Array, RecordBatch, StringArray};
-use arrow_schema::{DataType, Field, Schema, SchemaRef};
 
 use super::schema::{sql_in, Columns};
 use super::store::Store;
 use super::IndexError;
 
-pub const USAGE: &str = "usage";
+pub use super::schema::{usage_schema, USAGE};
 
 /// Whether a symbol id is external (a library's or a package's member,
 /// `js/60_occurrences.js` `externalId`, whose rows only the workspace
@@ -23,17 +22,6 @@ pub const USAGE: &str = "usage";
 pub fn is_external(symbol: &str) -> bool {
     let file = symbol.split(" > ").next().unwrap_or(symbol);
     file.starts_with('/') || file.starts_with("node_modules/") || file.contains("/node_modules/")
-}
-
-pub fn usage_schema() -> SchemaRef {
-    Arc::new(Schema::new(vec![
-        Field::new("symbol", DataType::Utf8, false),
-        // Referencing files other than the declaring one (implementation
-        // files 1, tests and examples ½), log-scaled to [0, 1].
-        Field::new("fanIn", DataType::Float32, false),
-        // PageRank over the declaration reference graph, log-scaled to [0, 1].
-        Field::new("rank", DataType::Float32, false),
-    ]))
 }
 
 /// One symbol's priors.

@@ -79,7 +79,7 @@ pub fn check_staged(staging: &Path, root: &Path, walked: &HashSet<String>) -> Re
 
 /// Whether the checkout holds every chunk of `rel`.
 fn holds(root: &Path, walked: &HashSet<String>, rel: &str, chunks: &[ChunkText]) -> bool {
-    if !walked.contains(rel) || !crate::share::names::safe_path(rel) {
+    if !walked.contains(rel) || !super::names::safe_path(rel) {
         return false;
     }
     let Ok(bytes) = std::fs::read(root.join(rel)) else { return false };

@@ -10,7 +10,6 @@ use std::collections::HashMap;
 
 use crate::answer::SnapshotParts;
 use crate::answer::{LookupMatch, Snapshot, SymbolRef};
-use crate::config::Settings;
 use crate::lookup::{assemble, Frame, LookupAnswer, LookupResultItem};
 use crate::query::SymbolQuery;
 use crate::structure::{chunk_query, StoredLookup, Structures};
@@ -28,7 +27,7 @@ pub fn answer(
     kept: &[Ranked],
     backends: &Backends,
     note: Option<String>,
-    settings: &Settings,
+    settings: &super::SearchConfig,
 ) -> Result<LookupAnswer, SearchError> {
     let chunks: Vec<&crate::chunk::CodeChunk> = kept.iter().filter(|r| symbol_query(r).is_some()).map(|r| &r.row.chunk).collect();
     let mut answers: HashMap<String, StoredLookup> = structures.from_rows(&chunks)?;

@@ -13,8 +13,18 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::rank::{self, Known, Prior, Role, Steps};
+use super::steps::{Prior, Steps, LENDERS, TEST_LIFT};
+use crate::files::{classify, Role};
 use crate::index::{ChunkRow, Filter, Index, IndexError};
+
+/// What the index knows of a candidate beyond its text (`evidence`).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Known {
+    /// Its file is a barrel.
+    pub barrel: bool,
+    /// Its symbol's usage prior in [0, 1] (0 when the step is off).
+    pub usage: f64,
+}
 
 /// The share of a file's chunks (comments aside) that are imports or
 /// re-exports from which the file is a barrel.
@@ -91,7 +101,7 @@ impl Uses {
 
 /// Lending: which symbols each lender (one of the `rank::LENDERS`
 /// strongest candidates) uses, by the occurrence rows, and how far it
-/// lends: tests and examples by `rank::TEST_LIFT` (test lending), and,
+/// lends: tests and examples by `TEST_LIFT` (test lending), and,
 /// when call lending is on, implementation by `Steps::call_lift`
 /// (`Steps::call_local`, `call_values`, `call_capped` narrow it).
 #[derive(Debug, Default)]
@@ -113,8 +123,8 @@ impl Lending {
     /// How far a candidate at `path` lends, if it lends at all, and
     /// whether it is an implementation lender.
     fn lift(steps: &Steps, path: &str) -> Option<(f64, bool)> {
-        match rank::classify(path, false) {
-            Role::Test | Role::Example if steps.test_lending => Some((rank::TEST_LIFT, false)),
+        match classify(path, false) {
+            Role::Test | Role::Example if steps.test_lending => Some((TEST_LIFT, false)),
             Role::Implementation if steps.call_lending => Some((steps.call_lift, true)),
             _ => None,
         }
@@ -127,7 +137,7 @@ impl Lending {
     /// `Steps::call_local`.
     pub fn new(steps: &Steps, rows: &[&ChunkRow], order: &[usize], uses: &Uses) -> Lending {
         let mut out = HashMap::new();
-        for &i in order.iter().take(rank::LENDERS) {
+        for &i in order.iter().take(LENDERS) {
             let r = rows[i];
             let Some((lift, implementation)) = Lending::lift(steps, &r.chunk.relative_path) else { continue };
             let own = format!("{} > ", r.chunk.relative_path);
@@ -152,7 +162,7 @@ impl Lending {
             .values()
             .flat_map(|l| &l.used)
             .filter(|s| !have.contains(*s) && !crate::index::usage::is_external(s))
-            .filter(|s| s.split_once(" > ").is_some_and(|(file, _)| rank::classify(file, false) == Role::Implementation))
+            .filter(|s| s.split_once(" > ").is_some_and(|(file, _)| classify(file, false) == Role::Implementation))
             .filter(|s| filter.paths.is_empty() || s.split_once(" > ").is_some_and(|(file, _)| crate::query::in_scope(file, &filter.paths)))
             .collect();
         let files: Vec<String> = want.iter().filter_map(|s| s.split_once(" > ").map(|(f, _)| f.to_string())).collect::<HashSet<_>>().into_iter().collect();
@@ -182,7 +192,7 @@ impl Lending {
         }
         for (i, r) in rows.iter().enumerate() {
             let Some(lent) = symbol_of(r).and_then(|s| lends.get(s.as_str())) else { continue };
-            if rank::classify(&r.chunk.relative_path, false) != Role::Implementation {
+            if classify(&r.chunk.relative_path, false) != Role::Implementation {
                 continue;
             }
             let s = before[i];

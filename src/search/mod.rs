@@ -11,6 +11,7 @@ pub mod fusion;
 pub mod paths;
 pub mod rank;
 pub mod select;
+pub mod shape;
 pub mod steps;
 pub mod type_step;
 
@@ -18,12 +19,25 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::config::Settings;
 use crate::embed::Reranker;
 use crate::index::{ChunkRow, Filter, Index, IndexError};
 use crate::lookup::{ConciseResult, LookupAnswer};
 
 pub use fusion::Scores;
+
+/// What a search reads of the settings; `config::Settings::search` builds
+/// it (the defaults live in `config`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SearchConfig {
+    /// The ranking steps after fusion.
+    pub ranking: steps::Steps,
+    pub max_vector_candidates: usize,
+    pub bm25_weight: f64,
+    pub rerank_weight: f64,
+    pub vector_weight: f64,
+    pub minimum_relevance_threshold: f64,
+    pub max_token_budget: usize,
+}
 
 /// Node kinds kept out of ranking: context for snapshots, not answers.
 pub const UNRANKED_KINDS: &[&str] = &["import", "re-export"];
@@ -120,7 +134,7 @@ pub fn filter(paths: &[String], language: Option<&str>) -> Filter {
 
 /// Stages 1 and 2 (no Language Service): what benchmarks and the concise
 /// format use.
-pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, filter: &Filter, settings: &Settings) -> Result<Retrieval, SearchError> {
+pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, filter: &Filter, settings: &SearchConfig) -> Result<Retrieval, SearchError> {
     if query.trim().is_empty() {
         return Err(SearchError::Query("empty query".into()));
     }
@@ -197,7 +211,7 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
             (read, known.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
         });
         read?;
-        let known: std::collections::HashMap<String, rank::Known> = rows.iter().map(|r| r.chunk.id.clone()).zip(known?).collect();
+        let known: std::collections::HashMap<String, evidence::Known> = rows.iter().map(|r| r.chunk.id.clone()).zip(known?).collect();
         (lends.then(|| evidence::Lending::new(&shape.steps, &rows, &order, &uses)), known)
     };
     if let Some(lending) = &lending {
@@ -241,7 +255,7 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
         }
         if shape.steps.paths && shape.steps.path_top > 0.0 {
             let finals: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
-            let boosted = paths::boost(&finals, &factors, shape.steps.path_top);
+            let boosted = rank::boost(&finals, &factors, shape.steps.path_top);
             scores.iter_mut().zip(boosted).for_each(|(s, f)| s.final_score = f);
         }
         if shape.steps.reexports {
@@ -330,7 +344,7 @@ pub fn search(
     reranker: Option<&dyn Reranker>,
     query: &str,
     filter: &Filter,
-    settings: &Settings,
+    settings: &SearchConfig,
 ) -> Result<SearchAnswer, SearchError> {
     let retrieval = retrieve(index, reranker, query, filter, settings)?;
     let (kept, passed) = select::select(retrieval.ranked, settings.minimum_relevance_threshold);

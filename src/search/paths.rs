@@ -7,7 +7,7 @@
 //! into a boost scaled to the current top score, so a file the question
 //! names can win.
 
-use super::rank::words;
+use super::shape::words;
 
 /// Path parts that say nothing about what a file does.
 const NOISE: &[&str] = &["src", "lib", "dist", "packages", "package", "index", "main", "mod", "internal", "source", "sources"];
@@ -68,22 +68,6 @@ pub fn path_match(path: &str, query_words: &[String]) -> f64 {
     hits as f64 / distinct.len() as f64
 }
 
-/// Path evidence as a boost, after every other step: each candidate gains
-/// `ratio × weight × top` (demoted with its role), `top` being the best
-/// score before the boost. When that lifts a score past 1.0, every score
-/// is divided by the largest, so scores stay in [0, 1] and their order is
-/// the boost's.
-pub fn boost(scores: &[f64], factors: &[super::rank::Factors], weight: f64) -> Vec<f64> {
-    let top = scores.iter().copied().fold(0.0, f64::max);
-    let boosted: Vec<f64> = scores.iter().zip(factors).map(|(&s, f)| f.boost(s, top, weight)).collect();
-    let max = boosted.iter().copied().fold(0.0, f64::max);
-    if max > 1.0 {
-        boosted.iter().map(|s| s / max).collect()
-    } else {
-        boosted
-    }
-}
-
 /// Whether `name` is the file's stem, compared without case, `-` or `_`
 /// (`createRouter` in `create-router.ts`).
 pub fn stem_is(path: &str, name: &str) -> bool {
@@ -96,7 +80,7 @@ pub fn stem_is(path: &str, name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::rank::content_words;
+    use crate::search::shape::content_words;
 
     #[test]
     fn inflections_and_prefixes_match_path_parts() {

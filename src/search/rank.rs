@@ -18,16 +18,9 @@
 
 pub use crate::files::{classify, Role};
 
+pub use super::evidence::Known;
+pub use super::shape::{content_words, declares, identifiers, is_symbol_query, words};
 pub use super::steps::*;
-
-/// What the index knows of a candidate beyond its text (`evidence`).
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Known {
-    /// Its file is a barrel.
-    pub barrel: bool,
-    /// Its symbol's usage prior in [0, 1] (0 when the step is off).
-    pub usage: f64,
-}
 
 /// A candidate's ranking adjustments: `apply` keeps scores in [0, 1].
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -83,7 +76,7 @@ impl<'q> QueryShape<'q> {
             idents: if steps.definitions { identifiers(query) } else { Vec::new() },
             words: content_words(query),
             scoped,
-            types_asked: super::type_step::asks_for_types(query),
+            types_asked: super::shape::asks_for_types(query),
             symbolic: steps.symbols && is_symbol_query(query, &identifiers(query)),
             steps,
         }
@@ -96,7 +89,7 @@ impl<'q> QueryShape<'q> {
         self.steps.types < 1.0
             && !self.types_asked
             && !declares(&chunk.name, &chunk.breadcrumb, &self.idents)
-            && super::type_step::is_type_only(&chunk.node_kind, chunk.parent_chunk_id.is_some(), &chunk.full_source)
+            && super::shape::is_type_only(&chunk.node_kind, chunk.parent_chunk_id.is_some(), &chunk.full_source)
     }
 
     /// One chunk's adjustments: its role's demotion (unless asked for or
@@ -175,163 +168,6 @@ pub fn asked_for(query: &str, role: Role) -> bool {
         Role::Declaration => any(&["declaration", "dts", "ambient", "typing"]),
         Role::Barrel => any(&["export", "reexport", "barrel", "index", "entry", "public"]),
     }
-}
-
-/// Lowercase words of a text, identifiers split on case and `_`/`-`.
-pub fn words(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for token in text.split(|c: char| !(c.is_alphanumeric())) {
-        if token.is_empty() {
-            continue;
-        }
-        let mut cur = String::new();
-        let chars: Vec<char> = token.chars().collect();
-        for (i, &c) in chars.iter().enumerate() {
-            let boundary = c.is_uppercase() && i > 0 && (chars[i - 1].is_lowercase() || chars.get(i + 1).is_some_and(|n| n.is_lowercase()));
-            if boundary && !cur.is_empty() {
-                out.push(std::mem::take(&mut cur).to_lowercase());
-            }
-            cur.push(c);
-        }
-        if !cur.is_empty() {
-            out.push(cur.to_lowercase());
-        }
-    }
-    out
-}
-
-/// Identifiers a query names: tokens that look like code (camelCase,
-/// PascalCase with a second capital or a lowercase start, `snake_case`,
-/// `$x`, dotted `a.b`), whether the query is only that or a question
-/// that contains it. Plain English words are not identifiers.
-pub fn identifiers(query: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    // A query that is one identifier, of any case pattern (`Router`,
-    // `middleware`, `a.b`), or a name in backticks, is a symbol query.
-    let bare = query.trim().trim_matches(|c: char| matches!(c, '`' | '?' | '.' | '!' | '"' | '\''));
-    if !bare.is_empty() && bare.split('.').all(is_identifier) {
-        // `a.b` names `b` (a member) in `a`: the last part is the target.
-        return vec![bare.rsplit('.').next().unwrap_or(bare).to_string()];
-    }
-    for quoted in query.split('`').skip(1).step_by(2) {
-        if is_identifier(quoted) && !out.iter().any(|o| o == quoted) {
-            out.push(quoted.to_string());
-        }
-    }
-    for raw in query.split(|c: char| c.is_whitespace() || matches!(c, ',' | '?' | '(' | ')' | '`' | '"' | '\'' | ';' | ':')) {
-        let token = raw.trim_matches(|c: char| matches!(c, '.' | '!'));
-        if token.is_empty() {
-            continue;
-        }
-        for part in token.split('.') {
-            if is_code_like(part) && !out.iter().any(|o| o == part) {
-                out.push(part.to_string());
-            }
-        }
-        // `a.b` names `b` (a member) in `a`: the last part is the target.
-        if token.contains('.') && token.split('.').all(|p| !p.is_empty() && p.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$')) {
-            let last = token.rsplit('.').next().unwrap_or("");
-            if !last.is_empty() && !out.iter().any(|o| o == last) {
-                out.push(last.to_string());
-            }
-        }
-    }
-    out
-}
-
-/// Letters, digits, `_` and `$`, not starting with a digit.
-fn is_identifier(t: &str) -> bool {
-    !t.is_empty() && t.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$') && !t.starts_with(|c: char| c.is_ascii_digit())
-}
-
-/// Whether a query is about symbols: it names identifiers and little
-/// else (at most one other content word), so BM25's exact name matches
-/// should weigh more than meaning.
-pub fn is_symbol_query(query: &str, idents: &[String]) -> bool {
-    if idents.is_empty() {
-        return false;
-    }
-    let others = content_words(query).into_iter().filter(|w| !idents.iter().any(|i| words(i).contains(w))).count();
-    others <= 1
-}
-
-fn is_code_like(t: &str) -> bool {
-    if t.is_empty() || !t.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$') || t.chars().next().is_some_and(|c| c.is_ascii_digit()) {
-        return false;
-    }
-    let upper = t.chars().filter(|c| c.is_uppercase()).count();
-    let lower = t.chars().filter(|c| c.is_lowercase()).count();
-    let first_lower = t.chars().next().is_some_and(|c| c.is_lowercase());
-    t.contains('_') && t.len() > 1 || t.starts_with('$') || (first_lower && upper > 0) || (!first_lower && upper >= 2 && lower > 0)
-}
-
-/// Whether a chunk declares one of `idents` (its name, or its breadcrumb's
-/// last parts for `a.b`).
-pub fn declares(name: &str, breadcrumb: &str, idents: &[String]) -> bool {
-    !name.is_empty() && idents.iter().any(|i| i == name || breadcrumb.ends_with(&format!(" > {i}")))
-}
-
-/// Words of a question that carry meaning (stop words left out).
-pub fn content_words(query: &str) -> Vec<String> {
-    const STOP: &[&str] = &[
-        "a",
-        "an",
-        "the",
-        "is",
-        "are",
-        "was",
-        "be",
-        "do",
-        "does",
-        "did",
-        "how",
-        "what",
-        "where",
-        "when",
-        "which",
-        "who",
-        "why",
-        "we",
-        "i",
-        "you",
-        "it",
-        "of",
-        "in",
-        "on",
-        "to",
-        "for",
-        "from",
-        "by",
-        "with",
-        "and",
-        "or",
-        "not",
-        "that",
-        "this",
-        "these",
-        "those",
-        "there",
-        "get",
-        "gets",
-        "into",
-        "our",
-        "my",
-        "its",
-        "can",
-        "code",
-        "function",
-        "functions",
-        "file",
-        "files",
-        "find",
-        "handle",
-        "handles",
-        "handled",
-        "used",
-        "use",
-        "uses",
-    ];
-    words(query).into_iter().filter(|w| !STOP.contains(&w.as_str())).collect()
 }
 
 /// The names a chunk's code calls or constructs (`name(`, `new Name`,
@@ -489,6 +325,22 @@ pub fn decay(files: &[&str], scores: &[f64], factor: f64) -> Vec<usize> {
     let mut out: Vec<usize> = (0..scores.len()).collect();
     out.sort_by(|&a, &b| adjusted[b].total_cmp(&adjusted[a]).then(a.cmp(&b)));
     out
+}
+
+/// Path evidence as a boost, after every other step: each candidate gains
+/// `ratio × weight × top` (demoted with its role), `top` being the best
+/// score before the boost. When that lifts a score past 1.0, every score
+/// is divided by the largest, so scores stay in [0, 1] and their order is
+/// the boost's.
+pub fn boost(scores: &[f64], factors: &[Factors], weight: f64) -> Vec<f64> {
+    let top = scores.iter().copied().fold(0.0, f64::max);
+    let boosted: Vec<f64> = scores.iter().zip(factors).map(|(&s, f)| f.boost(s, top, weight)).collect();
+    let max = boosted.iter().copied().fold(0.0, f64::max);
+    if max > 1.0 {
+        boosted.iter().map(|s| s / max).collect()
+    } else {
+        boosted
+    }
 }
 
 #[cfg(test)]

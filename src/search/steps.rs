@@ -1,7 +1,8 @@
 //! Which ranking steps run and their weights (`Steps`): the defaults the
 //! ablation in benches/README.md chose, the all-off set it starts from,
 //! and the constants each step moves scores by. Built once at the edge
-//! (`config`), read by `rank`, `evidence` and `type_step`.
+//! (`config`), read by `rank`, `evidence` and `type_step`. A leaf: it
+//! names no other module.
 
 /// Which steps run (all by default; the ablation turns them on in turn).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -45,7 +46,7 @@ pub struct Steps {
     /// place (`type_step::owners`).
     pub type_owners: usize,
     /// Which of their types they keep (`type_step::kept`).
-    pub type_keep: super::type_step::Keep,
+    pub type_keep: Keep,
     /// Path evidence as a boost of `ratio × path_top × the top score`
     /// after every other step (issue 45); 0: the older lift toward 1.0
     /// by `PATH_LIFT × ratio`.
@@ -92,8 +93,8 @@ impl Steps {
         call_values: false,
         call_capped: false,
         types: 1.0,
-        type_owners: super::type_step::TYPE_OWNERS,
-        type_keep: super::type_step::KEEP,
+        type_owners: TYPE_OWNERS,
+        type_keep: KEEP,
         path_top: 0.0,
         definition_syntax: false,
         symbols: false,
@@ -116,9 +117,9 @@ impl Steps {
         call_local: true,
         call_values: true,
         call_capped: true,
-        types: super::type_step::TYPE_DEMOTE,
-        type_owners: super::type_step::TYPE_OWNERS,
-        type_keep: super::type_step::KEEP,
+        types: TYPE_DEMOTE,
+        type_owners: TYPE_OWNERS,
+        type_keep: KEEP,
         path_top: PATH_TOP,
         definition_syntax: true,
         symbols: true,
@@ -163,3 +164,28 @@ pub const GRAPH_LIFT: f64 = 0.5;
 /// How many of the strongest candidates lend (and name declarations to
 /// take in).
 pub const LENDERS: usize = 10;
+
+// ---- the type step's constants (`type_step`) ----
+
+/// What a type-only declaration is worth when the question asks for
+/// behaviour (`Steps::types`).
+pub const TYPE_DEMOTE: f64 = 0.7;
+
+/// How many of the strongest behaviour candidates keep their types (`KEEP`)
+/// from the type step's demotion.
+pub const TYPE_OWNERS: usize = 3;
+
+/// Which of their types the owners keep.
+pub const KEEP: Keep = Keep::UsedBeside;
+
+/// Which types the strongest behaviour candidates (the owners) keep in
+/// place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keep {
+    /// The types of an owner's file.
+    Files,
+    /// The types an owner uses, by the occurrence rows, wherever declared.
+    Used,
+    /// The types an owner uses that are declared in its file.
+    UsedBeside,
+}

@@ -9,19 +9,10 @@
 use std::sync::Mutex;
 
 use super::evidence::{symbol_of, Uses};
-use super::rank::{words, QueryShape};
+use super::rank::QueryShape;
 use crate::index::{ChunkRow, Index};
 
-/// What a type-only declaration is worth when the question asks for
-/// behaviour (`Steps::types`).
-pub const TYPE_DEMOTE: f64 = 0.7;
-
-/// How many of the strongest behaviour candidates keep their types (`KEEP`)
-/// from the type step's demotion.
-pub const TYPE_OWNERS: usize = 3;
-
-/// Which of their types the owners keep.
-pub const KEEP: Keep = Keep::UsedBeside;
+pub use super::steps::{Keep, KEEP, TYPE_DEMOTE, TYPE_OWNERS};
 
 /// The type step over one ranking's candidates (`rows`, `scores` in the
 /// same order): the owners' uses come from `uses` (read for the strongest
@@ -47,18 +38,6 @@ pub fn apply(index: &Index, shape: &QueryShape, rows: &[&ChunkRow], uses: &Mutex
     let symbols: Vec<Option<String>> = rows.iter().zip(&demotable).map(|(r, &d)| if d { symbol_of(r) } else { None }).collect();
     let kept = kept(shape.steps.type_keep, &files, &symbols, &demotable, &owners, owner_uses.as_deref());
     demote(&demotable, &kept, scores, shape.steps.types);
-}
-
-/// Which types the strongest behaviour candidates (the owners) keep in
-/// place.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Keep {
-    /// The types of an owner's file.
-    Files,
-    /// The types an owner uses, by the occurrence rows, wherever declared.
-    Used,
-    /// The types an owner uses that are declared in its file.
-    UsedBeside,
 }
 
 /// The `n` strongest candidates that are not demotable types.
@@ -104,44 +83,6 @@ pub fn demote(demotable: &[bool], kept: &[bool], scores: &mut [f64], factor: f64
         if demotable[i] && !kept[i] {
             *s *= factor;
         }
-    }
-}
-
-/// Whether a question asks for types (so type-only declarations are not
-/// demoted): it names a kind of type declaration (`interface`,
-/// `signature`, `typings`), asks "what/which type(s)/options/props/fields",
-/// or says "type of/for", "type definition", "type parameter". A bare
-/// domain word ("the content type", "the timing option") does not ask.
-pub fn asks_for_types(query: &str) -> bool {
-    let w = words(query);
-    let is = |x: &str, ys: &[&str]| ys.iter().any(|y| x == *y || x.strip_suffix('s') == Some(y));
-    // Types, inference, generics, schemas and shapes (issue 45): such a
-    // question's answer is often a file of types.
-    w.iter().any(|x| is(x, &["interface", "typing", "signature", "typedef", "generic", "types", "infer", "inference", "inferred", "schema", "shape"]))
-        || w.windows(2).any(|p| {
-            (is(&p[0], &["what", "which"]) && is(&p[1], &["type", "option", "prop", "field", "parameter", "argument"]))
-                || (is(&p[0], &["type"]) && is(&p[1], &["of", "for", "definition", "alias", "parameter", "argument", "declaration"]))
-        })
-}
-
-/// Whether a chunk declares a type and no behaviour: an interface or type
-/// alias, or a member with neither a body nor an initializer (an
-/// interface's property or method signature, a class field without a
-/// value, an object literal's plain value).
-pub fn is_type_only(kind: &str, member: bool, source: &str) -> bool {
-    match kind {
-        "interface" | "type" => true,
-        "property" | "method" | "call" | "construct" | "index" if member => {
-            let src = source.trim_end().trim_end_matches([';', ',']).trim_end();
-            let b = src.as_bytes();
-            // `=` that is not part of `=>`, `==`, `!=`, `<=`, `>=`.
-            let assigns = b
-                .iter()
-                .enumerate()
-                .any(|(i, &c)| c == b'=' && i > 0 && !matches!(b.get(i + 1), Some(b'>' | b'=')) && !matches!(b[i - 1], b'=' | b'!' | b'<' | b'>'));
-            !src.ends_with('}') && !assigns
-        }
-        _ => false,
     }
 }
 
@@ -198,35 +139,5 @@ mod tests {
         // No uses read, or none recorded (no occurrence rows): by file.
         assert_eq!(kept(Keep::Used, None), [false, true, true, false, false]);
         assert_eq!(kept(Keep::UsedBeside, Some(&[Vec::new()])), [false, true, true, false, false]);
-    }
-
-    #[test]
-    fn type_only_declarations_and_questions_that_ask_for_them() {
-        assert!(is_type_only("interface", false, "interface A { a: string }"));
-        assert!(is_type_only("type", false, "type K = readonly unknown[]"));
-        assert!(is_type_only("property", true, "retry?: boolean | number | ShouldRetryFunction<TError>"));
-        assert!(is_type_only("method", true, "subscribe(listener: () => void): () => void;"));
-        assert!(is_type_only("property", true, "gcTime?: number,"));
-        // A body or an initializer is behaviour.
-        assert!(!is_type_only("method", true, "subscribe(listener: () => void) {\n  return () => {}\n}"));
-        assert!(!is_type_only("property", true, "#abortSignalConsumed = false"));
-        assert!(!is_type_only("property", true, "onFocus = () => { this.refetch() }"));
-        assert!(!is_type_only("property", true, "ready = a !== b;"));
-        assert!(is_type_only("property", true, "ready: a !== b"), "an object literal's plain value is data");
-        // A top-level declaration that is not a member.
-        assert!(!is_type_only("property", false, "x: number"));
-        assert!(!is_type_only("function", false, "function f(): void {}"));
-        assert!(!is_type_only("enum", false, "enum E { A }"));
-
-        assert!(asks_for_types("What options does useQuery accept?"));
-        assert!(asks_for_types("which type does createRouter return"));
-        assert!(asks_for_types("the type of a procedure's input"));
-        assert!(asks_for_types("QueryClient interface"));
-        assert!(asks_for_types("signature of defineComponent"));
-        assert!(!asks_for_types("How does the HTTP handler pick the parser for the content type?"));
-        assert!(!asks_for_types("How is a watcher's timing option applied?"));
-        assert!(!asks_for_types("Where do we refresh tokens?"));
-        assert!(asks_for_types("How does type inference extract input and output types"));
-        assert!(asks_for_types("where are the schemas' shapes merged"));
     }
 }

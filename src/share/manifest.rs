@@ -8,7 +8,9 @@ use std::collections::HashSet;
 use ed25519_dalek::{SigningKey, VerifyingKey};
 use serde::{Deserialize, Serialize};
 
-use super::{names, sign, ShareError};
+use super::{sign, ShareError};
+use crate::index::names;
+pub use crate::index::Trust;
 
 /// The manifest layout this tsq writes and reads (2: Ed25519 signatures).
 pub const FORMAT: u32 = 2;
@@ -67,25 +69,6 @@ pub struct Manifest {
     /// publisher had a signing key.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signature: Option<String>,
-}
-
-/// How far a verified manifest can be trusted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Trust {
-    /// Signed, and the signature matches the configured public key.
-    Verified,
-    /// No public key is configured: the signature (if any) was not checked.
-    Unsigned,
-}
-
-impl Trust {
-    pub fn word(self) -> &'static str {
-        match self {
-            Trust::Verified => "signature verified",
-            Trust::Unsigned => "unsigned (no public key configured)",
-        }
-    }
 }
 
 impl Manifest {
@@ -161,13 +144,6 @@ impl Manifest {
         }
         Ok((m, trust))
     }
-}
-
-pub(crate) fn unhex(s: &str) -> Option<Vec<u8>> {
-    if !s.len().is_multiple_of(2) || !s.is_ascii() {
-        return None;
-    }
-    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok()).collect()
 }
 
 #[cfg(test)]

@@ -22,7 +22,6 @@
 
 mod git;
 pub mod manifest;
-pub mod names;
 pub mod remote;
 pub mod sign;
 

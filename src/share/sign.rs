@@ -15,7 +15,7 @@ pub const RETIRED_KEY_VAR: &str = "TSQ_SHARE_KEY";
 fn bytes32(hex: &str) -> Option<[u8; 32]> {
     let hex = hex.trim();
     let hex = hex.strip_prefix("ed25519:").unwrap_or(hex);
-    let v = crate::share::manifest::unhex(hex)?;
+    let v = unhex(hex)?;
     v.try_into().ok()
 }
 
@@ -47,8 +47,16 @@ pub fn sign(key: &SigningKey, bytes: &[u8]) -> String {
 
 /// Whether `signature` (hex) is `key`'s signature of `bytes`.
 pub fn verify(key: &VerifyingKey, bytes: &[u8], signature: &str) -> bool {
-    let Some(sig) = crate::share::manifest::unhex(signature).and_then(|s| <[u8; 64]>::try_from(s).ok()) else { return false };
+    let Some(sig) = unhex(signature).and_then(|s| <[u8; 64]>::try_from(s).ok()) else { return false };
     key.verify(bytes, &ed25519_dalek::Signature::from_bytes(&sig)).is_ok()
+}
+
+/// The bytes of lower-case or upper-case hex, or `None`.
+pub(crate) fn unhex(s: &str) -> Option<Vec<u8>> {
+    if !s.len().is_multiple_of(2) || !s.is_ascii() {
+        return None;
+    }
+    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok()).collect()
 }
 
 #[cfg(test)]

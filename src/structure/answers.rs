@@ -221,7 +221,7 @@ impl<'a> Rows<'a> {
                 }
             }
             let Ok(entry) = view.get(p) else { continue };
-            if entry.text.is_err() || !crate::inspect::may_declare(entry.text_or_empty(), target) {
+            if entry.text.is_err() || !crate::workspace::may_declare(entry.text_or_empty(), target) {
                 continue;
             }
             // A declaration file has no rows of its own (it is a layout

@@ -19,10 +19,10 @@ use sha2::Digest;
 
 use crate::index::occurrences::OccFileRow;
 use crate::index::{relative, Index, IndexError};
-use crate::inspect::Workspace;
 use crate::source::Tree;
 use crate::ts::files::FileView;
 use crate::ts::sha256_hex;
+use crate::workspace::Workspace;
 
 pub const LAYOUT_MARKER: &str = "occurrences-layout";
 /// The record of every package.json file resolution consulted, with the

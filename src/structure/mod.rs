@@ -21,9 +21,9 @@ use crate::answer::SnapshotParts;
 use crate::answer::{LookupMatch, SymbolMetadata};
 use crate::chunk::CodeChunk;
 use crate::index::IndexError;
-use crate::inspect::{InspectConfig, Workspace};
 use crate::query::SymbolQuery;
 use crate::ts::TsError;
+use crate::workspace::{InspectConfig, Workspace};
 
 #[derive(Debug, thiserror::Error)]
 pub enum StructureError {

@@ -41,10 +41,10 @@ use super::StructureError;
 use crate::index::occurrences::{OccDeclarationRow, OccFileRow, OccurrenceRow};
 use crate::index::usage::{is_use, Edge};
 use crate::index::{relative, Index, Progress};
-use crate::inspect::{Occurrences, Workspace};
 use crate::source::Tree;
 use crate::ts::files::FileView;
 use crate::ts::protocol::{Narrow, NarrowAugmenter, NarrowFile};
+use crate::workspace::{Occurrences, Workspace};
 
 /// Files per request to the service isolate (one progress step).
 const BATCH: usize = 64;

@@ -1,6 +1,8 @@
 //! The JSON a user scripts against is pinned: the shape (keys and value
 //! types, recursively) of `tsq lookup --format json`, `tsq search --format
-//! json` and the concise records, against reviewed sidecars in
+//! json`, the concise records, `tsq inspect --json`, `tsq relations
+//! --json` and `tsq analyze` (an analysis and the project structure),
+//! against reviewed sidecars in
 //! `tests/answer_shape/`. The answers come from `tsq::answer`'s types, not
 //! the Rust-JS wire types, so a protocol change cannot alter them
 //! unnoticed: it fails here. A change meant to alter the answer updates a
@@ -72,11 +74,15 @@ fn json_answers_keep_their_reviewed_shape() {
     // Each case's fixture has what its answer shows filled in: call trees
     // both ways and graph edges (multi-hop), a type hierarchy with members
     // (type-hierarchy), ranked search results (search).
-    let cases: [(&str, &str, &[&str]); 4] = [
+    let cases: [(&str, &str, &[&str]); 8] = [
         ("lookup", "ts-ls/multi-hop", &["lookup", "symbol = handleRequest", "--call-depth", "2", "--format", "json"]),
         ("lookup-class", "ts-ls/type-hierarchy", &["lookup", "symbol = BaseModel", "--format", "json"]),
         ("search", "search", &["search", "evict the least recently used entry", "--format", "json"]),
         ("search-concise", "search", &["search", "evict the least recently used entry", "--format", "concise", "--json"]),
+        ("inspect", "ts-ls/multi-hop", &["inspect", "symbol = handleRequest", "--call-depth", "2", "--json"]),
+        ("relations", "ts-ls/multi-hop", &["relations", "symbol = entry.ts > handleRequest", "--call-depth", "2", "--json"]),
+        ("analyze-advanced-types", "ts-ls/advanced-types", &["analyze", "advanced-types"]),
+        ("analyze-project-structure", "ts-ls/type-hierarchy", &["analyze", "project-structure"]),
     ];
     let mut failures = Vec::new();
     for (name, fixture, args) in cases {

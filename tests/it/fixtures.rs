@@ -13,8 +13,8 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 use tsq::chunk::{estimate_tokens, CodeChunk};
-use tsq::engine::FileParse;
 use tsq::parse::{walk, ParsedSymbol};
+use tsq::parse_pool::FileParse;
 use tsq::validate::check_file;
 
 fn expected(f: &FileParse, chunks: &[CodeChunk]) -> Value {

@@ -10,9 +10,9 @@ use serde_json::{Map, Value};
 use tsq::answer::SymbolMetadata;
 use tsq::chunk::estimate_tokens;
 use tsq::graph;
-use tsq::inspect::Workspace;
 use tsq::lookup::{lookup_query, LookupConfig};
 use tsq::query::SymbolQuery;
+use tsq::workspace::Workspace;
 
 use common::golden;
 

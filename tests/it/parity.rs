@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde::Deserialize;
-use tsq::engine::FileParse;
 use tsq::parse::{walk, ParsedSymbol};
+use tsq::parse_pool::FileParse;
 
 #[derive(Deserialize, Debug)]
 #[serde(rename_all = "camelCase")]

@@ -50,8 +50,8 @@ fn indexed(ws: &TempDir, embedder: Option<Box<dyn Embedder>>) -> Index {
     index
 }
 
-fn settings() -> Settings {
-    Settings::default()
+fn settings() -> tsq::search::SearchConfig {
+    Settings::default().search()
 }
 
 #[test]
@@ -200,9 +200,9 @@ fn end_to_end_with_the_local_model() {
     assert_eq!(index.embedder_name(), "all-MiniLM-L6-v2-int8-w4");
     let (with, all) = index.vector_coverage().unwrap();
     assert_eq!(with, all, "tsq index embeds everything");
-    let workspace = std::sync::Arc::new(tsq::inspect::Workspace::open(&ws.0).unwrap());
+    let workspace = std::sync::Arc::new(tsq::workspace::Workspace::open(&ws.0).unwrap());
     let live = || Ok(std::sync::Arc::clone(&workspace));
-    let structures = tsq::structure::Structures::new(&live, settings().call_depth);
+    let structures = tsq::structure::Structures::new(&live, Settings::default().call_depth);
     for (query, expected) in [
         ("where do we get a new access token once the old one has expired?", "refreshAccessToken"),
         ("wait longer between attempts after each failure", "retryWithBackoff"),

@@ -36,7 +36,7 @@ fn full_text(engine: &Engine, query: &str) -> String {
 /// The answer without what says where structure came from (the summary
 /// line's tokens count it too, and the notes).
 fn without_provenance(text: &str) -> String {
-    without_backends(text).lines().filter(|l| !l.starts_with("note: structure: ")).map(|l| format!("{l}\n")).collect()
+    common::without_backends(text).lines().filter(|l| !l.starts_with("note: structure: ")).map(|l| format!("{l}\n")).collect()
 }
 
 /// What the answer says of the occurrence index's coverage: current
@@ -63,6 +63,7 @@ fn full_answers_from_the_occurrence_rows_equal_live_ones_on_every_language_servi
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(&fixtures).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
     dirs.sort();
     let settings = tsq::config::Settings::default();
+    let search_config = settings.search();
     let mut failures = Vec::new();
     let (mut checked, mut from_rows) = (0, 0);
     for dir in dirs {
@@ -75,12 +76,12 @@ fn full_answers_from_the_occurrence_rows_equal_live_ones_on_every_language_servi
         assert_eq!(current, all, "{name}: every source file has current rows");
         let tree = tsq::source::Tree::walk(&ws.0);
         let view = tsq::ts::files::FileView::new(Default::default());
-        let workspace = std::sync::Arc::new(tsq::inspect::Workspace::open(&ws.0).unwrap());
+        let workspace = std::sync::Arc::new(tsq::workspace::Workspace::open(&ws.0).unwrap());
         let live = || Ok(std::sync::Arc::clone(&workspace));
         let rows = tsq::structure::answers::Rows::new(&index, &view, &tree.sources);
         for q in QUERIES {
             let search = |structures: &tsq::structure::Structures<'_>| {
-                tsq::search::search(&index, structures, None, q, &Default::default(), &settings).unwrap().answer.text
+                tsq::search::search(&index, structures, None, q, &Default::default(), &search_config).unwrap().answer.text
             };
             let enriched = tsq::structure::Structures::new(&live, settings.call_depth).with_rows(&rows);
             let a = search(&enriched);
@@ -95,14 +96,6 @@ fn full_answers_from_the_occurrence_rows_equal_live_ones_on_every_language_servi
     assert!(checked >= 3 * 5, "only {checked} answers checked");
     assert!(from_rows >= 20, "only {from_rows} results were enriched from the rows");
     assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n\n"));
-}
-
-/// The summary line without what it says about where structure came from.
-fn without_backends(text: &str) -> String {
-    let (first, rest) = text.split_once('\n').unwrap_or((text, ""));
-    // The token count covers the whole text, that part included.
-    let first: Vec<&str> = first.split(" | ").filter(|p| !p.contains("structure: ") && !p.ends_with(" tokens")).collect();
-    format!("{}\n{rest}", first.join(" | "))
 }
 
 /// Every `symbol =` query of the Language Service fixtures, answered from
@@ -123,7 +116,7 @@ fn lookups_and_inspects_from_the_index_equal_live_ones() {
         e.index(StructureMode::Occurrences, &tsq::index::sync_silent()).unwrap();
         // One live Language Service with every program built answers both
         // the lookups and the inspects.
-        let everything = tsq::inspect::Workspace::open(&ws.0).unwrap();
+        let everything = tsq::workspace::Workspace::open(&ws.0).unwrap();
         everything.analyze_internal("program-build", &Default::default()).unwrap();
         for q in queries.lines().map(str::trim).filter(|l| l.starts_with("symbol =")) {
             if let Err(f) = same_inspect(&e, &everything, q, &mut inspected) {
@@ -136,7 +129,7 @@ fn lookups_and_inspects_from_the_index_equal_live_ones() {
             if stored.lines().next().unwrap_or("").contains("structure: from the occurrence index") {
                 from_index += 1;
             }
-            if without_backends(&stored) != without_backends(&expected) {
+            if common::without_backends(&stored) != common::without_backends(&expected) {
                 failures.push(format!("{name}: {q}\n--- from the engine\n{stored}\n--- live\n{expected}"));
             }
         }
@@ -151,7 +144,7 @@ fn lookups_and_inspects_from_the_index_equal_live_ones() {
 /// with every program built: the same metadata, workspace and coverage
 /// (only which programs this process built differs). Counts the answers
 /// served from the index.
-fn same_inspect(e: &Engine, live: &tsq::inspect::Workspace, q: &str, from_index: &mut usize) -> Result<(), String> {
+fn same_inspect(e: &Engine, live: &tsq::workspace::Workspace, q: &str, from_index: &mut usize) -> Result<(), String> {
     let answer = e.inspect(q, Some(1)).map_err(|err| format!("{q}: {err}"))?;
     let structure = answer.structure.clone().unwrap_or_default();
     if structure.contains("structure: from the occurrence index") {
@@ -239,12 +232,12 @@ fn kill_9_during_the_occurrence_index_loses_nothing_committed() {
     // A first index that was cut short is finished, never half-used: the
     // rerun indexes at least what was missing.
     assert!(indexed >= files - committed && indexed > 0, "resumed: {report}");
-    let live = tsq::inspect::Workspace::open(&ws.0).unwrap();
+    let live = tsq::workspace::Workspace::open(&ws.0).unwrap();
     for q in ["symbol = packages/core/src/money.ts > Money", "symbol = packages/core/src/math.ts > add"] {
         let expected = tsq::lookup::lookup_query(&live, &tsq::query::SymbolQuery::parse(q).unwrap(), &tsq::lookup::LookupConfig::default()).unwrap().text;
         let got = full_text(&e, q);
         assert!(got.lines().next().unwrap().contains("from the occurrence index"), "{q}: {got}");
-        assert_eq!(without_backends(&got), without_backends(&expected), "{q}");
+        assert_eq!(common::without_backends(&got), common::without_backends(&expected), "{q}");
     }
 }
 
@@ -269,7 +262,7 @@ fn a_moved_workspace_keeps_its_structure() {
     let got = full_text(&e, q);
     let header = got.lines().next().unwrap();
     assert!(header.contains("structure: from the occurrence index;"), "{q} is answered from the rows, none re-indexed, after the move: {header}");
-    let live = tsq::inspect::Workspace::open(&moved.0).unwrap();
+    let live = tsq::workspace::Workspace::open(&moved.0).unwrap();
     let expected = tsq::lookup::lookup_query(&live, &tsq::query::SymbolQuery::parse(q).unwrap(), &tsq::lookup::LookupConfig::default()).unwrap().text;
-    assert_eq!(without_backends(&got), without_backends(&expected), "{q}");
+    assert_eq!(common::without_backends(&got), common::without_backends(&expected), "{q}");
 }

@@ -10,8 +10,8 @@ use crate::common;
 use std::path::Path;
 
 use serde_json::{Map, Value};
-use tsq::inspect::{AnalyzeConfig, InspectConfig, Workspace};
 use tsq::query::SymbolQuery;
+use tsq::workspace::{AnalyzeConfig, InspectConfig, Workspace};
 
 fn check(path: &Path, actual: &Value, failures: &mut Vec<String>) {
     common::golden(path, &(serde_json::to_string_pretty(actual).unwrap() + "\n"), failures);

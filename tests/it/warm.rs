@@ -6,8 +6,8 @@ use crate::common;
 
 use std::path::Path;
 
-use tsq::inspect::{InspectConfig, Workspace};
 use tsq::query::SymbolQuery;
+use tsq::workspace::{InspectConfig, Workspace};
 
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();

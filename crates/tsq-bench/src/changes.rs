@@ -67,7 +67,7 @@ fn queries(repo: &str) -> anyhow::Result<Vec<EvalQuery>> {
 }
 
 pub fn run(repos: &[String], embedder: EmbedderChoice) -> anyhow::Result<ExitStatus> {
-    let engine = tsq::engine::TsqEngine::new(&Default::default())?;
+    let engine = tsq::parse_pool::ParsePool::new(&Default::default())?;
     let settings = Settings::default();
     let systems: [(&str, Option<Steps>); 4] = [
         ("BM25 over whole files", None),
@@ -98,8 +98,7 @@ pub fn run(repos: &[String], embedder: EmbedderChoice) -> anyhow::Result<ExitSta
                     (0, _) => whole.search(&q.query, DEPTH),
                     (1, _) => windows.search(&q.query, DEPTH),
                     (_, Some(steps)) => {
-                        let mut s = settings.clone();
-                        s.ranking = *steps;
+                        let s = tsq::search::SearchConfig { ranking: *steps, ..settings.search() };
                         let r = tsq::search::retrieve(&index, None, &q.query, &filter, &s)?;
                         tsq::search::select::dedupe_concerns(r.ranked).iter().take(DEPTH).map(|c| crate::search::hit(&c.row)).collect()
                     }

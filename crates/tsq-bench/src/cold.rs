@@ -66,7 +66,7 @@ fn sample(root: &Path, n: usize) -> anyhow::Result<Vec<Sample>> {
         }
         by_project.entry(project_dir(&f, root)).or_default().push(f);
     }
-    let engine = tsq::engine::TsqEngine::new(&Default::default())?;
+    let engine = tsq::parse_pool::ParsePool::new(&Default::default())?;
     let mut out = Vec::new();
     let mut round = 0;
     while out.len() < n && round < 50 {
@@ -112,7 +112,7 @@ fn sample(root: &Path, n: usize) -> anyhow::Result<Vec<Sample>> {
             let Some(at) = at else { continue };
             let line = text[..at].matches('\n').count() as u32 + 1;
             let col = text[..at].rsplit('\n').next().map(|l| l.encode_utf16().count()).unwrap_or(0) as u32 + 1;
-            let rel = tsq::engine::file_paths(file, root).relative_path;
+            let rel = tsq::parse_pool::file_paths(file, root).relative_path;
             out.push(Sample { rel, abs: file.clone(), names, line, column: col });
         }
         if !progressed {

@@ -78,7 +78,7 @@ fn bare_walk_stat(root: &Path) -> usize {
 }
 
 pub fn run(corpora: &[String], synthetic: usize, runs: usize, embedder: EmbedderChoice) -> anyhow::Result<ExitStatus> {
-    let engine = tsq::engine::TsqEngine::new(&Default::default())?;
+    let engine = tsq::parse_pool::ParsePool::new(&Default::default())?;
     let silent = tsq::index::sync_silent();
     let mut out = std::io::stdout().lock();
     writeln!(out, "tsq bench index — {} engine, medians of {runs}", crate::parse::backend())?;
@@ -171,7 +171,7 @@ pub fn run(corpora: &[String], synthetic: usize, runs: usize, embedder: Embedder
         writeln!(
             out,
             "\nincremental sync after a one-file edit ({}): {:.0} ms (parse, write, embed)",
-            tsq::engine::file_paths(&victim, &dir).relative_path,
+            tsq::parse_pool::file_paths(&victim, &dir).relative_path,
             median(ms)
         )?;
     }

@@ -12,7 +12,7 @@ use anyhow::{bail, Context};
 use serde::Deserialize;
 use serde_json::json;
 
-use tsq::inspect::{InspectConfig, Workspace, RESOLVERS};
+use tsq::workspace::{InspectConfig, Workspace, RESOLVERS};
 
 use crate::parse::percentile;
 use crate::ExitStatus;

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 use serde::Deserialize;
 
-use tsq::engine::{EngineConfig, TsqEngine};
+use tsq::parse_pool::{ParsePool, ParsePoolConfig};
 use tsq::source;
 
 use crate::ExitStatus;
@@ -61,12 +61,12 @@ pub fn run(dirs: &[PathBuf], args: BenchArgs) -> anyhow::Result<ExitStatus> {
     let runs = args.runs.max(1);
     eprintln!("tsq bench parse: {} files, {mb:.1} MB, {runs} runs per side", files.len());
 
-    let mut config = EngineConfig::default();
+    let mut config = ParsePoolConfig::default();
     if let Some(w) = args.workers {
         config.pool.workers = w.max(1);
     }
     let started = Instant::now();
-    let engine = TsqEngine::new(&config).context("starting the engine pool")?;
+    let engine = ParsePool::new(&config).context("starting the engine pool")?;
     let pool_startup = started.elapsed();
     let isolate_startup = median(engine.startup_times().iter().map(Duration::as_secs_f64).collect());
 

@@ -2,9 +2,9 @@
 //! deterministic sample of declarations (the internal `program-build` and
 //! `symbol-sample` analyses, which no product path calls).
 
-use tsq::inspect::{AnalyzeConfig, Workspace};
 use tsq::query::SymbolQuery;
 use tsq::ts::TsError;
+use tsq::workspace::{AnalyzeConfig, Workspace};
 
 /// A sampled declaration: absolute file, UTF-16 offset of its name, and
 /// the names a query needs.

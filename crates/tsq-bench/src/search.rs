@@ -162,7 +162,7 @@ pub(crate) fn workspace(repo: &str) -> anyhow::Result<PathBuf> {
 }
 
 pub(crate) fn files_of(root: &Path) -> Vec<(String, String)> {
-    tsq::source::walk(root).files.iter().filter_map(|f| Some((tsq::engine::file_paths(f, root).relative_path, std::fs::read_to_string(f).ok()?))).collect()
+    tsq::source::walk(root).files.iter().filter_map(|f| Some((tsq::parse_pool::file_paths(f, root).relative_path, std::fs::read_to_string(f).ok()?))).collect()
 }
 
 /// The evaluation's queries, tuned and untuned. The untuned sets
@@ -191,7 +191,7 @@ pub(super) fn eval_queries() -> anyhow::Result<Vec<EvalQuery>> {
 
 pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow::Result<ExitStatus> {
     let queries = eval_queries()?;
-    let engine = tsq::engine::TsqEngine::new(&Default::default())?;
+    let engine = tsq::parse_pool::ParsePool::new(&Default::default())?;
     let mut settings = Settings::default();
     if let Some(n) = std::env::var("XP_CANDIDATES").ok().and_then(|v| v.parse().ok()) {
         settings.max_vector_candidates = n;
@@ -247,7 +247,7 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow:
         if enrich > 0 {
             // One warm Language Service per repository, as `tsq serve` holds;
             // its first query (loading programs) is left out.
-            let ws = std::sync::Arc::new(tsq::inspect::Workspace::open(&dir)?);
+            let ws = std::sync::Arc::new(tsq::workspace::Workspace::open(&dir)?);
             let live = || Ok(std::sync::Arc::clone(&ws));
             let [n, m] = index.occurrence_coverage()?;
             held.push(format!("{repo} {n}/{m}"));
@@ -256,7 +256,7 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow:
                 index.sync(&engine, &tsq::index::sync_silent())?;
                 let sync = t.elapsed().as_secs_f64() * 1000.0;
                 let structures = tsq::structure::Structures::new(&live, settings.call_depth);
-                let a = tsq::search::search(&index, &structures, None, &q.query, &filter, &settings)?;
+                let a = tsq::search::search(&index, &structures, None, &q.query, &filter, &settings.search())?;
                 if i > 0 {
                     pipeline.push([sync, a.timings.retrieval as f64, a.timings.rerank as f64, a.timings.enrichment as f64]);
                 }
@@ -278,21 +278,21 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow:
                 add(systems[2], &hits);
             }
             let t = Instant::now();
-            let r = tsq::search::retrieve(&index, None, &q.query, &filter, &settings)?;
+            let r = tsq::search::retrieve(&index, None, &q.query, &filter, &settings.search())?;
             latency.push(t.elapsed().as_secs_f64() * 1000.0);
             let ranked = tsq::search::select::dedupe_concerns(r.ranked.clone());
             add(systems[3], &ranked.iter().take(10).map(|c| hit(&c.row)).collect::<Vec<_>>());
             if let Some(f) = &mut dump {
                 match dump_steps {
                     Some(steps) => {
-                        let r = tsq::search::retrieve(&index, None, &q.query, &filter, &Settings { ranking: steps, ..settings.clone() })?;
+                        let r = tsq::search::retrieve(&index, None, &q.query, &filter, &tsq::search::SearchConfig { ranking: steps, ..settings.search() })?;
                         dump_query(f, q, &tsq::search::select::dedupe_concerns(r.ranked))?
                     }
                     None => dump_query(f, q, &ranked)?,
                 }
             }
             for (label, steps) in ABLATION {
-                let r = tsq::search::retrieve(&index, None, &q.query, &filter, &Settings { ranking: *steps, ..settings.clone() })?;
+                let r = tsq::search::retrieve(&index, None, &q.query, &filter, &tsq::search::SearchConfig { ranking: *steps, ..settings.search() })?;
                 let ranked = tsq::search::select::dedupe_concerns(r.ranked);
                 add(label, &ranked.iter().take(10).map(|c| hit(&c.row)).collect::<Vec<_>>());
             }
@@ -304,7 +304,7 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow:
             );
             if let Some(rr) = &reranker {
                 let t = Instant::now();
-                let r = tsq::search::retrieve(&index, Some(rr as &dyn tsq::embed::Reranker), &q.query, &filter, &settings)?;
+                let r = tsq::search::retrieve(&index, Some(rr as &dyn tsq::embed::Reranker), &q.query, &filter, &settings.search())?;
                 rerank_latency.push(t.elapsed().as_secs_f64() * 1000.0);
                 let ranked = tsq::search::select::dedupe_concerns(r.ranked.clone());
                 add("hybrid + local rerank", &ranked.iter().take(10).map(|c| hit(&c.row)).collect::<Vec<_>>());

@@ -2,7 +2,7 @@
 //!
 //! Rust calls one JS entry point per request. JS takes the request out of
 //! `OpState` through an op and puts its answer back through another op
-//! (the pattern of Deno's own tsc host). An `Engine` is not `Send`: it lives
+//! (the pattern of Deno's own tsc host). An `Isolate` is not `Send`: it lives
 //! on the thread that made it (see `pool`).
 
 use std::cell::RefCell;
@@ -37,7 +37,7 @@ pub fn engine_fingerprint() -> &'static str {
             h.update([0]);
             h.update(text.as_bytes());
         }
-        h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+        crate::hex(&h.finalize())
     })
 }
 
@@ -244,25 +244,25 @@ fn set_engine_flags() {
 }
 
 /// A warm isolate holding `typescript.js`.
-pub struct Engine {
+pub struct Isolate {
     runtime: JsRuntime,
     state: Rc<RefCell<OpState>>,
     startup: Duration,
 }
 
-impl Engine {
+impl Isolate {
     /// Creates the isolate and loads the compiler. Call on a thread with a
     /// native stack of at least [`THREAD_STACK_BYTES`].
-    pub fn new() -> Result<Engine, TsError> {
-        Engine::with_fs(None)
+    pub fn new() -> Result<Isolate, TsError> {
+        Isolate::with_fs(None)
     }
 
     /// An engine that can also serve the Language Service over `fs`.
-    pub fn for_workspace(fs: WorkspaceFs) -> Result<Engine, TsError> {
-        Engine::with_fs(Some(fs))
+    pub fn for_workspace(fs: WorkspaceFs) -> Result<Isolate, TsError> {
+        Isolate::with_fs(Some(fs))
     }
 
-    fn with_fs(fs: Option<WorkspaceFs>) -> Result<Engine, TsError> {
+    fn with_fs(fs: Option<WorkspaceFs>) -> Result<Isolate, TsError> {
         set_engine_flags();
         let started = Instant::now();
         let mut runtime =
@@ -272,7 +272,7 @@ impl Engine {
             runtime.execute_script(*name, code.to_string()).map_err(|e| TsError::Startup(format!("loading {name}: {e}")))?;
         }
         let state = runtime.op_state();
-        Ok(Engine { runtime, state, startup: started.elapsed() })
+        Ok(Isolate { runtime, state, startup: started.elapsed() })
     }
 
     /// How long `new` took: isolate creation plus loading the compiler.

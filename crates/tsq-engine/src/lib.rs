@@ -19,13 +19,19 @@ pub mod protocol;
 mod service;
 pub mod source;
 
-pub use isolate::{engine_fingerprint, Engine, TS_LIBS, TYPESCRIPT_JS, TYPESCRIPT_VERSION};
-pub use pool::{EnginePool, PoolConfig};
+pub use isolate::{engine_fingerprint, Isolate, TS_LIBS, TYPESCRIPT_JS, TYPESCRIPT_VERSION};
+pub use pool::{IsolatePool, PoolConfig};
 pub use service::Service;
 
 /// Lower-case hex of `bytes`.
 pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        s.push(DIGITS[(b >> 4) as usize] as char);
+        s.push(DIGITS[(b & 15) as usize] as char);
+    }
+    s
 }
 
 /// Lower-case hex of the SHA-256 of `bytes`.

@@ -1,7 +1,7 @@
 //! A pool of engines, one per thread, that parses files in parallel.
 //!
 //! Each worker thread gets a large native stack and builds its own
-//! [`Engine`]; `typescript.js` loads once per isolate, in parallel. A file
+//! [`Isolate`]; `typescript.js` loads once per isolate, in parallel. A file
 //! whose parse throws past tsq's JS handlers gets a `TsError`, and that
 //! worker replaces its isolate before taking the next job: one bad file
 //! never stops the run.
@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use super::isolate::{Engine, THREAD_STACK_BYTES};
+use super::isolate::{Isolate, THREAD_STACK_BYTES};
 use super::protocol::{ParseRequest, ParseResponse};
 use super::TsError;
 
@@ -35,15 +35,15 @@ struct Job {
     reply: Sender<(usize, Result<ParseResponse, TsError>)>,
 }
 
-pub struct EnginePool {
+pub struct IsolatePool {
     jobs: Option<Sender<Job>>,
     workers: Vec<JoinHandle<()>>,
     startups: Vec<Duration>,
 }
 
-impl EnginePool {
+impl IsolatePool {
     /// Starts the workers and waits until every isolate is warm.
-    pub fn new(config: &PoolConfig) -> Result<EnginePool, TsError> {
+    pub fn new(config: &PoolConfig) -> Result<IsolatePool, TsError> {
         let (jobs, job_rx) = channel::<Job>();
         let job_rx = Arc::new(Mutex::new(job_rx));
         let (ready_tx, ready_rx) = channel::<Result<Duration, TsError>>();
@@ -63,7 +63,7 @@ impl EnginePool {
         for ready in ready_rx.iter().take(workers.len()) {
             startups.push(ready?);
         }
-        Ok(EnginePool { jobs: Some(jobs), workers, startups })
+        Ok(IsolatePool { jobs: Some(jobs), workers, startups })
     }
 
     /// Start-up time of each isolate (creation plus loading the compiler).
@@ -100,7 +100,7 @@ impl EnginePool {
     }
 }
 
-impl Drop for EnginePool {
+impl Drop for IsolatePool {
     fn drop(&mut self) {
         self.jobs.take();
         for w in self.workers.drain(..) {
@@ -110,7 +110,7 @@ impl Drop for EnginePool {
 }
 
 fn worker(jobs: Arc<Mutex<Receiver<Job>>>, ready: Sender<Result<Duration, TsError>>) {
-    let mut engine = match Engine::new() {
+    let mut engine = match Isolate::new() {
         Ok(engine) => {
             let _ = ready.send(Ok(engine.startup_time()));
             engine
@@ -132,7 +132,7 @@ fn worker(jobs: Arc<Mutex<Receiver<Job>>>, ready: Sender<Result<Duration, TsErro
         let result = engine.parse(job.request);
         if result.is_err() {
             // The isolate saw an exception escape; start from a clean one.
-            match Engine::new() {
+            match Isolate::new() {
                 Ok(fresh) => engine = fresh,
                 Err(e) => {
                     let _ = job.reply.send((job.index, Err(e)));

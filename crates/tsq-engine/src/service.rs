@@ -7,7 +7,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use super::host::WorkspaceFs;
-use super::isolate::{Engine, THREAD_STACK_BYTES};
+use super::isolate::{Isolate, THREAD_STACK_BYTES};
 use super::protocol::{ServiceRequest, ServiceResponse};
 use super::TsError;
 
@@ -28,7 +28,7 @@ impl Service {
             .name("tsq-service".into())
             .stack_size(THREAD_STACK_BYTES)
             .spawn(move || {
-                let mut engine = match Engine::for_workspace(fs) {
+                let mut engine = match Isolate::for_workspace(fs) {
                     Ok(e) => {
                         let _ = ready_tx.send(Ok(e.startup_time()));
                         e

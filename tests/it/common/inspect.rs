@@ -3,7 +3,7 @@
 //! Language Service with every program built.
 
 use tsq::api::InspectAnswer;
-use tsq::inspect::{InspectConfig, Workspace};
+use tsq::workspace::{InspectConfig, Workspace};
 
 /// Where `answer` (to `q`, at `call_depth`) differs from `live`'s: the
 /// matches, the workspace and the coverage (only which programs each

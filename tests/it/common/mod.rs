@@ -9,11 +9,11 @@ pub mod tsserver;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use tsq::engine::{EngineConfig, FileParse, TsqEngine};
+use tsq::parse_pool::{FileParse, ParsePool, ParsePoolConfig};
 
-pub fn engine() -> &'static TsqEngine {
-    static ENGINE: OnceLock<TsqEngine> = OnceLock::new();
-    ENGINE.get_or_init(|| TsqEngine::new(&EngineConfig::default()).expect("engine starts"))
+pub fn engine() -> &'static ParsePool {
+    static ENGINE: OnceLock<ParsePool> = OnceLock::new();
+    ENGINE.get_or_init(|| ParsePool::new(&ParsePoolConfig::default()).expect("engine starts"))
 }
 
 pub fn repo() -> PathBuf {
@@ -195,4 +195,13 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
         .unwrap();
     assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// An answer's text without its header's backend parts (`structure: …`,
+/// the token count, which covers that part too): what the rows and the
+/// live Language Service must agree on.
+pub fn without_backends(text: &str) -> String {
+    let (first, rest) = text.split_once('\n').unwrap_or((text, ""));
+    let first: Vec<&str> = first.split(" | ").filter(|p| !p.contains("structure: ") && !p.ends_with(" tokens")).collect();
+    format!("{}\n{rest}", first.join(" | "))
 }

@@ -17,8 +17,8 @@ use std::process::Command;
 
 use serde::Deserialize;
 use tsq::answer::{CallEntry, Inspection, SymbolMetadata};
-use tsq::inspect::{InspectConfig, Workspace};
 use tsq::query::SymbolQuery;
+use tsq::workspace::{InspectConfig, Workspace};
 
 #[derive(Deserialize, Debug)]
 struct OracleEntry {

@@ -60,7 +60,7 @@ fn known(q: &str, what: &str) -> bool {
 
 thread_local! {
     /// The last oracle of this test (each test runs on its own thread).
-    static ORACLE: std::cell::RefCell<Option<std::rc::Rc<tsq::inspect::Workspace>>> = const { std::cell::RefCell::new(None) };
+    static ORACLE: std::cell::RefCell<Option<std::rc::Rc<tsq::workspace::Workspace>>> = const { std::cell::RefCell::new(None) };
 }
 
 /// A fresh live Language Service of `root`: new projects, Language
@@ -68,7 +68,7 @@ thread_local! {
 /// same root is reused (`Workspace::reload`: TypeScript's code and the
 /// parsed lib files, which no edit changes), since starting one and
 /// parsing the libs again was most of a comparison's time.
-fn fresh_oracle(root: &Path) -> std::rc::Rc<tsq::inspect::Workspace> {
+fn fresh_oracle(root: &Path) -> std::rc::Rc<tsq::workspace::Workspace> {
     ORACLE.with(|cell| {
         let mut slot = cell.borrow_mut();
         let same_root = slot.as_ref().is_some_and(|w| root.canonicalize().ok().as_deref() == Some(w.root()));
@@ -79,7 +79,7 @@ fn fresh_oracle(root: &Path) -> std::rc::Rc<tsq::inspect::Workspace> {
                 return w;
             }
         }
-        let w = std::rc::Rc::new(tsq::inspect::Workspace::open(root).unwrap());
+        let w = std::rc::Rc::new(tsq::workspace::Workspace::open(root).unwrap());
         *slot = Some(std::rc::Rc::clone(&w));
         w
     })
@@ -135,7 +135,7 @@ pub fn differences_among(e: &Engine, root: &Path, call_depth: i32, pick: &mut dy
 /// live Language Service's: the same results (match, every metadata
 /// field), snapshots, graph and text (bar the line saying where structure
 /// came from).
-fn same_lookup(e: &Engine, live: &tsq::inspect::Workspace, q: &str, call_depth: i32) -> Result<(), String> {
+fn same_lookup(e: &Engine, live: &tsq::workspace::Workspace, q: &str, call_depth: i32) -> Result<(), String> {
     let overrides = tsq::config::Overrides { call_depth: Some(call_depth), ..Default::default() };
     let req = e.request(QueryInput { query: q.into(), overrides, ..Default::default() }).unwrap();
     let Answer::Full(full) = e.query(&req, &tsq::index::sync_silent()).map_err(|err| format!("{q}: {err}"))? else { unreachable!("a full answer") };
@@ -177,9 +177,9 @@ fn same_lookup(e: &Engine, live: &tsq::inspect::Workspace, q: &str, call_depth: 
 /// and equals the live Language Service's with every program built: the
 /// same metadata, workspace and coverage (only which programs this
 /// process built differs). Returns the live answer, and the difference.
-fn same_inspect(e: &Engine, live: &tsq::inspect::Workspace, q: &str, call_depth: i32) -> (tsq::answer::Inspection, Option<String>) {
+fn same_inspect(e: &Engine, live: &tsq::workspace::Workspace, q: &str, call_depth: i32) -> (tsq::answer::Inspection, Option<String>) {
     let parsed = tsq::query::SymbolQuery::parse(q).unwrap();
-    let expected = live.inspect(&parsed, &tsq::inspect::InspectConfig { call_depth, resolvers: None }).unwrap();
+    let expected = live.inspect(&parsed, &tsq::workspace::InspectConfig { call_depth, resolvers: None }).unwrap();
     let answer = match e.inspect(q, Some(call_depth)) {
         Ok(answer) => answer,
         Err(err) => return (expected, Some(format!("{q}: {err}"))),
@@ -207,13 +207,7 @@ fn strip_references(v: &mut serde_json::Value) {
     }
 }
 
-/// The text without what says where structure came from (the summary
-/// line's token count covers it too).
-pub fn without_backends(text: &str) -> String {
-    let (first, rest) = text.split_once('\n').unwrap_or((text, ""));
-    let first: Vec<&str> = first.split(" | ").filter(|p| !p.contains("structure: ") && !p.ends_with(" tokens")).collect();
-    format!("{}\n{rest}", first.join(" | "))
-}
+pub use crate::common::without_backends;
 
 mod erased {
     pub trait Ser {

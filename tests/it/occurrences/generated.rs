@@ -305,7 +305,7 @@ fn generated_edits_of_every_kind_keep_rows_exact() {
         // method and class).
         if step % 25 == 24 {
             let started = std::time::Instant::now();
-            let live = tsq::inspect::Workspace::open(&ws_root).unwrap();
+            let live = tsq::workspace::Workspace::open(&ws_root).unwrap();
             let a = common::tsserver::compare_with(&ws_root, 1, usize::MAX, &live, &|q| {
                 let answer = e.inspect(&q.to_string(), Some(1)).unwrap();
                 assert!(answer.structure.as_deref().unwrap_or_default().contains("from the occurrence index"), "{q}: {:?}", answer.structure);

@@ -11,11 +11,11 @@ use crate::parse::{self, Diagnostic, ParsedFile};
 use crate::source::{self, ReadConfig, Skipped};
 use crate::text::SourceText;
 use crate::ts::protocol::{ParseRequest, ParseResponse};
-use crate::ts::{EnginePool, PoolConfig, TsError};
+use crate::ts::{IsolatePool, PoolConfig, TsError};
 
 /// Everything the engine needs, built once at the edge.
 #[derive(Debug, Clone, Default)]
-pub struct EngineConfig {
+pub struct ParsePoolConfig {
     pub pool: PoolConfig,
     pub read: ReadConfig,
 }
@@ -32,12 +32,12 @@ impl FileParse {
     }
 }
 
-pub struct TsqEngine {
+pub struct ParsePool {
     /// Started on the first parse: a sync that finds nothing changed (a
     /// lookup from the index) never loads the compiler. Released by
-    /// [`TsqEngine::release`] (a full index frees its isolates before the
+    /// [`ParsePool::release`] (a full index frees its isolates before the
     /// occurrence pass) and started again on the next parse.
-    pool: std::sync::Mutex<Option<Arc<Result<EnginePool, TsError>>>>,
+    pool: std::sync::Mutex<Option<Arc<Result<IsolatePool, TsError>>>>,
     config: crate::ts::PoolConfig,
     read: ReadConfig,
 }
@@ -45,15 +45,15 @@ pub struct TsqEngine {
 /// Files go to the pool in batches of this many, bounding memory.
 const BATCH: usize = 256;
 
-impl TsqEngine {
-    pub fn new(config: &EngineConfig) -> Result<TsqEngine, TsError> {
-        Ok(TsqEngine { pool: std::sync::Mutex::new(None), config: config.pool.clone(), read: config.read.clone() })
+impl ParsePool {
+    pub fn new(config: &ParsePoolConfig) -> Result<ParsePool, TsError> {
+        Ok(ParsePool { pool: std::sync::Mutex::new(None), config: config.pool.clone(), read: config.read.clone() })
     }
 
     /// The pool, started if it is not running.
-    fn pool(&self) -> Arc<Result<EnginePool, TsError>> {
+    fn pool(&self) -> Arc<Result<IsolatePool, TsError>> {
         let mut slot = self.pool.lock().unwrap_or_else(|e| e.into_inner());
-        slot.get_or_insert_with(|| Arc::new(EnginePool::new(&self.config))).clone()
+        slot.get_or_insert_with(|| Arc::new(IsolatePool::new(&self.config))).clone()
     }
 
     /// Stops the pool's isolates (each holds a compiler: tens of MB); the

@@ -14,6 +14,10 @@ use crate::ts::host::WorkspaceFs;
 use crate::ts::protocol::{FileFailure, FileOccurrences, LookupTarget, Narrow, ProgramFiles, ServiceRequest, ServiceResponse};
 use crate::ts::{Service, TsError, TS_LIBS};
 
+/// How deep call trees go by default (`callDepth`; `config` builds the
+/// settings from it).
+pub const CALL_DEPTH: i32 = 1;
+
 /// What `inspect` computes.
 #[derive(Debug, Clone)]
 pub struct InspectConfig {
@@ -25,7 +29,7 @@ pub struct InspectConfig {
 
 impl Default for InspectConfig {
     fn default() -> Self {
-        InspectConfig { call_depth: crate::config::Settings::default().call_depth, resolvers: None }
+        InspectConfig { call_depth: CALL_DEPTH, resolvers: None }
     }
 }
 

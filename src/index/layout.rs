@@ -1,0 +1,45 @@
+//! The names of what lives in the index directory (`.tsq/`): the tables'
+//! directories (`schema::TABLES`), the index's own files, and the local
+//! files no publish uploads and no pull may bring. A leaf of `index`:
+//! `confine`, `swap`, `disk` and `sync` read it.
+
+/// The write journal: chunk rows a sync is about to replace.
+pub const JOURNAL: &str = "pending.json";
+/// A pull's staged index.
+pub const INCOMING: &str = "incoming";
+/// The replaced index, deleted once the swap is done.
+pub const OUTGOING: &str = "outgoing";
+/// The swap's journal: present from the commit point until the swap is done.
+pub const SWAP: &str = "swap.json";
+/// Changes with every swap; readers reopen when it moved.
+pub const GENERATION: &str = "generation";
+
+/// What stays local in the index directory: the writer lock, the user's
+/// `config.toml`, the write journal, a pull's staging, journal and
+/// generation, where the index came from. Everything else is the index a
+/// publish uploads and a pull replaces.
+const LOCAL_ONLY: &[&str] = &["lock", ".gitignore", "config.toml", JOURNAL, ORIGIN, INCOMING, OUTGOING, SWAP, GENERATION, ".write-probe"];
+/// The local files tsq writes at the top of the index directory, beside
+/// `INDEX_FILES` (`is_tsq_file`).
+const LOCAL_FILES: &[&str] = &["lock", ".gitignore", "config.toml", JOURNAL, ORIGIN, SWAP, GENERATION, ".write-probe"];
+
+/// Whether tsq writes a plain file named `name` at the top of the index
+/// directory (`confine` checks its type, `clean` removes it).
+pub(super) fn is_tsq_file(name: &str) -> bool {
+    LOCAL_FILES.contains(&name) || INDEX_FILES.contains(&name)
+}
+/// Where a pulled index came from (`Origin`).
+pub(super) const ORIGIN: &str = "origin.json";
+/// The index's own files beside its tables: what wrote it, and the
+/// occurrence index's layout key, program scope and resolution inputs
+/// (`structure::inputs`, `structure::scope`; records are
+/// `Index::record`s). Published and pulled with the tables.
+pub(super) const INDEX_FILES: &[&str] = &["meta.json", "occurrences-layout", "occurrence-scope.json", "occurrence-inputs.json", "occurrence-pending.json"];
+
+/// Whether `rel` (relative to the index directory) names a local-only
+/// file, which no pulled index may bring. Compared as a case-insensitive
+/// file system would (`Config.toml` is `config.toml` on macOS).
+pub fn is_local_only(rel: &str) -> bool {
+    let first = super::names::fold(rel.split(['/', '\\']).next().unwrap_or(rel));
+    LOCAL_ONLY.iter().any(|l| super::names::fold(l) == first) || super::names::fold(rel).ends_with(".tmp")
+}
