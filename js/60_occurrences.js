@@ -449,8 +449,11 @@
 
     // A script, `declare global` or `declare module "x"` changes what
     // every file sees, not only its importers' view.
+    // So does a `/// <reference path|types|lib>`: what it names joins
+    // every program holding the file.
     const global = !ts.isExternalOrCommonJsModule(sf) || (sf.moduleAugmentations || []).length > 0 ||
-      sf.statements.some((s) => ts.isModuleDeclaration(s) && (s.flags & ts.NodeFlags.GlobalAugmentation || ts.isStringLiteral(s.name)));
+      sf.statements.some((s) => ts.isModuleDeclaration(s) && (s.flags & ts.NodeFlags.GlobalAugmentation || ts.isStringLiteral(s.name))) ||
+      sf.referencedFiles.length > 0 || sf.typeReferenceDirectives.length > 0 || sf.libReferenceDirectives.length > 0;
     // A module whose only effect beyond its importers is augmenting
     // workspace modules (vue's `declare module '@vue/reactivity'`) matters
     // only to programs holding one of them (a narrow program,
@@ -640,10 +643,12 @@
 
   /** The workspace files `sf`'s module augmentations augment, when they
    *  are all it adds beyond its own exports: a module with no `declare
-   *  global` (nested ones included) whose augmented modules all resolve
-   *  to workspace files. Empty otherwise: the file affects every program. */
+   *  global` (nested ones included) and no `/// <reference>`, whose
+   *  augmented modules all resolve to workspace files. Empty otherwise:
+   *  the file affects every program. */
   function augmentedFiles(program, sf) {
     if (!ts.isExternalOrCommonJsModule(sf)) return [];
+    if (sf.referencedFiles.length || sf.typeReferenceDirectives.length || sf.libReferenceDirectives.length) return [];
     let globalScope = false;
     const visit = (n) => {
       if (globalScope) return;
