@@ -57,10 +57,10 @@ impl Engine {
         };
         let (mut report, failed) = std::thread::scope(|s| {
             // The occurrence sync needs the service isolate, the projects
-            // and their lib files: a fresh process prepares them on the
-            // other core while the chunk sync runs (benches/README.md,
-            // issue 44's fourth pass).
-            if mode == StructureMode::Occurrences && lock(&self.workspace).is_none() {
+            // and their lib files: a fresh CLI process prepares them on
+            // the other core while the chunk sync runs (benches/README.md,
+            // issue 44's fourth pass). `tsq serve` keeps its own warm.
+            if mode == StructureMode::Occurrences && self.options.background.is_none() && lock(&self.workspace).is_none() {
                 s.spawn(|| self.prepare_structure(&tree));
             }
             chunks()

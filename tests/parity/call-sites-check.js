@@ -25,7 +25,7 @@ if (!tsPath || !jsDir || !roots.length) {
 globalThis.ts = require(path.resolve(tsPath));
 globalThis.tsqLs = {};
 vm.runInThisContext(fs.readFileSync(path.join(jsDir, "59_call_sites.js"), "utf8"), { filename: "59_call_sites.js" });
-const L = globalThis.tsqLs;
+const L = globalThis.tsqCallSites;
 const ts = globalThis.ts;
 
 /** What a call site at `start` is: the call, `new`, tagged template,
