@@ -364,7 +364,11 @@ impl Workspace {
     /// program (`ServiceRequest::Invalidate`): what a changed package.json
     /// may resolve differently.
     pub fn invalidate_resolutions(&self, files: &[PathBuf]) -> Result<(), TsError> {
-        let request = ServiceRequest::Invalidate { files: files.iter().map(|f| slash(f)).collect() };
+        self.call_warmed(ServiceRequest::Invalidate { files: files.iter().map(|f| slash(f)).collect() })
+    }
+
+    /// Sends a request the service answers `warmed` with nothing built.
+    fn call_warmed(&self, request: ServiceRequest) -> Result<(), TsError> {
         match self.service.call(request)? {
             ServiceResponse::Warmed { .. } => Ok(()),
             other => Err(TsError::Protocol(format!("expected `warmed`, got {other:?}"))),
@@ -388,11 +392,7 @@ impl Workspace {
     /// Parses the lib files of `files`' owner projects, building no
     /// program (`ServiceRequest::Libs`).
     pub fn parse_libs(&self, files: &[PathBuf]) -> Result<(), TsError> {
-        let request = ServiceRequest::Libs { files: files.iter().map(|f| slash(f)).collect() };
-        match self.service.call(request)? {
-            ServiceResponse::Warmed { .. } => Ok(()),
-            other => Err(TsError::Protocol(format!("expected `warmed`, got {other:?}"))),
-        }
+        self.call_warmed(ServiceRequest::Libs { files: files.iter().map(|f| slash(f)).collect() })
     }
 
     /// Exact declarations for `query`, their files' smart snapshots, or
