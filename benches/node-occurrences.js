@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The occurrence pass of `tsq index` on V8: Node running the same vendored
-// typescript.js and the same js/NN_*.js files tsq embeds, driven through
+// typescript.js and the same js/<role>/NN_*.js files tsq embeds, driven through
 // the same service requests (`load`, `owners`, then `occurrences` in
 // batches of 64 files in owner and path order, `release` and the memory
 // bound set, as src/structure/occurrence_sync.rs sends them), with the
@@ -147,8 +147,8 @@ globalThis.Deno = { core: { ops } };
 let t0 = process.hrtime.bigint();
 const secs = (t) => Number(process.hrtime.bigint() - t) / 1e9;
 vm.runInThisContext(fs.readFileSync(tsPath, "utf8"), { filename: "typescript.js" });
-for (const f of fs.readdirSync(jsDir).filter((f) => /^\d\d_.*\.js$/.test(f)).sort()) {
-  vm.runInThisContext(fs.readFileSync(path.join(jsDir, f), "utf8"), { filename: f });
+for (const p of require("../tests/parity/tsq-js.js").tsqJs(jsDir)) {
+  vm.runInThisContext(fs.readFileSync(p, "utf8"), { filename: path.basename(p) });
 }
 const startup = secs(t0);
 

@@ -229,7 +229,7 @@ export interface CallEntry extends SymbolRef {
   incomingCallers?: CallEntry[];
 }
 
-/** The occurrence index (js/60_occurrences.js): one checker pass per file. */
+/** The occurrence index (js/occurrences/60_occurrences.js): one checker pass per file. */
 export interface FileOccurrences {
   relativePath: string;
   declarations: { id: string; name: string; kind: string; containers: string[]; line: number; endLine: number; item: string | null; meaning: number }[];

@@ -15,7 +15,7 @@ use sha2::{Digest, Sha256};
 use crate::parse::{ParsedFile, ParsedSymbol, Span};
 
 /// Voyage Code 3's document limit, in tokens.
-pub const MAX_CHUNK_TOKENS: usize = 32_000;
+pub(crate) const MAX_CHUNK_TOKENS: usize = 32_000;
 
 /// The blueprint's estimate: four characters per token.
 pub fn estimate_tokens(text: &str) -> usize {
@@ -23,7 +23,7 @@ pub fn estimate_tokens(text: &str) -> usize {
 }
 
 /// Note that ends an `embeddingText` cut at the token limit.
-pub const TRUNCATION_NOTE: &str = "\n/* tsq: embeddingText cut at the 32000-token limit; fullSource is complete */";
+pub(crate) const TRUNCATION_NOTE: &str = "\n/* tsq: embeddingText cut at the 32000-token limit; fullSource is complete */";
 
 /// One chunk, as the blueprint's LanceDB schema has it (minus `vector`,
 /// `contentHash` and `lastModified`, which indexing adds).
@@ -81,7 +81,7 @@ struct Chunker<'a> {
 }
 
 /// Chunks one parsed file. Chunks come parents first, in source order.
-pub fn chunk_file(file: &ParsedFile, paths: &FilePaths) -> Vec<CodeChunk> {
+pub(crate) fn chunk_file(file: &ParsedFile, paths: &FilePaths) -> Vec<CodeChunk> {
     let text = file.source.as_str();
     let imports = file
         .symbols
@@ -291,7 +291,7 @@ fn embedding_text(text: &str, span: Span, stubs: &[Stub]) -> String {
 }
 
 /// An import statement's text without its JSDoc.
-pub fn import_text<'t>(text: &'t str, import: &ParsedSymbol) -> &'t str {
+pub(crate) fn import_text<'t>(text: &'t str, import: &ParsedSymbol) -> &'t str {
     &text[import.sig_span.start.max(import.span.start)..import.span.end]
 }
 
@@ -382,7 +382,7 @@ pub(crate) fn test_chunk(path: &str, kind: &str, source: &str) -> CodeChunk {
 }
 
 /// Whether `word` occurs in `text` with no identifier character on either side.
-pub fn contains_word(text: &str, word: &str) -> bool {
+pub(crate) fn contains_word(text: &str, word: &str) -> bool {
     let is_ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
     text.match_indices(word).any(|(i, _)| {
         let before = text[..i].chars().next_back();

@@ -126,7 +126,7 @@ pub enum ConfigError {
 }
 
 /// The config file of a workspace, if any.
-pub fn config_file(root: &Path) -> Option<PathBuf> {
+pub(crate) fn config_file(root: &Path) -> Option<PathBuf> {
     [root.join("tsq.toml"), root.join(".tsq").join("config.toml")].into_iter().find(|p| p.is_file())
 }
 

@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 /// `typescript` or `javascript`, from the extension.
-pub fn language_of(path: &str) -> &'static str {
+pub(crate) fn language_of(path: &str) -> &'static str {
     match path.rsplit('.').next() {
         Some("js" | "jsx" | "mjs" | "cjs") => "javascript",
         _ => "typescript",
@@ -42,7 +42,7 @@ impl Role {
     }
 
     /// The score factor of a role the query did not ask for.
-    pub fn factor(self) -> f64 {
+    pub(crate) fn factor(self) -> f64 {
         match self {
             Role::Implementation => 1.0,
             Role::Declaration | Role::Barrel => 0.7,
@@ -87,6 +87,6 @@ pub fn classify(path: &str, barrel: bool) -> Role {
 }
 
 /// Whether a path names a declaration file (`.d.ts`, `.d.mts`, `.d.cts`).
-pub fn is_declaration_file(path: &str) -> bool {
+pub(crate) fn is_declaration_file(path: &str) -> bool {
     path.ends_with(".d.ts") || path.ends_with(".d.mts") || path.ends_with(".d.cts")
 }

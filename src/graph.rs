@@ -26,7 +26,7 @@ fn file_name(path: &Option<String>) -> &str {
 }
 
 /// The display name: `Class.member` for members, else the name.
-pub fn display_name(m: &SymbolMetadata) -> String {
+pub(crate) fn display_name(m: &SymbolMetadata) -> String {
     m.symbol.name.clone()
 }
 

@@ -8,14 +8,14 @@ use serde::Serialize;
 use crate::answer::{LookupMatch, Snapshot, SymbolMetadata};
 use crate::chunk::estimate_tokens;
 use crate::graph;
-pub use crate::query::in_scope;
+pub(crate) use crate::query::in_scope;
 use crate::query::SymbolQuery;
 use crate::ts::TsError;
 use crate::workspace::{InspectConfig, Workspace};
 
 /// The default token budget of an answer (`maxTokenBudget`; `config`
 /// builds the settings from it).
-pub const MAX_TOKEN_BUDGET: usize = 8000;
+pub(crate) const MAX_TOKEN_BUDGET: usize = 8000;
 
 /// Lookup settings, built once at the edge.
 #[derive(Debug, Clone)]
@@ -66,15 +66,15 @@ pub struct LookupAnswer {
 
 /// A parsed `symbol =` query end to end: exact matches (hints when none),
 /// their metadata, the graph, the snapshots, the budget.
-pub fn lookup_query(ws: &Workspace, query: &SymbolQuery, config: &LookupConfig) -> Result<LookupAnswer, TsError> {
-    let found = ws.lookup(std::slice::from_ref(query))?;
+pub fn live_answer(ws: &Workspace, query: &SymbolQuery, config: &LookupConfig) -> Result<LookupAnswer, TsError> {
+    let found = ws.locate(std::slice::from_ref(query))?;
     let (matches, hints) = in_scope_only(found.matches, found.hints, config);
     let metadata = if matches.is_empty() { Vec::new() } else { ws.inspect(query, &InspectConfig { call_depth: config.call_depth, resolvers: None })?.matches };
     Ok(answer_from(query, config, None, matches, &found.snapshots, hints, metadata))
 }
 
 /// The same answer, its summary line saying where structure came from.
-pub fn with_backends(answer: LookupAnswer, backends: &str) -> LookupAnswer {
+pub(crate) fn with_backends(answer: LookupAnswer, backends: &str) -> LookupAnswer {
     let frame = Frame { query: answer.query.clone(), backends: Some(backends.to_string()), search: false, budget: answer.budget, note: None };
     let snapshots = answer.snapshots.clone();
     let results: Vec<LookupResultItem> = answer.results.clone();
@@ -84,7 +84,7 @@ pub fn with_backends(answer: LookupAnswer, backends: &str) -> LookupAnswer {
 }
 
 /// Keeps the matches inside `--path`, with a hint when that leaves none.
-pub fn in_scope_only(mut matches: Vec<LookupMatch>, mut hints: Vec<String>, config: &LookupConfig) -> (Vec<LookupMatch>, Vec<String>) {
+pub(crate) fn in_scope_only(mut matches: Vec<LookupMatch>, mut hints: Vec<String>, config: &LookupConfig) -> (Vec<LookupMatch>, Vec<String>) {
     if !config.paths.is_empty() {
         let before = matches.len();
         matches.retain(|m| m.symbol.file_path.as_deref().is_some_and(|f| in_scope(f, &config.paths)));
@@ -99,7 +99,7 @@ pub fn in_scope_only(mut matches: Vec<LookupMatch>, mut hints: Vec<String>, conf
 /// stored): each match with its metadata, the snapshots of the matches'
 /// files, the budget. `backends` is the line that says where structure
 /// came from.
-pub fn answer_from(
+pub(crate) fn answer_from(
     query: &SymbolQuery,
     config: &LookupConfig,
     backends: Option<String>,

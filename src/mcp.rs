@@ -22,7 +22,7 @@ use crate::index::Progress;
 /// How results come back.
 #[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
-pub enum SearchFormat {
+pub(crate) enum SearchFormat {
     /// The connection graph, then one smart snapshot per file.
     Full,
     /// For each result: file_path, language, start_line, end_line,
@@ -33,7 +33,7 @@ pub enum SearchFormat {
 /// Arguments of `codebase_search`.
 #[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct SearchArgs {
+pub(crate) struct SearchArgs {
     /// What to find: a question in natural language ("where do we refresh
     /// tokens?"; naming likely identifiers helps), or an exact lookup
     /// `symbol = name`, `symbol = Parent > name`, `symbol = path/to/file.ts > Parent > name`.
@@ -232,7 +232,7 @@ impl SearchArgs {
 
 /// An answer as MCP content: full answers as blocks for the assistant,
 /// concise ones as structured content; an empty lookup is a tool error.
-pub fn tool_result(answer: &Answer) -> CallToolResult {
+pub(crate) fn tool_result(answer: &Answer) -> CallToolResult {
     if let Some(message) = render::nothing_found(answer) {
         return tool_error(message);
     }

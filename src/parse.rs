@@ -79,7 +79,7 @@ impl ParsedFile {
     /// and comments outside the bodies count (a literal type may hold
     /// them; JSDoc may type JavaScript). An abandoned parse has no API hash
     /// (empty: always counted as changed).
-    pub fn api_hash(&self) -> String {
+    pub(crate) fn api_hash(&self) -> String {
         use sha2::{Digest, Sha256};
         if self.failure.is_some() {
             return String::new();
@@ -111,20 +111,6 @@ impl ParsedFile {
             at = b.end;
         }
         out
-    }
-
-    /// A short hash of each of `bodies()`, space-separated (what a sync
-    /// compares to find the bodies a body-only edit changed). Empty for
-    /// an abandoned parse.
-    pub fn body_hashes(&self) -> String {
-        use sha2::{Digest, Sha256};
-        if self.failure.is_some() {
-            return String::new();
-        }
-        let text = self.source.as_str();
-        let hashes: Vec<String> =
-            self.bodies().into_iter().map(|b| Sha256::digest(&text.as_bytes()[b]).iter().take(8).map(|b| format!("{b:02x}")).collect()).collect();
-        hashes.join(" ")
     }
 }
 
@@ -221,7 +207,7 @@ fn symbol(source: &SourceText, raw: &RawNode, depth: u32, parent: Option<&str>) 
 
 /// Collapses whitespace runs to one space and drops what joins a header to
 /// its body (`{`, `=>`, `=`) or ends a statement (`;`, `,`).
-pub fn normalize_signature(text: &str) -> String {
+pub(crate) fn normalize_signature(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for word in text.split_whitespace() {
         if !out.is_empty() {

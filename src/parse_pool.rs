@@ -82,7 +82,7 @@ impl ParsePool {
 
     /// Parses texts already read (the index sync reads each file once,
     /// through `FileView`), calling `sink` for each in input order.
-    pub fn parse_texts(&self, files: Vec<(PathBuf, String)>, root: &Path, sink: &mut dyn FnMut(Result<FileParse, Skipped>)) {
+    pub(crate) fn parse_texts(&self, files: Vec<(PathBuf, String)>, root: &Path, sink: &mut dyn FnMut(Result<FileParse, Skipped>)) {
         let mut files = files.into_iter().map(Ok).peekable();
         while files.peek().is_some() {
             self.parse_batch(files.by_ref().take(BATCH).collect(), root, sink);

@@ -10,7 +10,7 @@ pub fn is_symbol_query(text: &str) -> bool {
 }
 
 /// Whether a workspace-relative path is inside the `--path` scope.
-pub fn in_scope(path: &str, scope: &[String]) -> bool {
+pub(crate) fn in_scope(path: &str, scope: &[String]) -> bool {
     scope.is_empty()
         || scope.iter().any(|p| {
             let p = p.trim_start_matches("./").trim_end_matches('/');

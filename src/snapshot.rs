@@ -1,5 +1,5 @@
 //! Smart snapshots from their parts. The Language Service decides what a
-//! file's snapshot holds (`js/50_lookup.js`: the targets and the same-file
+//! file's snapshot holds (`js/answers/50_lookup.js`: the targets and the same-file
 //! declarations they reference, as the checker resolves them); this module
 //! only lays the pieces out. Parts computed apart, one target at a time
 //! (stored answers, `src/structure/`), merge here into exactly the text

@@ -33,10 +33,6 @@ impl SourceText {
         &self.text
     }
 
-    pub fn into_string(self) -> String {
-        self.text
-    }
-
     /// Converts a UTF-16 offset from JS into a byte offset, clamped to the
     /// text and to a char boundary.
     pub fn byte(&self, utf16: u32) -> usize {
@@ -47,7 +43,7 @@ impl SourceText {
     }
 
     /// 1-based line of a byte offset.
-    pub fn line_of(&self, byte: usize) -> u32 {
+    pub(crate) fn line_of(&self, byte: usize) -> u32 {
         match self.line_starts.binary_search(&byte) {
             Ok(i) => i as u32 + 1,
             Err(i) => i as u32,
@@ -74,7 +70,7 @@ impl SourceText {
     }
 
     /// Byte offset where 1-based `line`'s content ends (before its break).
-    pub fn line_end(&self, line: u32) -> usize {
+    pub(crate) fn line_end(&self, line: u32) -> usize {
         let next = self.line_starts.get(line as usize).copied().unwrap_or(self.text.len());
         let bytes = self.text.as_bytes();
         let mut end = next;

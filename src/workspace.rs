@@ -16,7 +16,7 @@ use crate::ts::{Service, TsError, TS_LIBS};
 
 /// How deep call trees go by default (`callDepth`; `config` builds the
 /// settings from it).
-pub const CALL_DEPTH: i32 = 1;
+pub(crate) const CALL_DEPTH: i32 = 1;
 
 /// What `inspect` computes.
 #[derive(Debug, Clone)]
@@ -50,7 +50,7 @@ impl Default for AnalyzeConfig {
 }
 
 /// The extended analyses (blueprint phase 3), by CLI name.
-pub const ANALYSES: &[&str] = &[
+pub(crate) const ANALYSES: &[&str] = &[
     "alias-graph",
     "ambients",
     "project-structure",
@@ -72,7 +72,7 @@ pub(crate) struct Occurrences {
 
 /// A workspace loaded into the Language Service, kept warm. Projects are
 /// parsed from their configs at load; a program is built only when a query
-/// needs it (see js/20_service.js).
+/// needs it (see js/service/20_service.js).
 pub struct Workspace {
     root: PathBuf,
     service: Service,
@@ -306,7 +306,7 @@ impl Workspace {
     /// The configs the projects read beyond the walked ones (`extends`
     /// chains, `references`), relative to the root: inputs of the
     /// occurrence index like the walked configs.
-    pub fn configs_read(&self) -> Vec<String> {
+    pub(crate) fn configs_read(&self) -> Vec<String> {
         self.read.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
@@ -363,7 +363,7 @@ impl Workspace {
     /// Makes every project resolve `files`' imports again at its next
     /// program (`ServiceRequest::Invalidate`): what a changed package.json
     /// may resolve differently.
-    pub fn invalidate_resolutions(&self, files: &[PathBuf]) -> Result<(), TsError> {
+    pub(crate) fn invalidate_resolutions(&self, files: &[PathBuf]) -> Result<(), TsError> {
         self.call_warmed(ServiceRequest::Invalidate { files: files.iter().map(|f| slash(f)).collect() })
     }
 
@@ -391,7 +391,7 @@ impl Workspace {
 
     /// Parses the lib files of `files`' owner projects, building no
     /// program (`ServiceRequest::Libs`).
-    pub fn parse_libs(&self, files: &[PathBuf]) -> Result<(), TsError> {
+    pub(crate) fn parse_libs(&self, files: &[PathBuf]) -> Result<(), TsError> {
         self.call_warmed(ServiceRequest::Libs { files: files.iter().map(|f| slash(f)).collect() })
     }
 
@@ -399,7 +399,7 @@ impl Workspace {
     /// hints when nothing matches.
     /// Several queries' targets share snapshots when they share a file.
     /// The exact matches of `queries`, as tsq's answer types.
-    pub fn lookup(&self, queries: &[SymbolQuery]) -> Result<Located, TsError> {
+    pub fn locate(&self, queries: &[SymbolQuery]) -> Result<Located, TsError> {
         let targets = queries
             .iter()
             .map(|q| LookupTarget { file: q.file.clone(), names: q.names.clone(), candidates: self.candidates(q.file.as_deref(), &q.names) })

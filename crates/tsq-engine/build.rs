@@ -2,9 +2,11 @@
 //! version and its lib.*.d.ts files, so the binary runs without the source
 //! tree.
 //!
-//! Every `js/NN_name.js` file is loaded after `typescript.js`, in the order
-//! of its numeric prefix (Deno's convention); adding a file needs no Rust
-//! edit. `js/*.d.ts` files are contracts, not code, and are not embedded.
+//! Every `js/<role>/NN_name.js` file is loaded after `typescript.js`, in
+//! the order of its numeric prefix (Deno's convention), whatever folder
+//! holds it (folders group files by role: parse, service, answers,
+//! analyses, occurrences); adding a file needs no Rust edit. `js/*.d.ts`
+//! files are contracts, not code, and are not embedded.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -16,20 +18,35 @@ fn main() {
     println!("cargo:rerun-if-changed=../../js");
     println!("cargo:rerun-if-changed=../../vendor-typescript/VERSION");
 
-    let mut files: Vec<String> = std::fs::read_dir(&js_dir)
-        .expect("js/ exists")
-        .map(|e| e.expect("readable js/ entry").file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".js"))
-        .collect();
+    // (file name, path under js/), one folder deep.
+    let mut files: Vec<(String, String)> = Vec::new();
+    for entry in std::fs::read_dir(&js_dir).expect("js/ exists") {
+        let entry = entry.expect("readable js/ entry");
+        let folder = entry.file_name().to_string_lossy().into_owned();
+        if !entry.file_type().expect("js/ entry type").is_dir() {
+            assert!(!folder.ends_with(".js"), "js/{folder}: JS files live in a folder by role (js/<role>/NN_name.js)");
+            continue;
+        }
+        for f in std::fs::read_dir(entry.path()).expect("js/ folder") {
+            let name = f.expect("readable js/ entry").file_name().to_string_lossy().into_owned();
+            if name.ends_with(".js") {
+                files.push((name.clone(), format!("{folder}/{name}")));
+            }
+        }
+    }
     files.sort();
-    for f in &files {
+    for (f, path) in &files {
         let numbered = f.split('_').next().is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
-        assert!(numbered, "js/{f}: JS files are named NN_name.js for load order");
+        assert!(numbered, "js/{path}: JS files are named NN_name.js for load order");
+    }
+    for pair in files.windows(2) {
+        let number = |f: &str| f.split('_').next().unwrap_or_default().to_string();
+        assert_ne!(number(&pair[0].0), number(&pair[1].0), "js/{} and js/{}: one number per file, so the load order is one", pair[0].1, pair[1].1);
     }
 
     let mut out = String::from("/// tsq's JS files, in load order: (specifier, source).\npub const TSQ_JS: &[(&str, &str)] = &[\n");
-    for f in &files {
-        writeln!(out, "    (\"tsq:js/{f}\", include_str!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/../../js/{f}\"))),").unwrap();
+    for (_, path) in &files {
+        writeln!(out, "    (\"tsq:js/{path}\", include_str!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/../../js/{path}\"))),").unwrap();
     }
     out.push_str("];\n");
     let version = std::fs::read_to_string(Path::new(&manifest).join("vendor-typescript/VERSION")).expect("vendor-typescript/VERSION");

@@ -64,7 +64,7 @@ impl Engine {
         let guard = lock(&self.index);
         let index = guard.as_ref().expect("opened by the sync");
         let rows = answers::Rows::new(index, &self.view, &tree.sources);
-        let found = match rows.lookup(query, call_depth).map_err(structure_error)? {
+        let found = match rows.answer(query, call_depth).map_err(structure_error)? {
             Ok(found) if !found.metadata.is_empty() => found,
             Ok(_) => return Ok(None),
             Err(why) => {

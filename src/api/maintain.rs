@@ -116,14 +116,14 @@ impl Engine {
 
     /// Embeds up to `limit` chunks lacking vectors; 0 when none are left or
     /// there is no embedder.
-    pub fn embed_some(&self, limit: usize) -> Result<usize, EngineError> {
+    pub(crate) fn embed_some(&self, limit: usize) -> Result<usize, EngineError> {
         let mut guard = self.open_index()?;
         Ok(guard.as_mut().expect("opened above").embed_missing(Some(limit), &crate::index::sync_silent())?)
     }
 
     /// Whether the index is open and has an embedder (a lookup never
     /// opens the index).
-    pub fn has_embedder(&self) -> bool {
+    pub(crate) fn has_embedder(&self) -> bool {
         lock(&self.index).as_ref().is_some_and(|i| i.embedder().is_some())
     }
 

@@ -8,10 +8,10 @@
 //!
 //! How a query flows: `Engine::request` (`Request::new`) → `Engine::query`
 //! → `Engine::walk` (the query's one walk) →
-//! - `symbol =`: with an occurrence index, `Engine::occurrence_lookup`
+//! - `symbol =`: with an occurrence index, `Engine::rows_answer`
 //!   (the chunk sync, the occurrence sync by the builder rule, then
-//!   `structure::answers::lookup` from the rows); when the rows cannot
-//!   answer exactly, `Engine::workspace` → `lookup::lookup_query` (the
+//!   `structure::answers::answer` from the rows); when the rows cannot
+//!   answer exactly, `Engine::workspace` → `lookup::live_answer` (the
 //!   live Language Service); both end in `lookup::answer_from` /
 //!   `lookup::assemble`;
 //! - natural language: `Index::try_sync_with` → concise:
@@ -30,9 +30,9 @@ pub mod render;
 pub mod request;
 mod share;
 
-pub use maintain::{IndexReport, StructureMode};
-pub use occurrences::RelationsAnswer;
-pub use share::PullAnswer;
+pub(crate) use maintain::IndexReport;
+pub use maintain::StructureMode;
+pub(crate) use occurrences::RelationsAnswer;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
@@ -52,7 +52,8 @@ use crate::ts::files::FileView;
 use crate::ts::TsError;
 use crate::workspace::{AnalyzeConfig, Workspace, ANALYSES};
 
-pub use request::{is_symbol_query, Mode, QueryInput, Request, RequestError, Shape, SymbolRequest};
+pub use request::{is_symbol_query, QueryInput, Request, Shape};
+pub(crate) use request::{Mode, RequestError, SymbolRequest};
 
 /// How an engine is opened, built once at the edge.
 #[derive(Debug, Clone, Default)]
@@ -75,7 +76,7 @@ pub struct EngineOptions {
 /// edit re-indexes one file, an exported-signature edit its importers; an
 /// engine upgrade re-indexes every file, which is minutes on a monorepo
 /// and is left to the background worker.
-pub const INLINE_REINDEX_FILES: usize = 32;
+pub(crate) const INLINE_REINDEX_FILES: usize = 32;
 
 /// Errors of the engine API, one enum for both front ends.
 #[derive(Debug, thiserror::Error)]
@@ -324,7 +325,7 @@ impl Engine {
             crate::index::wait_for_swap(&dir)?;
             let before = crate::index::generation(&dir);
             let answer = match &req.mode {
-                Mode::Symbol(query) => self.lookup(req, query, &tree, progress),
+                Mode::Symbol(query) => self.symbol_answer(req, query, &tree, progress),
                 Mode::Natural(text) => self.search(req, text, &tree, progress),
             };
             tries += 1;
@@ -357,14 +358,14 @@ impl Engine {
         out
     }
 
-    fn lookup(&self, req: &Request, query: &SymbolQuery, tree: &Tree, progress: &dyn Progress) -> Result<Answer, EngineError> {
+    fn symbol_answer(&self, req: &Request, query: &SymbolQuery, tree: &Tree, progress: &dyn Progress) -> Result<Answer, EngineError> {
         let config = LookupConfig { call_depth: req.settings.call_depth, max_token_budget: req.settings.max_token_budget, paths: req.scope.clone() };
-        let (stored, refreshing) = self.stored_lookup(query, &config, tree, progress)?;
+        let (stored, refreshing) = self.stored_answer(query, &config, tree, progress)?;
         let mut answer = match stored {
             Some(answer) => answer,
             None => {
                 let ws = self.workspace(tree, progress)?;
-                let mut answer = crate::lookup::lookup_query(&ws, query, &config).map_err(EngineError::Ts)?;
+                let mut answer = crate::lookup::live_answer(&ws, query, &config).map_err(EngineError::Ts)?;
                 if let Some(line) = self.live_structure_line()? {
                     answer = crate::lookup::with_backends(answer, &line);
                 }
@@ -388,10 +389,10 @@ impl Engine {
 
     /// A lookup from the occurrence index alone (no Language Service),
     /// when the workspace has one that can answer it exactly
-    /// (`Engine::occurrence_lookup`). Beside the answer: `Some(files
+    /// (`Engine::rows_answer`). Beside the answer: `Some(files
     /// pending)` when the occurrence rows are being refreshed in the
     /// background and were not read.
-    fn stored_lookup(
+    fn stored_answer(
         &self,
         query: &SymbolQuery,
         config: &LookupConfig,
@@ -401,7 +402,7 @@ impl Engine {
         if !crate::index::index_dir(&self.root).exists() {
             return Ok((None, None));
         }
-        Ok(match self.occurrence_lookup(query, config, tree, progress)? {
+        Ok(match self.rows_answer(query, config, tree, progress)? {
             occurrences::OccurrenceLookup::Answered(answer) => (Some(answer), None),
             occurrences::OccurrenceLookup::Unanswered => (None, None),
             occurrences::OccurrenceLookup::Refreshing { pending } => (None, Some(pending)),

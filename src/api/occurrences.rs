@@ -169,7 +169,7 @@ impl Engine {
     /// the builder rule, then answered by query (`structure::answers`).
     /// `None` when the rows cannot answer exactly (no index, a file that
     /// failed, no match): the caller asks the Language Service.
-    pub(super) fn occurrence_lookup(
+    pub(super) fn rows_answer(
         &self,
         query: &SymbolQuery,
         config: &LookupConfig,
@@ -189,7 +189,7 @@ impl Engine {
         let guard = lock(&self.index);
         let index = guard.as_ref().expect("opened by the sync");
         let started = std::time::Instant::now();
-        let found = answers::lookup(index, &self.view, &tree.sources, query, config.call_depth).map_err(structure_error)?;
+        let found = answers::answer(index, &self.view, &tree.sources, query, config.call_depth).map_err(structure_error)?;
         tracing::debug!(ms = started.elapsed().as_millis() as u64, "answer from the occurrence rows");
         let found = match found {
             Ok(found) => found,

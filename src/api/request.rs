@@ -13,12 +13,12 @@ pub use crate::query::is_symbol_query;
 use crate::query::{QueryError, SymbolQuery};
 
 /// The longest query accepted, in bytes.
-pub const MAX_QUERY_BYTES: usize = 4096;
+pub(crate) const MAX_QUERY_BYTES: usize = 4096;
 /// The most `path` entries accepted.
-pub const MAX_PATHS: usize = 64;
+pub(crate) const MAX_PATHS: usize = 64;
 /// The longest `path` entry (a file, directory or glob), in bytes: a glob
 /// is compiled, and its cost grows with its length.
-pub const MAX_PATH_BYTES: usize = 1024;
+pub(crate) const MAX_PATH_BYTES: usize = 1024;
 
 /// What comes back: the connection graph and snapshots, or the concise list.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -122,7 +122,7 @@ impl Request {
 /// (`inspect`, `analyze`, `relations`): the query (the `symbol =` prefix
 /// optional), its settings.
 #[derive(Debug, Clone)]
-pub struct SymbolRequest {
+pub(crate) struct SymbolRequest {
     pub query: SymbolQuery,
     pub settings: Settings,
 }
@@ -171,7 +171,7 @@ fn language(languages: &[String]) -> Result<Option<String>, RequestError> {
 
 /// Resolves a `path` argument inside `root`: canonical, symlinks resolved,
 /// contained by path components; `Err` says why not.
-pub fn scoped_path(root: &Path, arg: &str) -> Result<String, String> {
+pub(crate) fn scoped_path(root: &Path, arg: &str) -> Result<String, String> {
     if arg.contains('\0') {
         return Err(format!("path {arg:?} contains a NUL byte"));
     }

@@ -140,7 +140,7 @@ impl Engine {
 impl Engine {
     /// `[share] from` (tsq.toml or `TSQ_SHARE_FROM`): pulls that index, as
     /// `tsq serve` does on start; `None` when no share is configured.
-    pub fn pull_configured(&self, progress: &dyn Progress) -> Result<Option<PullAnswer>, EngineError> {
+    pub(crate) fn pull_configured(&self, progress: &dyn Progress) -> Result<Option<PullAnswer>, EngineError> {
         match self.settings()?.share_from {
             Some(url) => self.pull(&url, progress).map(Some),
             None => Ok(None),

@@ -23,10 +23,10 @@ use super::{Document, EmbedError, Embedder, EmbedderId};
 pub const MODEL: &str = "all-MiniLM-L6-v2-int8-w4";
 pub const DIMENSION: usize = 384;
 /// Tokens per window, [CLS] and [SEP] included.
-pub const WINDOW_TOKENS: usize = 128;
+pub(crate) const WINDOW_TOKENS: usize = 128;
 /// At most this many windows per chunk (the first ~3,000 tokens); a chunk
 /// longer than that is found by its beginning, its name or BM25.
-pub const MAX_WINDOWS: usize = 24;
+pub(crate) const MAX_WINDOWS: usize = 24;
 
 pub(super) static MODEL_BYTES: &[u8] = include_bytes!("../../vendor-models/minilm/model-w4.onnx");
 static TOKENIZER_JSON: &[u8] = include_bytes!("../../vendor-models/minilm/tokenizer.json");
@@ -87,7 +87,7 @@ impl LocalEmbedder {
 
 /// Token ranges of the windows over a body of `len` tokens, `width` tokens
 /// each, at a 75% stride; at least one (possibly empty) window.
-pub fn window_spans(len: usize, width: usize) -> Vec<std::ops::Range<usize>> {
+pub(crate) fn window_spans(len: usize, width: usize) -> Vec<std::ops::Range<usize>> {
     let width = width.max(8);
     let stride = (width * 3 / 4).max(1);
     let mut out = Vec::with_capacity(len / stride + 1);
@@ -103,7 +103,7 @@ pub fn window_spans(len: usize, width: usize) -> Vec<std::ops::Range<usize>> {
 /// The local embedder, its model loaded on first use: an answer that
 /// embeds nothing (a `symbol =` lookup, an inspect) never pays for it.
 #[derive(Default)]
-pub struct LazyLocal(OnceLock<Result<LocalEmbedder, String>>);
+pub(crate) struct LazyLocal(OnceLock<Result<LocalEmbedder, String>>);
 
 impl LazyLocal {
     pub fn new() -> LazyLocal {

@@ -105,7 +105,7 @@ pub enum EmbedError {
 
 /// Builds the embedder for a choice. `Ok(None)` is BM25 only. `Auto` is
 /// Voyage with a key, else the local model, which is always there.
-pub fn choose(choice: EmbedderChoice, http: &HttpConfig) -> Result<Option<Box<dyn Embedder>>, EmbedError> {
+pub(crate) fn choose(choice: EmbedderChoice, http: &HttpConfig) -> Result<Option<Box<dyn Embedder>>, EmbedError> {
     let key = std::env::var("VOYAGE_API_KEY").ok().filter(|k| !k.trim().is_empty());
     match choice {
         EmbedderChoice::None => Ok(None),
@@ -123,7 +123,7 @@ pub fn choose(choice: EmbedderChoice, http: &HttpConfig) -> Result<Option<Box<dy
 
 /// The Voyage reranker when a key is set; no local cross-encoder ships here
 /// (see README "Search quality").
-pub fn choose_reranker(http: &HttpConfig) -> Result<Option<Box<dyn Reranker>>, EmbedError> {
+pub(crate) fn choose_reranker(http: &HttpConfig) -> Result<Option<Box<dyn Reranker>>, EmbedError> {
     match std::env::var("VOYAGE_API_KEY").ok().filter(|k| !k.trim().is_empty()) {
         Some(key) => Ok(Some(Box::new(voyage::VoyageReranker::new(key, http.clone())?))),
         None => Ok(None),

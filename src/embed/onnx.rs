@@ -13,10 +13,10 @@
 use std::collections::HashMap;
 
 /// ONNX `TensorProto.DataType` values used here.
-pub const FLOAT: i32 = 1;
-pub const UINT8: i32 = 2;
-pub const INT8: i32 = 3;
-pub const FLOAT16: i32 = 10;
+pub(crate) const FLOAT: i32 = 1;
+pub(crate) const UINT8: i32 = 2;
+pub(crate) const INT8: i32 = 3;
+pub(crate) const FLOAT16: i32 = 10;
 
 #[derive(Debug, Default)]
 pub struct Node<'a> {
@@ -26,7 +26,7 @@ pub struct Node<'a> {
 }
 
 #[derive(Debug, Default)]
-pub struct Initializer<'a> {
+pub(crate) struct Initializer<'a> {
     pub dims: Vec<usize>,
     pub data_type: i32,
     /// Little-endian element bytes (`raw_data`).
@@ -41,7 +41,7 @@ impl<'a> Initializer<'a> {
     }
 
     /// The elements of a FLOAT tensor.
-    pub fn f32s(&self) -> Result<Vec<f32>, String> {
+    pub(crate) fn f32s(&self) -> Result<Vec<f32>, String> {
         if self.data_type != FLOAT {
             return Err(format!("expected float data, found type {}", self.data_type));
         }
@@ -54,7 +54,7 @@ impl<'a> Initializer<'a> {
     }
 
     /// The elements of an INT8 tensor (stored as `raw_data`).
-    pub fn i8s(&self) -> Result<&'a [i8], String> {
+    pub(crate) fn i8s(&self) -> Result<&'a [i8], String> {
         if self.data_type != INT8 || self.raw.len() != self.len() {
             return Err(format!("expected {} raw int8 values, found type {} with {} bytes", self.len(), self.data_type, self.raw.len()));
         }
@@ -63,7 +63,7 @@ impl<'a> Initializer<'a> {
     }
 
     /// The elements of a UINT8 tensor (stored as `raw_data`), borrowed.
-    pub fn u8s(&self) -> Result<&'a [u8], String> {
+    pub(crate) fn u8s(&self) -> Result<&'a [u8], String> {
         if self.data_type != UINT8 || self.raw.len() != self.len() {
             return Err(format!("expected {} raw uint8 values, found type {} with {} bytes", self.len(), self.data_type, self.raw.len()));
         }
@@ -71,7 +71,7 @@ impl<'a> Initializer<'a> {
     }
 
     /// The elements of a FLOAT16 tensor (stored as `raw_data`), widened.
-    pub fn f16s(&self) -> Result<Vec<f32>, String> {
+    pub(crate) fn f16s(&self) -> Result<Vec<f32>, String> {
         if self.data_type != FLOAT16 || self.raw.len() != 2 * self.len() {
             return Err(format!("expected {} raw float16 values, found type {} with {} bytes", self.len(), self.data_type, self.raw.len()));
         }
@@ -81,7 +81,7 @@ impl<'a> Initializer<'a> {
 
 /// IEEE 754 half precision to single, exactly (subnormals, infinities and
 /// NaN included).
-pub fn f16_to_f32(h: u16) -> f32 {
+pub(crate) fn f16_to_f32(h: u16) -> f32 {
     let sign = u32::from(h >> 15) << 31;
     let exp = u32::from((h >> 10) & 0x1f);
     let mant = u32::from(h & 0x3ff);

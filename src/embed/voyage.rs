@@ -9,13 +9,13 @@ use super::http::{HttpConfig, JsonClient};
 use super::{Document, EmbedError, Embedder, EmbedderId, Reranker};
 
 pub const EMBED_MODEL: &str = "voyage-code-3";
-pub const RERANK_MODEL: &str = "rerank-2.5";
+pub(crate) const RERANK_MODEL: &str = "rerank-2.5";
 pub const DIMENSION: usize = 1024;
 const MAX_TEXTS: usize = 1000;
 const MAX_TOKENS: usize = 120_000;
 
 /// A conservative token count: code runs 3-4 characters a token.
-pub fn conservative_tokens(text: &str) -> usize {
+pub(crate) fn conservative_tokens(text: &str) -> usize {
     text.len().div_ceil(3)
 }
 

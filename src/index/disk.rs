@@ -125,7 +125,7 @@ const LEGACY: &[&str] = &["structure.lance", "imports.lance", "names.lance", "st
 /// uploads. Only the index's own: the tables' directories and
 /// `INDEX_FILES`, never a stray file beside them. The caller holds the
 /// writer lock (and `confine` checked the directory).
-pub fn snapshot_files(dir: &Path) -> Result<Vec<String>, IndexError> {
+pub(crate) fn snapshot_files(dir: &Path) -> Result<Vec<String>, IndexError> {
     fn walk(base: &Path, dir: &Path, out: &mut Vec<String>) -> std::io::Result<()> {
         for e in std::fs::read_dir(dir)? {
             let e = e?;
@@ -205,7 +205,7 @@ pub fn write_origin(dir: &Path, origin: Option<&Origin>) -> Result<(), IndexErro
 
 /// Runs `f` on the index directory of `root` (created if absent) under
 /// the writer lock: what a publish reads and a pull swaps.
-pub fn with_writer_lock<T>(root: &Path, f: impl FnOnce(&Path) -> T) -> Result<T, IndexError> {
+pub(crate) fn with_writer_lock<T>(root: &Path, f: impl FnOnce(&Path) -> T) -> Result<T, IndexError> {
     let dir = prepare_dir(&super::index_dir(root))?;
     let _lock = lock::acquire(&dir).map_err(|e| io(&dir, e))?;
     Ok(f(&dir))

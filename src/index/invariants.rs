@@ -60,7 +60,7 @@ pub async fn problems(store: &Store) -> Result<Vec<String>, IndexError> {
 
 /// After falling back to an older version: rows of paths whose tables
 /// disagree are deleted everywhere, so the next sync re-indexes them.
-pub async fn reconcile(store: &Store) -> Result<(), IndexError> {
+pub(crate) async fn reconcile(store: &Store) -> Result<(), IndexError> {
     let counts = chunk_counts(store).await?;
     let files: HashMap<String, FileRow> = store.files().await?.into_iter().map(|f| (f.relative_path.clone(), f)).collect();
     let mut bad: Vec<String> = files.iter().filter(|(p, f)| counts.get(*p).copied().unwrap_or(0) != f.chunks).map(|(p, _)| p.clone()).collect();

@@ -4,15 +4,15 @@
 //! `confine`, `swap`, `disk` and `sync` read it.
 
 /// The write journal: chunk rows a sync is about to replace.
-pub const JOURNAL: &str = "pending.json";
+pub(crate) const JOURNAL: &str = "pending.json";
 /// A pull's staged index.
-pub const INCOMING: &str = "incoming";
+pub(crate) const INCOMING: &str = "incoming";
 /// The replaced index, deleted once the swap is done.
-pub const OUTGOING: &str = "outgoing";
+pub(crate) const OUTGOING: &str = "outgoing";
 /// The swap's journal: present from the commit point until the swap is done.
-pub const SWAP: &str = "swap.json";
+pub(crate) const SWAP: &str = "swap.json";
 /// Changes with every swap; readers reopen when it moved.
-pub const GENERATION: &str = "generation";
+pub(crate) const GENERATION: &str = "generation";
 
 /// What stays local in the index directory: the writer lock, the user's
 /// `config.toml`, the write journal, a pull's staging, journal and
@@ -39,7 +39,7 @@ pub(super) const INDEX_FILES: &[&str] = &["meta.json", "occurrences-layout", "oc
 /// Whether `rel` (relative to the index directory) names a local-only
 /// file, which no pulled index may bring. Compared as a case-insensitive
 /// file system would (`Config.toml` is `config.toml` on macOS).
-pub fn is_local_only(rel: &str) -> bool {
+pub(crate) fn is_local_only(rel: &str) -> bool {
     let first = super::names::fold(rel.split(['/', '\\']).next().unwrap_or(rel));
     LOCAL_ONLY.iter().any(|l| super::names::fold(l) == first) || super::names::fold(rel).ends_with(".tmp")
 }

@@ -18,7 +18,7 @@ static RELEASED: Condvar = Condvar::new();
 const IN_PROCESS_WAIT: Duration = Duration::from_secs(5);
 
 /// Held while writing; dropping it releases both locks.
-pub struct WriterLock {
+pub(crate) struct WriterLock {
     _file: File,
     dir: PathBuf,
 }
@@ -70,7 +70,7 @@ fn leave(dir: &Path) {
 }
 
 /// Waits for the writer lock.
-pub fn acquire(dir: &Path) -> std::io::Result<WriterLock> {
+pub(crate) fn acquire(dir: &Path) -> std::io::Result<WriterLock> {
     enter(dir, None);
     let file = match lock_file(dir).and_then(|f| f.lock().map(|()| f)) {
         Ok(f) => f,
@@ -84,7 +84,7 @@ pub fn acquire(dir: &Path) -> std::io::Result<WriterLock> {
 
 /// The writer lock if no other process holds it (a writer of this process
 /// is waited for briefly); `None` when another writer does.
-pub fn try_acquire(dir: &Path) -> std::io::Result<Option<WriterLock>> {
+pub(crate) fn try_acquire(dir: &Path) -> std::io::Result<Option<WriterLock>> {
     if !enter(dir, Some(IN_PROCESS_WAIT)) {
         return Ok(None);
     }

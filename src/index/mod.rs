@@ -18,7 +18,7 @@ mod swap;
 mod sync;
 pub mod usage;
 mod vectors;
-pub mod verify_pull;
+pub(crate) mod verify_pull;
 mod warm;
 
 use std::path::{Path, PathBuf};
@@ -29,14 +29,19 @@ use serde::{Deserialize, Serialize};
 use crate::embed::{self, EmbedError, Embedder, EmbedderChoice, EmbedderId, HttpConfig};
 
 pub(crate) use disk::write_atomic;
-pub use disk::{clean, read_origin, snapshot_files, with_writer_lock, write_origin, Origin, Trust};
+pub use disk::{clean, read_origin, write_origin};
 use disk::{clear_tables, dir_size, prepare_dir, read_meta, write_meta};
-pub use layout::is_local_only;
-pub use schema::{language_of, ChunkRow, FileRow, SCHEMA_VERSION};
+pub(crate) use disk::{snapshot_files, with_writer_lock, Origin, Trust};
+
+pub(crate) use layout::is_local_only;
+pub use schema::{ChunkRow, SCHEMA_VERSION};
+
 pub use search_reads::{Filter, Hit};
 pub use store::MAX_VERSIONS;
-pub use swap::{crash_point, generation, install as install_pulled, stage_local, wait_for_swap, INCOMING};
-pub use sync::{Progress, Silent, SyncInput, SyncReport};
+pub use swap::install as install_pulled;
+pub(crate) use swap::{crash_point, generation, stage_local, wait_for_swap, INCOMING};
+pub use sync::{Progress, SyncReport};
+pub(crate) use sync::{Silent, SyncInput};
 
 /// A `Progress` that reports nothing.
 pub fn sync_silent() -> Silent {
@@ -91,7 +96,7 @@ fn io(path: &Path, e: std::io::Error) -> IndexError {
 /// `.tsq/meta.json`: what wrote the index.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
-pub struct Meta {
+pub(crate) struct Meta {
     pub schema_version: u32,
     pub tsq_version: String,
     /// The model whose vectors the index holds; `None`: no vectors.
@@ -165,7 +170,7 @@ pub fn index_dir(root: &Path) -> PathBuf {
 
 /// Refuses an index directory tsq may not write in (`confine`): a link,
 /// or one holding a link.
-pub fn check_confined(root: &Path) -> Result<(), IndexError> {
+pub(crate) fn check_confined(root: &Path) -> Result<(), IndexError> {
     confine::check(&index_dir(root)).map(|_| ())
 }
 
@@ -287,7 +292,7 @@ impl Index {
     }
 
     /// The model whose vectors the index holds (`None`: BM25 only).
-    pub fn embedder_id(&self) -> Option<EmbedderId> {
+    pub(crate) fn embedder_id(&self) -> Option<EmbedderId> {
         self.meta.embedder.clone()
     }
 
@@ -299,13 +304,13 @@ impl Index {
     /// Prunes every table's old versions, so that a publish uploads only
     /// the live index. No compaction: it would rewrite every data file, and
     /// readers of the previous commit's index would download it all again.
-    pub fn prune_versions(&mut self) -> Result<(), IndexError> {
+    pub(crate) fn prune_versions(&mut self) -> Result<(), IndexError> {
         self.with_lock(|ix| ix.runtime.block_on(ix.store.prune()))
     }
 
     /// After a pull (`sync::adopt_stamps`): files whose content the pulled
     /// rows hold take their local stamps without a chunk rewrite.
-    pub fn adopt_stamps(&mut self, input: SyncInput<'_>) -> Result<usize, IndexError> {
+    pub(crate) fn adopt_stamps(&mut self, input: SyncInput<'_>) -> Result<usize, IndexError> {
         self.with_lock(|ix| ix.runtime.block_on(sync::adopt_stamps(&ix.store, &ix.root, input)))
     }
 
@@ -330,14 +335,14 @@ impl Index {
     }
 
     /// `sync` over the caller's walk and file view.
-    pub fn sync_with(&mut self, engine: &crate::parse_pool::ParsePool, input: SyncInput<'_>, progress: &dyn Progress) -> Result<SyncReport, IndexError> {
+    pub(crate) fn sync_with(&mut self, engine: &crate::parse_pool::ParsePool, input: SyncInput<'_>, progress: &dyn Progress) -> Result<SyncReport, IndexError> {
         let _lock = lock::acquire(&self.dir).map_err(|e| io(&self.dir, e))?;
         self.sync_locked(engine, input, progress)
     }
 
     /// Like `sync_with`, but when another process is writing, answers from
     /// the last committed version instead of waiting (`None`).
-    pub fn try_sync_with(
+    pub(crate) fn try_sync_with(
         &mut self,
         engine: &crate::parse_pool::ParsePool,
         input: SyncInput<'_>,
@@ -375,7 +380,7 @@ impl Index {
     }
 
     /// Writes a record atomically.
-    pub fn put_record(&self, name: &str, json: &str) -> Result<(), IndexError> {
+    pub(crate) fn put_record(&self, name: &str, json: &str) -> Result<(), IndexError> {
         write_atomic(&self.dir.join(format!("{name}.json")), json.as_bytes())
     }
 
@@ -432,18 +437,11 @@ impl Index {
         self.runtime.block_on(invariants::problems(&self.store))
     }
 
-    /// Builds the ANN index over window vectors now (it is built on its own
-    /// past `store::ANN_MIN_ROWS`); false when there is too little to index.
-    pub fn build_ann(&mut self) -> Result<bool, IndexError> {
-        let _lock = lock::acquire(&self.dir).map_err(|e| io(&self.dir, e))?;
-        self.runtime.block_on(self.store.ensure_ann(true))
-    }
-
     /// After the occurrence sync wrote: the symbol index (built once, new
     /// rows folded in), and compaction once the tables pass
     /// `MAX_VERSIONS`, as every other writer does (a full occurrence
     /// index commits a version per batch). True when it compacted.
-    pub fn compact_if_due(&mut self) -> Result<bool, IndexError> {
+    pub(crate) fn compact_if_due(&mut self) -> Result<bool, IndexError> {
         let _lock = lock::acquire(&self.dir).map_err(|e| io(&self.dir, e))?;
         self.runtime.block_on(async {
             self.store.ensure_occurrence_index().await?;
@@ -459,11 +457,5 @@ impl Index {
                 Ok(false)
             }
         })
-    }
-
-    /// Compacts and prunes now (tests, `tsq index --optimize`).
-    pub fn optimize(&mut self) -> Result<(), IndexError> {
-        let _lock = lock::acquire(&self.dir).map_err(|e| io(&self.dir, e))?;
-        self.runtime.block_on(self.store.housekeeping(true)).map(|_| ())
     }
 }

@@ -8,11 +8,11 @@
 use unicode_normalization::UnicodeNormalization;
 
 /// The longest path a manifest may name, in bytes.
-pub const MAX_PATH_BYTES: usize = 512;
+pub(crate) const MAX_PATH_BYTES: usize = 512;
 
 /// `name` as a case-insensitive, normalizing file system sees it: NFC,
 /// then lower case.
-pub fn fold(name: &str) -> String {
+pub(crate) fn fold(name: &str) -> String {
     name.nfc().collect::<String>().to_lowercase()
 }
 
@@ -27,7 +27,7 @@ fn is_device(segment: &str) -> bool {
 /// drive letter (`C:`), no UNC share or backslash, no `.`/`..`, no device
 /// name, no control character, no trailing dot or space (Windows strips
 /// them, so two names would meet), at most `MAX_PATH_BYTES`.
-pub fn safe_path(p: &str) -> bool {
+pub(crate) fn safe_path(p: &str) -> bool {
     !p.is_empty()
         && p.len() <= MAX_PATH_BYTES
         && !p.starts_with('/')

@@ -20,7 +20,7 @@ use super::schema::{sql_in, Columns};
 use super::store::Store;
 use super::IndexError;
 
-pub use super::schema::{occ_declarations_schema, occ_files_schema, occurrences_schema, OCCURRENCES, OCC_DECLARATIONS, OCC_FILES};
+pub use super::schema::{occ_declarations_schema, occ_files_schema, occurrences_schema, OCCURRENCES};
 
 /// One declaration's stored answer parts.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -177,7 +177,7 @@ impl Store {
     /// Replaces the rows of `files` (their occurrences and file rows) with
     /// these. The file rows go first out and last in: a crash in between
     /// leaves the files unindexed, so the next sync redoes them.
-    pub async fn put_occurrences(&self, files: &[OccFileRow], rows: &[OccurrenceRow], declarations: &[OccDeclarationRow]) -> Result<(), IndexError> {
+    pub(crate) async fn put_occurrences(&self, files: &[OccFileRow], rows: &[OccurrenceRow], declarations: &[OccDeclarationRow]) -> Result<(), IndexError> {
         let paths: Vec<String> = files.iter().map(|f| f.relative_path.clone()).collect();
         self.delete_occurrences(&paths).await?;
         for chunk in rows.chunks(50_000) {
@@ -190,7 +190,7 @@ impl Store {
     }
 
     /// Drops every row of these files.
-    pub async fn delete_occurrences(&self, paths: &[String]) -> Result<(), IndexError> {
+    pub(crate) async fn delete_occurrences(&self, paths: &[String]) -> Result<(), IndexError> {
         for chunk in paths.chunks(FILTER_CHUNK) {
             let filter = sql_in("relativePath", chunk);
             Store::delete(&self.occ_files, &filter).await?;
@@ -201,12 +201,12 @@ impl Store {
     }
 
     /// The declarations named `name`, in the Language Service's order.
-    pub async fn occ_declarations_named(&self, name: &str) -> Result<Vec<OccDeclarationRow>, IndexError> {
+    pub(crate) async fn occ_declarations_named(&self, name: &str) -> Result<Vec<OccDeclarationRow>, IndexError> {
         self.occ_declarations_where(&format!("`name` = {}", super::schema::sql_str(name))).await
     }
 
     /// The declarations named any of `names`, in one query per chunk.
-    pub async fn occ_declarations_named_any(&self, names: &[String]) -> Result<Vec<OccDeclarationRow>, IndexError> {
+    pub(crate) async fn occ_declarations_named_any(&self, names: &[String]) -> Result<Vec<OccDeclarationRow>, IndexError> {
         let mut out = Vec::new();
         for chunk in names.chunks(FILTER_CHUNK) {
             out.extend(self.occ_declarations_where(&sql_in("name", chunk)).await?);
@@ -217,13 +217,13 @@ impl Store {
 
     /// The classes and interfaces whose resolved supertypes include the
     /// declaration `key` (a superset: LIKE's `_` and `%` match more).
-    pub async fn occ_subtypes(&self, key: &str) -> Result<Vec<OccDeclarationRow>, IndexError> {
+    pub(crate) async fn occ_subtypes(&self, key: &str) -> Result<Vec<OccDeclarationRow>, IndexError> {
         let needle = format!("%|{key}|%").replace('\'', "''");
         self.occ_declarations_where(&format!("`supertypes` LIKE '{needle}'")).await
     }
 
     /// The declarations with these keys.
-    pub async fn occ_declarations_keyed(&self, keys: &[String]) -> Result<Vec<OccDeclarationRow>, IndexError> {
+    pub(crate) async fn occ_declarations_keyed(&self, keys: &[String]) -> Result<Vec<OccDeclarationRow>, IndexError> {
         let mut out = Vec::new();
         for chunk in keys.chunks(FILTER_CHUNK) {
             out.extend(self.occ_declarations_where(&sql_in("key", chunk)).await?);
@@ -234,7 +234,7 @@ impl Store {
     /// Each file's first declaration `ord` (its place in its owner
     /// program: `ord / 2^20`), for `files`; files without declarations
     /// are absent.
-    pub async fn occ_first_ords(&self, files: &[String]) -> Result<HashMap<String, i64>, IndexError> {
+    pub(crate) async fn occ_first_ords(&self, files: &[String]) -> Result<HashMap<String, i64>, IndexError> {
         let mut out: HashMap<String, i64> = HashMap::new();
         for chunk in files.chunks(FILTER_CHUNK) {
             for r in self.occ_declarations_where(&sql_in("relativePath", chunk)).await? {
@@ -282,7 +282,7 @@ impl Store {
 
     /// Every file row's path, content hash and error only (what freshness
     /// checks read; the other columns stay default).
-    pub async fn occ_file_hashes(&self) -> Result<Vec<OccFileRow>, IndexError> {
+    pub(crate) async fn occ_file_hashes(&self) -> Result<Vec<OccFileRow>, IndexError> {
         let mut out = Vec::new();
         for b in Store::scan(&self.occ_files, None, Some(&["relativePath", "contentHash", "error"])).await? {
             out.extend(occ_file_rows(&b));
@@ -291,7 +291,7 @@ impl Store {
     }
 
     /// The occurrences of these symbols; `calls_only`: call sites only.
-    pub async fn occurrences_of(&self, symbols: &[String], calls_only: bool) -> Result<Vec<OccurrenceRow>, IndexError> {
+    pub(crate) async fn occurrences_of(&self, symbols: &[String], calls_only: bool) -> Result<Vec<OccurrenceRow>, IndexError> {
         let mut out = Vec::new();
         for chunk in symbols.chunks(FILTER_CHUNK) {
             let mut filter = sql_in("symbol", chunk);
@@ -323,12 +323,12 @@ impl super::Index {
     }
 
     /// Every file row's path, content hash and error, nothing else.
-    pub fn occ_file_hashes(&self) -> Result<Vec<OccFileRow>, IndexError> {
+    pub(crate) fn occ_file_hashes(&self) -> Result<Vec<OccFileRow>, IndexError> {
         self.runtime.block_on(self.store.occ_file_hashes())
     }
 
     /// Whether the workspace has an occurrence index (a count, no scan).
-    pub fn has_occurrences(&self) -> Result<bool, IndexError> {
+    pub(crate) fn has_occurrences(&self) -> Result<bool, IndexError> {
         Ok(self.runtime.block_on(Store::count(&self.store.occ_files, None))? > 0)
     }
 
@@ -341,7 +341,7 @@ impl super::Index {
     /// The content hash of every walked source whose mtime and size are
     /// the ones the last chunk sync stored, keyed by relative path: what
     /// the file holds without reading it (the chunk sync's own rule).
-    pub fn stamped_hashes(&self, sources: &[std::path::PathBuf]) -> Result<HashMap<String, String>, IndexError> {
+    pub(crate) fn stamped_hashes(&self, sources: &[std::path::PathBuf]) -> Result<HashMap<String, String>, IndexError> {
         let rows = self.runtime.block_on(self.store.file_stamps())?;
         let stamps: HashMap<String, (i64, i64, String)> = rows
             .into_iter()
@@ -362,7 +362,7 @@ impl super::Index {
     }
 
     /// Replaces these files' occurrence rows, under the writer lock.
-    pub fn put_occurrences(&mut self, files: &[OccFileRow], rows: &[OccurrenceRow], declarations: &[OccDeclarationRow]) -> Result<(), IndexError> {
+    pub(crate) fn put_occurrences(&mut self, files: &[OccFileRow], rows: &[OccurrenceRow], declarations: &[OccDeclarationRow]) -> Result<(), IndexError> {
         self.with_lock(|ix| ix.runtime.block_on(ix.store.put_occurrences(files, rows, declarations)))
     }
 
@@ -387,7 +387,7 @@ impl super::Index {
     }
 
     /// Drops these files' occurrence rows (deleted files), under the lock.
-    pub fn delete_occurrences(&mut self, paths: &[String]) -> Result<(), IndexError> {
+    pub(crate) fn delete_occurrences(&mut self, paths: &[String]) -> Result<(), IndexError> {
         self.with_lock(|ix| ix.runtime.block_on(ix.store.delete_occurrences(paths)))
     }
 

@@ -12,18 +12,18 @@ use arrow_array::{Array, ArrayRef, FixedSizeListArray, Int32Array, Int64Array, L
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 
 use crate::chunk::CodeChunk;
-pub use crate::files::language_of;
+pub(crate) use crate::files::language_of;
 
 /// Bumped whenever a table's layout or a column's meaning changes; an index
 /// written with another version is rebuilt, never misread.
 pub const SCHEMA_VERSION: u32 = 9;
 
 pub const CHUNKS: &str = "chunks";
-pub const VECTORS: &str = "vectors";
-pub const FILES: &str = "files";
+pub(crate) const VECTORS: &str = "vectors";
+pub(crate) const FILES: &str = "files";
 
 /// Every table, by name.
-pub const TABLES: [&str; 7] = [CHUNKS, VECTORS, FILES, OCCURRENCES, OCC_FILES, OCC_DECLARATIONS, USAGE];
+pub(crate) const TABLES: [&str; 7] = [CHUNKS, VECTORS, FILES, OCCURRENCES, OCC_FILES, OCC_DECLARATIONS, USAGE];
 
 fn vector_type(dimension: usize) -> DataType {
     DataType::FixedSizeList(Arc::new(Field::new("item", DataType::Float32, true)), dimension as i32)
@@ -101,7 +101,7 @@ pub struct ChunkRow {
 
 impl ChunkRow {
     /// What BM25 indexes: path, breadcrumb and name (twice), then the code.
-    pub fn search_text(&self) -> String {
+    pub(crate) fn search_text(&self) -> String {
         let c = &self.chunk;
         format!("{}\n{}\n{} {}\n{}", c.relative_path, c.breadcrumb, c.name, c.name, c.embedding_text)
     }
@@ -109,7 +109,7 @@ impl ChunkRow {
 
 /// One walked file as stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FileRow {
+pub(crate) struct FileRow {
     pub relative_path: String,
     pub mtime: i64,
     pub size: i64,
@@ -192,7 +192,7 @@ pub fn chunks_batch(rows: &[ChunkRow], dimension: usize) -> Result<RecordBatch, 
 }
 
 /// A window vector to store.
-pub struct WindowRow {
+pub(crate) struct WindowRow {
     pub chunk_id: String,
     pub relative_path: String,
     pub language: String,
@@ -232,7 +232,7 @@ pub fn files_batch(rows: &[FileRow]) -> Result<RecordBatch, arrow_schema::ArrowE
 }
 
 /// Typed column access on a batch read back from LanceDB.
-pub struct Columns<'b>(pub &'b RecordBatch);
+pub(crate) struct Columns<'b>(pub &'b RecordBatch);
 
 impl<'b> Columns<'b> {
     fn col(&self, name: &str) -> Option<&'b ArrayRef> {
@@ -258,7 +258,7 @@ impl<'b> Columns<'b> {
         let a = self.col(name)?.as_any().downcast_ref::<arrow_array::Float32Array>()?;
         (!a.is_null(row)).then(|| a.value(row))
     }
-    pub fn strings(&self, name: &str, row: usize) -> Vec<String> {
+    pub(crate) fn strings(&self, name: &str, row: usize) -> Vec<String> {
         let Some(a) = self.col(name).and_then(|a| a.as_any().downcast_ref::<ListArray>()) else { return Vec::new() };
         let v = a.value(row);
         let Some(s) = v.as_any().downcast_ref::<StringArray>() else { return Vec::new() };
@@ -276,7 +276,7 @@ impl<'b> Columns<'b> {
 }
 
 /// A chunk row read back from the table.
-pub fn chunk_row(c: &Columns<'_>, row: usize) -> ChunkRow {
+pub(crate) fn chunk_row(c: &Columns<'_>, row: usize) -> ChunkRow {
     let s = |n: &str| c.str(n, row).unwrap_or_default();
     ChunkRow {
         chunk: CodeChunk {
@@ -323,20 +323,20 @@ pub fn file_row(c: &Columns<'_>, row: usize) -> FileRow {
 }
 
 /// A SQL string literal for LanceDB filters.
-pub fn sql_str(s: &str) -> String {
+pub(crate) fn sql_str(s: &str) -> String {
     format!("'{}'", s.replace('\'', "''"))
 }
 
 /// `` `column` IN ('a', 'b') `` (camelCase names are quoted).
-pub fn sql_in(column: &str, values: &[String]) -> String {
+pub(crate) fn sql_in(column: &str, values: &[String]) -> String {
     format!("`{column}` IN ({})", values.iter().map(|v| sql_str(v)).collect::<Vec<_>>().join(", "))
 }
 
 // ---- the occurrence tables (`occurrences`) and the usage prior (`usage`) ----
 
 pub const OCCURRENCES: &str = "occurrences";
-pub const OCC_FILES: &str = "occ_files";
-pub const OCC_DECLARATIONS: &str = "occ_declarations";
+pub(crate) const OCC_FILES: &str = "occ_files";
+pub(crate) const OCC_DECLARATIONS: &str = "occ_declarations";
 
 pub fn occurrences_schema() -> SchemaRef {
     Arc::new(Schema::new(vec![

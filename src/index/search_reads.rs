@@ -73,7 +73,7 @@ impl Index {
 
     /// The top `limit` chunk ids by BM25 over `searchText`, with their
     /// scores, best first: `bm25` without reading the rows.
-    pub fn bm25_ids(&self, query: &str, filter: &Filter, limit: usize) -> Result<Vec<(String, f32)>, IndexError> {
+    pub(crate) fn bm25_ids(&self, query: &str, filter: &Filter, limit: usize) -> Result<Vec<(String, f32)>, IndexError> {
         let batches = self.full_text(query, filter, limit, Some(&["id"]))?;
         let mut out = Vec::new();
         for b in &batches {
@@ -201,7 +201,7 @@ impl Index {
 
     /// Chunks that declare one of `names` (their own name), within the
     /// filter: the definitions an identifier-like query names.
-    pub fn chunks_named(&self, names: &[String], filter: &Filter) -> Result<Vec<ChunkRow>, IndexError> {
+    pub(crate) fn chunks_named(&self, names: &[String], filter: &Filter) -> Result<Vec<ChunkRow>, IndexError> {
         if names.is_empty() {
             return Ok(Vec::new());
         }
@@ -214,7 +214,7 @@ impl Index {
 
     /// The ranked chunks named `names` in `files` (a superset of the
     /// declarations wanted; the caller matches breadcrumbs).
-    pub fn chunks_in_named(&self, files: &[String], names: &[String]) -> Result<Vec<ChunkRow>, IndexError> {
+    pub(crate) fn chunks_in_named(&self, files: &[String], names: &[String]) -> Result<Vec<ChunkRow>, IndexError> {
         if files.is_empty() || names.is_empty() {
             return Ok(Vec::new());
         }
@@ -224,7 +224,7 @@ impl Index {
 }
 
 /// Each file's chunk kinds, and each symbol's usage priors.
-pub type CandidateEvidence = (HashMap<String, Vec<String>>, HashMap<String, super::usage::Usage>);
+pub(crate) type CandidateEvidence = (HashMap<String, Vec<String>>, HashMap<String, super::usage::Usage>);
 
 impl Index {
     /// Each of these files' chunk kinds and these symbols' usage priors,

@@ -19,9 +19,9 @@ use super::IndexError;
 pub const MAX_VERSIONS: usize = 24;
 /// Window vectors past which search uses an ANN index (IVF_PQ, refined by
 /// exact distances) instead of a flat scan.
-pub const ANN_MIN_ROWS: usize = 50_000;
+pub(crate) const ANN_MIN_ROWS: usize = 50_000;
 
-pub use super::schema::TABLES;
+pub(crate) use super::schema::TABLES;
 
 pub struct Store {
     pub dir: PathBuf,
@@ -111,7 +111,7 @@ impl Store {
     }
 
     /// The vector dimension the chunks table was created with.
-    pub async fn table_dimension(&self) -> Result<usize, IndexError> {
+    pub(crate) async fn table_dimension(&self) -> Result<usize, IndexError> {
         let schema = self.chunks.schema().await.map_err(lance)?;
         match schema.field_with_name("vector").map(|f| f.data_type().clone()) {
             Ok(arrow_schema::DataType::FixedSizeList(_, n)) => Ok(n as usize),
@@ -140,7 +140,7 @@ impl Store {
     }
 
     /// Replaces rows matched on `key` (insert when new), in one commit.
-    pub async fn upsert(table: &Table, key: &str, batch: RecordBatch) -> Result<(), IndexError> {
+    pub(crate) async fn upsert(table: &Table, key: &str, batch: RecordBatch) -> Result<(), IndexError> {
         if batch.num_rows() == 0 {
             return Ok(());
         }
@@ -178,7 +178,7 @@ impl Store {
 
     /// Every file row's stamp: relative path, mtime, size, content hash,
     /// skip reason (the other columns are left out of the read).
-    pub async fn file_stamps(&self) -> Result<Vec<FileRow>, IndexError> {
+    pub(crate) async fn file_stamps(&self) -> Result<Vec<FileRow>, IndexError> {
         let mut out = Vec::new();
         for b in Store::scan(&self.files, None, Some(&["relativePath", "mtime", "size", "contentHash", "skipReason"])).await? {
             let c = Columns(&b);
@@ -202,7 +202,7 @@ impl Store {
     /// Builds or refreshes the full-text index over `searchText`, with the
     /// code tokenizer: identifiers split on case and `_`, kept whole too,
     /// light stemming.
-    pub async fn ensure_fts(&self) -> Result<(), IndexError> {
+    pub(crate) async fn ensure_fts(&self) -> Result<(), IndexError> {
         let indices = self.chunks.list_indices().await.map_err(lance)?;
         if indices.iter().any(|i| i.columns.iter().any(|c| c == "searchText")) {
             return Ok(());
@@ -215,7 +215,7 @@ impl Store {
     }
 
     /// Whether the vectors table has an ANN index.
-    pub async fn has_ann(&self) -> Result<bool, IndexError> {
+    pub(crate) async fn has_ann(&self) -> Result<bool, IndexError> {
         Ok(self.vectors.list_indices().await.map_err(lance)?.iter().any(|i| i.columns.iter().any(|c| c == "vector")))
     }
 
@@ -225,7 +225,7 @@ impl Store {
     /// `optimize` (`Index::compact_if_due`).
     /// The same on `occurrences.relativePath`, which ranking's test
     /// lending reads line ranges by (`usage::uses_in`).
-    pub async fn ensure_occurrence_index(&self) -> Result<(), IndexError> {
+    pub(crate) async fn ensure_occurrence_index(&self) -> Result<(), IndexError> {
         let indices = self.occurrences.list_indices().await.map_err(lance)?;
         for column in ["symbol", "relativePath"] {
             if indices.iter().any(|i| i.columns.iter().any(|c| c == column)) {
@@ -242,9 +242,9 @@ impl Store {
 
     /// Builds the IVF_PQ index over window vectors once there are more than
     /// `ANN_MIN_ROWS` (cosine; about sqrt(rows) partitions).
-    pub async fn ensure_ann(&self, force: bool) -> Result<bool, IndexError> {
+    pub(crate) async fn ensure_ann(&self) -> Result<bool, IndexError> {
         let rows = Store::count(&self.vectors, None).await?;
-        if (rows <= ANN_MIN_ROWS && !force) || rows < 256 || self.has_ann().await? {
+        if rows <= ANN_MIN_ROWS || self.has_ann().await? {
             return Ok(false);
         }
         let partitions = ((rows as f64).sqrt() as u32).clamp(1, 4096);
@@ -260,7 +260,7 @@ impl Store {
     /// Compacts, re-indexes and prunes old versions once a table passes
     /// `MAX_VERSIONS`. Runs under the writer lock.
     /// The checked-out versions of the three tables (changed by any write).
-    pub async fn table_versions(&self) -> Result<Vec<u64>, IndexError> {
+    pub(crate) async fn table_versions(&self) -> Result<Vec<u64>, IndexError> {
         let mut out = Vec::new();
         for t in self.tables() {
             out.push(t.version().await.map_err(lance)?);
@@ -269,7 +269,7 @@ impl Store {
     }
 
     pub async fn housekeeping(&self, force: bool) -> Result<bool, IndexError> {
-        self.ensure_ann(false).await?;
+        self.ensure_ann().await?;
         if !force && self.versions().await? <= MAX_VERSIONS {
             // New rows reach the FTS (and ANN) indexes promptly.
             self.chunks.optimize(OptimizeAction::Index(Default::default())).await.map_err(lance)?;
@@ -286,7 +286,7 @@ impl Store {
     }
 
     /// Drops every table's old versions and the files only they used.
-    pub async fn prune(&self) -> Result<(), IndexError> {
+    pub(crate) async fn prune(&self) -> Result<(), IndexError> {
         for t in self.tables() {
             t.optimize(OptimizeAction::Prune {
                 older_than: Some(lancedb::table::Duration::zero()),

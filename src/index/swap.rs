@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{io, lock, write_atomic, IndexError};
 
-pub use super::layout::{GENERATION, INCOMING, OUTGOING, SWAP};
+pub(crate) use super::layout::{GENERATION, INCOMING, OUTGOING, SWAP};
 
 const MAGIC: &str = "tsq-swap-1";
 /// The generation's suffix while a swap moves files.
@@ -34,7 +34,7 @@ struct Journal {
 /// Test hook: `TSQ_TEST_PULL_PAUSE=<step>` stops a pull at that step
 /// (`download`, `stage`, `verify`, `swap`), says so on stderr and waits, so
 /// that a test can `kill -9` it there.
-pub fn crash_point(step: &str) {
+pub(crate) fn crash_point(step: &str) {
     if std::env::var("TSQ_TEST_PULL_PAUSE").is_ok_and(|s| s == step) {
         eprintln!("tsq: pull paused at {step}");
         std::thread::sleep(std::time::Duration::from_secs(600));
@@ -42,7 +42,7 @@ pub fn crash_point(step: &str) {
 }
 
 /// The current generation of the index in `dir` (empty before any swap).
-pub fn generation(dir: &Path) -> String {
+pub(crate) fn generation(dir: &Path) -> String {
     match std::fs::symlink_metadata(dir.join(GENERATION)) {
         Ok(m) if m.is_file() && m.len() < 256 => std::fs::read_to_string(dir.join(GENERATION)).unwrap_or_default(),
         _ => String::new(),
@@ -51,7 +51,7 @@ pub fn generation(dir: &Path) -> String {
 
 /// Puts `rel` (a file of the local index, unchanged in the pulled one)
 /// into the staging directory: a hard link, or a copy where links fail.
-pub fn stage_local(dir: &Path, staging: &Path, rel: &str) -> Result<(), IndexError> {
+pub(crate) fn stage_local(dir: &Path, staging: &Path, rel: &str) -> Result<(), IndexError> {
     let (from, to) = (dir.join(rel), staging.join(rel));
     if let Some(parent) = to.parent() {
         std::fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
@@ -64,7 +64,7 @@ pub fn stage_local(dir: &Path, staging: &Path, rel: &str) -> Result<(), IndexErr
 }
 
 /// fsyncs every file and directory under `path`, then `path` itself.
-pub fn sync_tree(path: &Path) -> Result<(), IndexError> {
+pub(crate) fn sync_tree(path: &Path) -> Result<(), IndexError> {
     for entry in std::fs::read_dir(path).map_err(|e| io(path, e))? {
         let entry = entry.map_err(|e| io(path, e))?;
         let p = entry.path();
@@ -145,7 +145,7 @@ fn remove_any(path: &Path) -> Result<(), IndexError> {
 
 /// Waits while a pull swaps files in `dir` (the generation says so), and
 /// finishes the swap of a pull that was killed doing it.
-pub fn wait_for_swap(dir: &Path) -> Result<(), IndexError> {
+pub(crate) fn wait_for_swap(dir: &Path) -> Result<(), IndexError> {
     if generation(dir).ends_with(SWAPPING) && super::confine::check(dir)? {
         drop(lock::acquire(dir).map_err(|e| io(dir, e))?);
         recover(dir)?;
@@ -156,7 +156,7 @@ pub fn wait_for_swap(dir: &Path) -> Result<(), IndexError> {
 /// On open: finishes a swap that a killed pull committed (true when it
 /// did), and clears what a finished one left. A journal that is not
 /// tsq's (wrong type or content) is never acted on.
-pub fn recover(dir: &Path) -> Result<bool, IndexError> {
+pub(crate) fn recover(dir: &Path) -> Result<bool, IndexError> {
     if read_journal(dir).is_some() {
         // A pull swapping now holds the lock: wait for it, then look again.
         let _lock = lock::acquire(dir).map_err(|e| io(dir, e))?;

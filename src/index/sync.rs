@@ -21,9 +21,9 @@ use crate::parse_pool::ParsePool;
 use crate::source::Tree;
 use crate::ts::files::FileView;
 
-pub use super::layout::JOURNAL;
+pub(crate) use super::layout::JOURNAL;
 /// Chunks that get vectors: import and re-export chunks are never ranked.
-pub const EMBEDDABLE: &str = "`nodeKind` NOT IN ('import', 're-export')";
+pub(crate) const EMBEDDABLE: &str = "`nodeKind` NOT IN ('import', 're-export')";
 
 /// Where long work reports. `total` 0 means unknown.
 pub trait Progress {
@@ -85,7 +85,7 @@ pub(crate) fn relative(path: &Path, root: &Path) -> String {
 }
 
 /// Deletes the rows of paths a crashed batch may have half-written.
-pub async fn recover_journal(store: &Store) -> Result<(), IndexError> {
+pub(crate) async fn recover_journal(store: &Store) -> Result<(), IndexError> {
     let path = store.dir.join(JOURNAL);
     let Ok(text) = std::fs::read_to_string(&path) else { return Ok(()) };
     let paths: Vec<String> = serde_json::from_str(&text).unwrap_or_default();
@@ -103,7 +103,7 @@ pub async fn recover_journal(store: &Store) -> Result<(), IndexError> {
 
 /// What a sync reads: the query's one walk and the shared file view.
 #[derive(Clone, Copy)]
-pub struct SyncInput<'a> {
+pub(crate) struct SyncInput<'a> {
     pub tree: &'a Tree,
     pub view: &'a FileView,
 }

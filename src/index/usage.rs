@@ -16,10 +16,10 @@ use super::IndexError;
 pub use super::schema::{usage_schema, USAGE};
 
 /// Whether a symbol id is external (a library's or a package's member,
-/// `js/60_occurrences.js` `externalId`, whose rows only the workspace
+/// `js/occurrences/60_occurrences.js` `externalId`, whose rows only the workspace
 /// members implementing it relate to): its file is TypeScript's libs
 /// (`/__tsq__/…`) or a package under `node_modules`.
-pub fn is_external(symbol: &str) -> bool {
+pub(crate) fn is_external(symbol: &str) -> bool {
     let file = symbol.split(" > ").next().unwrap_or(symbol);
     file.starts_with('/') || file.starts_with("node_modules/") || file.contains("/node_modules/")
 }
@@ -34,7 +34,7 @@ pub struct Usage {
 /// One use: `from` (the enclosing declaration's id, or the file's) uses
 /// `symbol`, in file `path`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Edge {
+pub(crate) struct Edge {
     pub path: String,
     pub from: String,
     pub symbol: String,
@@ -56,7 +56,7 @@ fn uses() -> String {
 }
 
 /// Whether an occurrence row with this role is a use (`uses`).
-pub fn is_use(role: &str) -> bool {
+pub(crate) fn is_use(role: &str) -> bool {
     !NOT_USES.contains(&role)
 }
 
@@ -66,7 +66,7 @@ const VALUE_ROLES: &[&str] = &["call", "new", "reference"];
 
 /// The distinct symbols of `rows` (file, line, symbol, value) used within
 /// one range, each once, a value use winning.
-pub fn uses_within<'a>((file, first, last): &(String, u32, u32), rows: impl Iterator<Item = (&'a str, u32, &'a str, bool)>) -> Vec<(String, bool)> {
+pub(crate) fn uses_within<'a>((file, first, last): &(String, u32, u32), rows: impl Iterator<Item = (&'a str, u32, &'a str, bool)>) -> Vec<(String, bool)> {
     let mut out: Vec<(String, bool)> = Vec::new();
     for (f, line, symbol, value) in rows {
         if f == file && (*first..=*last).contains(&line) {
@@ -82,7 +82,7 @@ pub fn uses_within<'a>((file, first, last): &(String, u32, u32), rows: impl Iter
 impl Store {
     /// Every use the occurrence rows record.
     /// The use edges of `files`, or of every file.
-    pub async fn usage_edges(&self, files: Option<&[String]>) -> Result<Vec<Edge>, IndexError> {
+    pub(crate) async fn usage_edges(&self, files: Option<&[String]>) -> Result<Vec<Edge>, IndexError> {
         let filter = match files {
             Some(files) => format!("{} AND {}", super::schema::sql_in("relativePath", files), uses()),
             None => uses(),
@@ -101,7 +101,7 @@ impl Store {
 
     /// Every use row, as the warm copy holds them: (file, line, symbol,
     /// whether it is a value use).
-    pub async fn use_rows(&self, filter: Option<&str>) -> Result<Vec<(String, u32, String, bool)>, IndexError> {
+    pub(crate) async fn use_rows(&self, filter: Option<&str>) -> Result<Vec<(String, u32, String, bool)>, IndexError> {
         let filter = match filter {
             Some(f) => format!("({f}) AND {}", uses()),
             None => uses(),
@@ -124,7 +124,7 @@ impl Store {
 
     /// The symbols used inside these line ranges (file, first, last), by
     /// range, each with whether it is a value use (`VALUE_ROLES`).
-    pub async fn uses_in(&self, ranges: &[(String, u32, u32)]) -> Result<Vec<Vec<(String, bool)>>, IndexError> {
+    pub(crate) async fn uses_in(&self, ranges: &[(String, u32, u32)]) -> Result<Vec<Vec<(String, bool)>>, IndexError> {
         if ranges.is_empty() {
             return Ok(Vec::new());
         }
@@ -138,7 +138,7 @@ impl Store {
     }
 
     /// Replaces the whole table (one delete, one add).
-    pub async fn replace_usage(&self, rows: &[(String, Usage)]) -> Result<(), IndexError> {
+    pub(crate) async fn replace_usage(&self, rows: &[(String, Usage)]) -> Result<(), IndexError> {
         Store::delete(&self.usage, "true").await?;
         for chunk in rows.chunks(50_000) {
             let cols: Vec<ArrayRef> = vec![
@@ -152,7 +152,7 @@ impl Store {
     }
 
     /// The priors of these symbols (absent: unused, or never computed).
-    pub async fn usage_of(&self, symbols: &[String]) -> Result<HashMap<String, Usage>, IndexError> {
+    pub(crate) async fn usage_of(&self, symbols: &[String]) -> Result<HashMap<String, Usage>, IndexError> {
         let mut out = HashMap::new();
         for chunk in symbols.chunks(FILTER_CHUNK) {
             out.extend(self.usage_where(Some(&sql_in("symbol", chunk))).await?);
@@ -161,7 +161,7 @@ impl Store {
     }
 
     /// The usage rows `filter` keeps (all when `None`: the warm copy).
-    pub async fn usage_where(&self, filter: Option<&str>) -> Result<HashMap<String, Usage>, IndexError> {
+    pub(crate) async fn usage_where(&self, filter: Option<&str>) -> Result<HashMap<String, Usage>, IndexError> {
         let mut out = HashMap::new();
         for b in Store::scan(&self.usage, filter, None).await? {
             let c = Columns(&b);
@@ -175,12 +175,12 @@ impl Store {
 }
 
 impl super::Index {
-    pub fn usage_edges(&self, files: Option<&[String]>) -> Result<Vec<Edge>, IndexError> {
+    pub(crate) fn usage_edges(&self, files: Option<&[String]>) -> Result<Vec<Edge>, IndexError> {
         self.runtime.block_on(self.store.usage_edges(files))
     }
 
     /// Replaces the usage table, under the writer lock.
-    pub fn replace_usage(&mut self, rows: &[(String, Usage)]) -> Result<(), IndexError> {
+    pub(crate) fn replace_usage(&mut self, rows: &[(String, Usage)]) -> Result<(), IndexError> {
         self.with_lock(|ix| ix.runtime.block_on(ix.store.replace_usage(rows)))
     }
 
@@ -190,7 +190,7 @@ impl super::Index {
 
     /// The symbols used inside these line ranges, by range, each with
     /// whether it is a value use; from memory in a warm process.
-    pub fn uses_in(&self, ranges: &[(String, u32, u32)]) -> Result<Vec<Vec<(String, bool)>>, IndexError> {
+    pub(crate) fn uses_in(&self, ranges: &[(String, u32, u32)]) -> Result<Vec<Vec<(String, bool)>>, IndexError> {
         self.runtime.block_on(async {
             if let Some(warm) = self.warm.as_ref() {
                 return Ok(warm.uses(&self.store).await?.uses_in(ranges));
@@ -202,7 +202,7 @@ impl super::Index {
     /// Whether the usage table is missing while the occurrence rows
     /// record uses (an index built before the table existed): a count,
     /// and a filtered one only when the table is empty.
-    pub fn usage_missing(&self) -> Result<bool, IndexError> {
+    pub(crate) fn usage_missing(&self) -> Result<bool, IndexError> {
         if self.runtime.block_on(Store::count(&self.store.usage, None))? > 0 {
             return Ok(false);
         }

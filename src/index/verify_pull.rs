@@ -39,7 +39,7 @@ struct ChunkText {
 /// Checks the staged index in `staging` against the checkout at `root`,
 /// whose walked files (relative, `/`-separated) are `walked`, and drops
 /// the rows of every file that fails.
-pub fn check_staged(staging: &Path, root: &Path, walked: &HashSet<String>) -> Result<PullCheck, IndexError> {
+pub(crate) fn check_staged(staging: &Path, root: &Path, walked: &HashSet<String>) -> Result<PullCheck, IndexError> {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| io(staging, e))?;
     runtime.block_on(async {
         let dimension = read_meta(staging).map(|m| m.dimension).unwrap_or(crate::embed::local::DIMENSION);

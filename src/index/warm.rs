@@ -28,7 +28,7 @@ use super::usage::Usage;
 use super::{Filter, IndexError};
 
 /// One copy of the vectors table.
-pub struct WarmVectors {
+pub(crate) struct WarmVectors {
     version: u64,
     dimension: usize,
     chunk_ids: Vec<String>,
@@ -45,7 +45,7 @@ pub struct WarmVectors {
 }
 
 /// Every file's chunk kinds and every symbol's usage priors.
-pub struct WarmEvidence {
+pub(crate) struct WarmEvidence {
     versions: [u64; 2],
     pub kinds: HashMap<String, Vec<String>>,
     pub usage: HashMap<String, Usage>,
@@ -53,7 +53,7 @@ pub struct WarmEvidence {
 
 /// The occurrence index's use rows by file: (line, symbol, value use),
 /// symbols interned.
-pub struct WarmUses {
+pub(crate) struct WarmUses {
     version: u64,
     by_file: HashMap<String, Vec<(u32, u32, bool)>>,
     symbols: Vec<String>,
@@ -61,7 +61,7 @@ pub struct WarmUses {
 
 impl WarmUses {
     /// What `Store::uses_in` answers, from memory.
-    pub fn uses_in(&self, ranges: &[(String, u32, u32)]) -> Vec<Vec<(String, bool)>> {
+    pub(crate) fn uses_in(&self, ranges: &[(String, u32, u32)]) -> Vec<Vec<(String, bool)>> {
         ranges
             .iter()
             .map(|r| {
@@ -74,7 +74,7 @@ impl WarmUses {
 
 /// The process's copies, if any (held by `Index` when it is warm).
 #[derive(Default)]
-pub struct Cache {
+pub(crate) struct Cache {
     vectors: Mutex<Option<Arc<WarmVectors>>>,
     evidence: Mutex<Option<Arc<WarmEvidence>>>,
     uses: Mutex<Option<Arc<WarmUses>>>,

@@ -22,7 +22,7 @@ const BM25_DEPTH: usize = 5;
 /// Up to `n` by each signal, merged by chunk id. BM25 runs on its own
 /// thread while the query is embedded and its neighbours found; the rows of
 /// both lists are then read at once.
-pub fn gather(index: &Index, query: &str, filter: &Filter, n: usize, notes: &mut Vec<String>) -> Result<Vec<CandidateChunk>, SearchError> {
+pub(crate) fn gather(index: &Index, query: &str, filter: &Filter, n: usize, notes: &mut Vec<String>) -> Result<Vec<CandidateChunk>, SearchError> {
     let (bm25, near) = std::thread::scope(|s| {
         let bm25 = s.spawn(|| {
             let t = std::time::Instant::now();

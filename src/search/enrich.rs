@@ -17,7 +17,7 @@ use crate::structure::{chunk_query, StoredLookup, Structures};
 use super::{Backends, Ranked, SearchError};
 
 /// The symbol query that names a chunk (`structure::chunk_query`).
-pub fn symbol_query(r: &Ranked) -> Option<SymbolQuery> {
+pub(crate) fn symbol_query(r: &Ranked) -> Option<SymbolQuery> {
     chunk_query(&r.row.chunk)
 }
 

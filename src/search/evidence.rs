@@ -28,19 +28,19 @@ pub struct Known {
 
 /// The share of a file's chunks (comments aside) that are imports or
 /// re-exports from which the file is a barrel.
-pub const BARREL_SHARE: f64 = 0.8;
+pub(crate) const BARREL_SHARE: f64 = 0.8;
 
 /// Whether chunks of these kinds make a barrel: at least one re-export,
 /// and imports plus re-exports at least `BARREL_SHARE` of the chunks that
 /// are not comments.
-pub fn is_barrel<S: AsRef<str>>(kinds: &[S]) -> bool {
+pub(crate) fn is_barrel<S: AsRef<str>>(kinds: &[S]) -> bool {
     let counted: Vec<&str> = kinds.iter().map(|k| k.as_ref()).filter(|k| *k != "comment").collect();
     let plumbing = counted.iter().filter(|k| matches!(**k, "import" | "re-export")).count();
     counted.contains(&"re-export") && plumbing as f64 >= BARREL_SHARE * counted.len() as f64
 }
 
 /// A chunk's symbol id as the occurrence rows spell it (`path > A > b`).
-pub fn symbol_of(row: &ChunkRow) -> Option<String> {
+pub(crate) fn symbol_of(row: &ChunkRow) -> Option<String> {
     let q = crate::structure::chunk_query(&row.chunk)?;
     Some(format!("{} > {}", row.chunk.relative_path, q.names.join(" > ")))
 }
@@ -74,7 +74,7 @@ pub fn known(index: &Index, steps: &Steps, rows: &[&ChunkRow]) -> Result<Vec<Kno
 /// What the strongest candidates' lines use, by the occurrence rows (read
 /// once per query, for lending and the type step).
 #[derive(Debug, Default)]
-pub struct Uses(HashMap<String, Vec<(String, bool)>>);
+pub(crate) struct Uses(HashMap<String, Vec<(String, bool)>>);
 
 impl Uses {
     /// Reads the uses of these candidates (skipping those already read).
@@ -105,7 +105,7 @@ impl Uses {
 /// when call lending is on, implementation by `Steps::call_lift`
 /// (`Steps::call_local`, `call_values`, `call_capped` narrow it).
 #[derive(Debug, Default)]
-pub struct Lending {
+pub(crate) struct Lending {
     /// Lender chunk id → how it lends and the symbols its lines use.
     uses: HashMap<String, Lend>,
 }
@@ -178,7 +178,7 @@ impl Lending {
     /// score (before its role demotion), the strongest among the lenders
     /// that use it; a capped lender lifts no one past its own score. Only
     /// implementation gains, and nothing lends to itself.
-    pub fn lend(&self, rows: &[&ChunkRow], raw: &[f64], scores: &mut [f64]) {
+    pub(crate) fn lend(&self, rows: &[&ChunkRow], raw: &[f64], scores: &mut [f64]) {
         let by_id: HashMap<&str, usize> = rows.iter().enumerate().map(|(i, r)| (r.chunk.id.as_str(), i)).collect();
         let before = scores.to_vec();
         // Symbol → (lift, cap) of each lender that uses it.

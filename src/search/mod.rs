@@ -13,7 +13,7 @@ pub mod rank;
 pub mod select;
 pub mod shape;
 pub mod steps;
-pub mod type_step;
+pub(crate) mod type_step;
 
 use std::time::Instant;
 
@@ -40,7 +40,7 @@ pub struct SearchConfig {
 }
 
 /// Node kinds kept out of ranking: context for snapshots, not answers.
-pub const UNRANKED_KINDS: &[&str] = &["import", "re-export"];
+pub(crate) const UNRANKED_KINDS: &[&str] = &["import", "re-export"];
 
 #[derive(Debug, thiserror::Error)]
 pub enum SearchError {

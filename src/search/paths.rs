@@ -39,7 +39,7 @@ pub fn stem(word: &str) -> String {
 /// Whether a query word and a path part name the same thing: equal stems,
 /// or one stem a prefix of the other with the shorter at least 3
 /// characters long.
-pub fn same_word(query_word: &str, part: &str) -> bool {
+pub(crate) fn same_word(query_word: &str, part: &str) -> bool {
     let (a, b) = (stem(query_word), stem(part));
     if a == b {
         return true;
@@ -50,7 +50,7 @@ pub fn same_word(query_word: &str, part: &str) -> bool {
 
 /// The share of the question's distinct content words (3 characters or
 /// more) that name a part of `path`: its directories and file stem.
-pub fn path_match(path: &str, query_words: &[String]) -> f64 {
+pub(crate) fn path_match(path: &str, query_words: &[String]) -> f64 {
     let mut distinct: Vec<&str> = Vec::new();
     for w in query_words {
         if w.len() >= 3 && !distinct.contains(&w.as_str()) {
@@ -70,7 +70,7 @@ pub fn path_match(path: &str, query_words: &[String]) -> f64 {
 
 /// Whether `name` is the file's stem, compared without case, `-` or `_`
 /// (`createRouter` in `create-router.ts`).
-pub fn stem_is(path: &str, name: &str) -> bool {
+pub(crate) fn stem_is(path: &str, name: &str) -> bool {
     let file = path.rsplit('/').next().unwrap_or(path);
     let stem = file.split('.').next().unwrap_or(file);
     let norm = |s: &str| s.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect::<String>();

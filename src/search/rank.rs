@@ -16,10 +16,12 @@
 //!   caller) lends score to the declarations it calls, which are taken in
 //!   when retrieval missed them.
 
-pub use crate::files::{classify, Role};
+pub use crate::files::classify;
+pub(crate) use crate::files::Role;
 
 pub use super::evidence::Known;
-pub use super::shape::{content_words, declares, identifiers, is_symbol_query, words};
+pub(crate) use super::shape::content_words;
+pub use super::shape::{declares, identifiers, is_symbol_query, words};
 pub use super::steps::*;
 
 /// A candidate's ranking adjustments: `apply` keeps scores in [0, 1].
@@ -52,7 +54,7 @@ impl Factors {
 
 /// What the ranking steps read from a query, computed once.
 #[derive(Debug, Clone)]
-pub struct QueryShape<'q> {
+pub(crate) struct QueryShape<'q> {
     pub query: &'q str,
     /// Identifiers it names (`identifiers`).
     pub idents: Vec<String>,
@@ -85,7 +87,7 @@ impl<'q> QueryShape<'q> {
     /// Whether the type step may demote this chunk: the step is on, the
     /// question does not ask for types or name the chunk, and the chunk is
     /// type-only (`type_step::is_type_only`).
-    pub fn demotable_type(&self, chunk: &crate::chunk::CodeChunk) -> bool {
+    pub(crate) fn demotable_type(&self, chunk: &crate::chunk::CodeChunk) -> bool {
         self.steps.types < 1.0
             && !self.types_asked
             && !declares(&chunk.name, &chunk.breadcrumb, &self.idents)
@@ -96,7 +98,7 @@ impl<'q> QueryShape<'q> {
     /// selected by a path), the definition lift, the usage lift, and the
     /// path evidence (a lift, or a ratio that `boost` scales to the top
     /// score). `known` is what the index says of it (`evidence`).
-    pub fn factors(&self, chunk: &crate::chunk::CodeChunk, known: Known) -> Factors {
+    pub(crate) fn factors(&self, chunk: &crate::chunk::CodeChunk, known: Known) -> Factors {
         let path = chunk.relative_path.as_str();
         let role = classify(path, self.steps.barrels && known.barrel);
         let demote = if self.steps.roles && !self.scoped && !asked_for(self.query, role) { role.factor() } else { 1.0 };
@@ -123,7 +125,7 @@ impl<'q> QueryShape<'q> {
 /// `const X =` whose value is a function or class), more when the file
 /// is named after it; any other variable half of it; an `export default
 /// X;`, an assignment `lib.X = X` or a re-export none.
-pub fn definition_lift(chunk: &crate::chunk::CodeChunk, syntax: bool) -> f64 {
+pub(crate) fn definition_lift(chunk: &crate::chunk::CodeChunk, syntax: bool) -> f64 {
     if !syntax {
         return DEFINITION_LIFT;
     }
@@ -155,7 +157,7 @@ fn has_function_value(source: &str) -> bool {
 
 /// Whether the query asks for a role (so it is not demoted): it mentions
 /// tests, specs, mocks, fixtures, examples or type declarations.
-pub fn asked_for(query: &str, role: Role) -> bool {
+pub(crate) fn asked_for(query: &str, role: Role) -> bool {
     let words: Vec<String> = words(query);
     let any = |w: &[&str]| words.iter().any(|x| w.iter().any(|y| x == y || x.strip_suffix('s') == Some(y)));
     match role {
@@ -172,7 +174,7 @@ pub fn asked_for(query: &str, role: Role) -> bool {
 
 /// The names a chunk's code calls or constructs (`name(`, `new Name`,
 /// `a.name(`), its own name left out: the call edges by name.
-pub fn called_names<'a>(source: &'a str, own: &str) -> Vec<&'a str> {
+pub(crate) fn called_names<'a>(source: &'a str, own: &str) -> Vec<&'a str> {
     let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
     let mut out: Vec<&str> = Vec::new();
     let bytes = source.as_bytes();
@@ -291,7 +293,7 @@ const CALL_NOISE: &[&str] = &[
 /// calls by name, which moves toward 1.0 by `GRAPH_LIFT` × the lender's
 /// score. `calls(i)` are candidate i's called names (asked of lenders
 /// only), `names[i]` its own.
-pub fn lend<'a>(names: &[&str], calls: impl Fn(usize) -> Vec<&'a str>, raw: &[f64], scores: &mut [f64]) {
+pub(crate) fn lend<'a>(names: &[&str], calls: impl Fn(usize) -> Vec<&'a str>, raw: &[f64], scores: &mut [f64]) {
     let mut lenders: Vec<usize> = (0..raw.len()).collect();
     lenders.sort_by(|&a, &b| raw[b].total_cmp(&raw[a]).then(a.cmp(&b)));
     lenders.truncate(LENDERS);

@@ -10,9 +10,9 @@ pub trait Candidate {
 }
 
 /// How much higher a parent must score to win over its child.
-pub const PARENT_MARGIN: f64 = 0.1;
+pub(crate) const PARENT_MARGIN: f64 = 0.1;
 /// How many below-gate results to show when nothing passes.
-pub const BELOW_GATE_SHOWN: usize = 3;
+pub(crate) const BELOW_GATE_SHOWN: usize = 3;
 
 /// The candidates that pass the gate, best first, with a parent and its
 /// child never both kept (the more specific one wins unless the parent

@@ -98,7 +98,7 @@ pub fn declares(name: &str, breadcrumb: &str, idents: &[String]) -> bool {
 }
 
 /// Words of a question that carry meaning (stop words left out).
-pub fn content_words(query: &str) -> Vec<String> {
+pub(crate) fn content_words(query: &str) -> Vec<String> {
     const STOP: &[&str] = &[
         "a",
         "an",
@@ -165,7 +165,7 @@ pub fn content_words(query: &str) -> Vec<String> {
 /// `signature`, `typings`), asks "what/which type(s)/options/props/fields",
 /// or says "type of/for", "type definition", "type parameter". A bare
 /// domain word ("the content type", "the timing option") does not ask.
-pub fn asks_for_types(query: &str) -> bool {
+pub(crate) fn asks_for_types(query: &str) -> bool {
     let w = words(query);
     let is = |x: &str, ys: &[&str]| ys.iter().any(|y| x == *y || x.strip_suffix('s') == Some(y));
     // Types, inference, generics, schemas and shapes (issue 45): such a
@@ -181,7 +181,7 @@ pub fn asks_for_types(query: &str) -> bool {
 /// alias, or a member with neither a body nor an initializer (an
 /// interface's property or method signature, a class field without a
 /// value, an object literal's plain value).
-pub fn is_type_only(kind: &str, member: bool, source: &str) -> bool {
+pub(crate) fn is_type_only(kind: &str, member: bool, source: &str) -> bool {
     match kind {
         "interface" | "type" => true,
         "property" | "method" | "call" | "construct" | "index" if member => {

@@ -76,8 +76,6 @@ pub enum Prior {
 }
 
 impl Steps {
-    /// Every step on: the default and the name-based call graph.
-    pub const ALL: Steps = Steps { graph: true, ..Steps::DEFAULT };
     pub const NONE: Steps = Steps {
         roles: false,
         definitions: false,
@@ -133,50 +131,50 @@ impl Steps {
 }
 
 /// How far the most used symbol moves toward 1.0 (the usage prior).
-pub const USAGE_LIFT: f64 = 0.2;
+pub(crate) const USAGE_LIFT: f64 = 0.2;
 /// How far a declaration a matching test uses moves toward 1.0, per unit
 /// of the test's score before its role demotion.
-pub const TEST_LIFT: f64 = 0.5;
+pub(crate) const TEST_LIFT: f64 = 0.5;
 
 /// How far a declaration an implementation lender uses moves toward 1.0,
 /// per unit of the lender's score (call lending).
-pub const CALL_LIFT: f64 = 0.5;
+pub(crate) const CALL_LIFT: f64 = 0.5;
 
 /// How far a definition the query names moves toward 1.0.
-pub const DEFINITION_LIFT: f64 = 0.5;
+pub(crate) const DEFINITION_LIFT: f64 = 0.5;
 /// How far a file whose path parts match every query word moves toward 1.0
 /// (path evidence as a lift, before issue 45).
-pub const PATH_LIFT: f64 = 0.3;
+pub(crate) const PATH_LIFT: f64 = 0.3;
 /// Path evidence as a boost: a file whose path names every query word
 /// gains this share of the top score.
 pub const PATH_TOP: f64 = 1.0;
 /// How much more a definition lifts in a file named after it.
-pub const STEM_LIFT: f64 = 0.3;
+pub(crate) const STEM_LIFT: f64 = 0.3;
 /// BM25's share of the hybrid for a symbol query (at least).
-pub const SYMBOL_BM25: f64 = 0.8;
+pub(crate) const SYMBOL_BM25: f64 = 0.8;
 /// How many comment-only chunks may rank in the top 10.
-pub const COMMENTS_IN_TOP: usize = 1;
+pub(crate) const COMMENTS_IN_TOP: usize = 1;
 /// Same-file decay in the concise list.
-pub const DECAY: f64 = 0.5;
+pub(crate) const DECAY: f64 = 0.5;
 /// How far a called declaration moves toward 1.0, per unit of its
 /// strongest caller's score (before that caller's role demotion).
-pub const GRAPH_LIFT: f64 = 0.5;
+pub(crate) const GRAPH_LIFT: f64 = 0.5;
 /// How many of the strongest candidates lend (and name declarations to
 /// take in).
-pub const LENDERS: usize = 10;
+pub(crate) const LENDERS: usize = 10;
 
 // ---- the type step's constants (`type_step`) ----
 
 /// What a type-only declaration is worth when the question asks for
 /// behaviour (`Steps::types`).
-pub const TYPE_DEMOTE: f64 = 0.7;
+pub(crate) const TYPE_DEMOTE: f64 = 0.7;
 
 /// How many of the strongest behaviour candidates keep their types (`KEEP`)
 /// from the type step's demotion.
-pub const TYPE_OWNERS: usize = 3;
+pub(crate) const TYPE_OWNERS: usize = 3;
 
 /// Which of their types the owners keep.
-pub const KEEP: Keep = Keep::UsedBeside;
+pub(crate) const KEEP: Keep = Keep::UsedBeside;
 
 /// Which types the strongest behaviour candidates (the owners) keep in
 /// place.

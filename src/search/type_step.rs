@@ -12,7 +12,7 @@ use super::evidence::{symbol_of, Uses};
 use super::rank::QueryShape;
 use crate::index::{ChunkRow, Index};
 
-pub use super::steps::{Keep, KEEP, TYPE_DEMOTE, TYPE_OWNERS};
+pub(crate) use super::steps::Keep;
 
 /// The type step over one ranking's candidates (`rows`, `scores` in the
 /// same order): the owners' uses come from `uses` (read for the strongest
@@ -41,7 +41,7 @@ pub fn apply(index: &Index, shape: &QueryShape, rows: &[&ChunkRow], uses: &Mutex
 }
 
 /// The `n` strongest candidates that are not demotable types.
-pub fn owners(demotable: &[bool], scores: &[f64], n: usize) -> Vec<usize> {
+pub(crate) fn owners(demotable: &[bool], scores: &[f64], n: usize) -> Vec<usize> {
     let mut order: Vec<usize> = (0..scores.len()).filter(|&i| !demotable[i]).collect();
     order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
     order.truncate(n);
@@ -78,7 +78,7 @@ pub fn kept(keep: Keep, files: &[&str], symbols: &[Option<String>], demotable: &
 
 /// The type step: each demotable type (`demotable[i]`) that is not kept
 /// (`kept`) is multiplied by `factor`.
-pub fn demote(demotable: &[bool], kept: &[bool], scores: &mut [f64], factor: f64) {
+pub(crate) fn demote(demotable: &[bool], kept: &[bool], scores: &mut [f64], factor: f64) {
     for (i, s) in scores.iter_mut().enumerate() {
         if demotable[i] && !kept[i] {
             *s *= factor;
@@ -111,7 +111,7 @@ mod tests {
         assert_eq!(scores[2], 0.8);
         let files = ["op.ts", "op.ts", "types.ts", "types.ts"];
         let mut scores = [0.9, 0.8, 0.8, 0.1];
-        demote(&files, &[true, true, true, true], &mut scores, 0.5, TYPE_OWNERS);
+        demote(&files, &[true, true, true, true], &mut scores, 0.5, crate::search::steps::TYPE_OWNERS);
         assert_eq!(scores, [0.45, 0.4, 0.4, 0.05], "no behaviour candidate: every type gives way");
     }
 

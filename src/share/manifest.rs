@@ -10,16 +10,16 @@ use serde::{Deserialize, Serialize};
 
 use super::{sign, ShareError};
 use crate::index::names;
-pub use crate::index::Trust;
+pub(crate) use crate::index::Trust;
 
 /// The manifest layout this tsq writes and reads (2: Ed25519 signatures).
-pub const FORMAT: u32 = 2;
+pub(crate) const FORMAT: u32 = 2;
 /// The largest manifest a pull reads, in bytes.
-pub const MAX_MANIFEST_BYTES: u64 = 16 << 20;
+pub(crate) const MAX_MANIFEST_BYTES: u64 = 16 << 20;
 /// The largest file a manifest may list, in bytes.
-pub const MAX_OBJECT_BYTES: u64 = 4 << 30;
+pub(crate) const MAX_OBJECT_BYTES: u64 = 4 << 30;
 /// The most files a manifest may list.
-pub const MAX_FILES: usize = 200_000;
+pub(crate) const MAX_FILES: usize = 200_000;
 
 /// What an index must have been built with to be used: tsq's index
 /// schema, the TypeScript that resolved its rows, and the embedder of its
@@ -49,7 +49,7 @@ impl std::fmt::Display for Key {
 
 /// One file of the index, relative to `.tsq/`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Entry {
+pub(crate) struct Entry {
     pub path: String,
     pub size: u64,
     pub sha256: String,
@@ -57,7 +57,7 @@ pub struct Entry {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Manifest {
+pub(crate) struct Manifest {
     pub format: u32,
     pub commit: String,
     pub key: Key,

@@ -32,7 +32,8 @@ use serde::Serialize;
 use sha2::Digest;
 
 pub use git::{ancestors, dirty, head};
-pub use manifest::{Key, Manifest, Trust};
+pub use manifest::Key;
+pub(crate) use manifest::{Manifest, Trust};
 pub use remote::Remote;
 
 use crate::index::Progress;
@@ -60,7 +61,7 @@ fn io(path: &Path, e: std::io::Error) -> ShareError {
 }
 
 /// How far back a pull looks for a published ancestor.
-pub const MAX_ANCESTORS: usize = 100;
+pub(crate) const MAX_ANCESTORS: usize = 100;
 /// Objects moved at once.
 const PARALLEL: usize = 8;
 

@@ -24,7 +24,7 @@ pub struct Remote {
 
 /// What a conditional create did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Created {
+pub(crate) enum Created {
     /// The object is new.
     Written,
     /// Another writer had created it first; nothing was replaced.
@@ -84,7 +84,7 @@ impl Remote {
     /// The object's bytes if it is at most `cap` bytes; `None` when it does
     /// not exist. The size is read first, so an oversized object is never
     /// downloaded.
-    pub async fn get_capped(&self, rel: &str, cap: u64) -> Result<Option<Vec<u8>>, ShareError> {
+    pub(crate) async fn get_capped(&self, rel: &str, cap: u64) -> Result<Option<Vec<u8>>, ShareError> {
         let path = self.path(rel);
         let size = match self.store.inner.head(&path).await {
             Ok(meta) => meta.size,
@@ -132,7 +132,7 @@ impl Remote {
 
     /// Creates the object unless it exists (a conditional write: two
     /// writers never replace each other's object).
-    pub async fn put_if_absent(&self, rel: &str, bytes: Vec<u8>) -> Result<Created, ShareError> {
+    pub(crate) async fn put_if_absent(&self, rel: &str, bytes: Vec<u8>) -> Result<Created, ShareError> {
         match self.store.put_if_absent(&self.path(rel), PutPayload::from(bytes)).await {
             Ok(()) => Ok(Created::Written),
             Err(object_store::Error::AlreadyExists { .. }) | Err(object_store::Error::Precondition { .. }) => Ok(Created::Existed),

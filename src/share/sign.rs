@@ -8,9 +8,9 @@
 use ed25519_dalek::{Signer, SigningKey, Verifier, VerifyingKey};
 
 /// The environment variable that holds CI's private key. Never printed.
-pub const SIGNING_KEY_VAR: &str = "TSQ_SHARE_SIGNING_KEY";
+pub(crate) const SIGNING_KEY_VAR: &str = "TSQ_SHARE_SIGNING_KEY";
 /// The retired HMAC key: refused with a pointer to the new keys.
-pub const RETIRED_KEY_VAR: &str = "TSQ_SHARE_KEY";
+pub(crate) const RETIRED_KEY_VAR: &str = "TSQ_SHARE_KEY";
 
 fn bytes32(hex: &str) -> Option<[u8; 32]> {
     let hex = hex.trim();
@@ -20,7 +20,7 @@ fn bytes32(hex: &str) -> Option<[u8; 32]> {
 }
 
 /// Parses a public key (64 hex digits, optionally `ed25519:`-prefixed).
-pub fn public_key(hex: &str) -> Result<VerifyingKey, String> {
+pub(crate) fn public_key(hex: &str) -> Result<VerifyingKey, String> {
     let b = bytes32(hex).ok_or("not an Ed25519 public key: 64 hex digits, as `tsq publish --keygen` prints")?;
     VerifyingKey::from_bytes(&b).map_err(|_| "not a valid Ed25519 public key (not a curve point)".to_string())
 }

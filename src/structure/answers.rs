@@ -6,7 +6,7 @@
 //! outgoing call trees at any depth (`occurrences::{references, Calls}`)
 //! and subtypes (the declarations whose supertypes name this one).
 //!
-//! The matching is `js/30_resolvers.js` `findDeclarations`: the name, the
+//! The matching is `js/answers/30_resolvers.js` `findDeclarations`: the name, the
 //! exact file when given, the parents as a subsequence of the containers,
 //! in the Language Service's order (project, file, node). An answer is
 //! given only when every file that may declare the name is indexed from
@@ -44,14 +44,14 @@ pub enum Unanswered {
 
 /// The declarations `q` names and their answers at `call_depth`, from
 /// the rows alone (one query: `Rows` answers several with one graph).
-pub fn lookup(
+pub fn answer(
     index: &Index,
     view: &FileView,
     sources: &[PathBuf],
     q: &SymbolQuery,
     call_depth: i32,
 ) -> Result<Result<StoredLookup, Unanswered>, StructureError> {
-    Rows::new(index, view, sources).lookup(q, call_depth)
+    Rows::new(index, view, sources).answer(q, call_depth)
 }
 
 /// Answers from the rows for one request: the file rows and the call
@@ -89,7 +89,7 @@ impl<'a> Rows<'a> {
     /// Reads, in one query each, what `lookup` of each of `queries` reads:
     /// the declarations they name, the declarations those link to, and the
     /// occurrences of every related symbol (references and incoming calls).
-    pub fn prefetch(&self, queries: &[SymbolQuery]) -> Result<(), StructureError> {
+    pub(crate) fn prefetch(&self, queries: &[SymbolQuery]) -> Result<(), StructureError> {
         let names: Vec<String> = queries
             .iter()
             .filter_map(|q| q.names.last().cloned())
@@ -195,7 +195,7 @@ impl<'a> Rows<'a> {
     }
 
     /// The declarations `q` names and their answers at `call_depth`.
-    pub fn lookup(&self, q: &SymbolQuery, call_depth: i32) -> Result<Result<StoredLookup, Unanswered>, StructureError> {
+    pub fn answer(&self, q: &SymbolQuery, call_depth: i32) -> Result<Result<StoredLookup, Unanswered>, StructureError> {
         let (index, view, sources) = (self.index, self.view, self.sources);
         let Some(target) = q.names.last() else { return Ok(Err(Unanswered::NoMatch)) };
         let parents = &q.names[..q.names.len() - 1];
@@ -346,7 +346,7 @@ fn relink(v: &mut serde_json::Value, links: &[DeclarationLink], now: &HashMap<St
 }
 
 /// The classes and interfaces that extend or implement the declaration
-/// `key`, by file then line (`js/30_resolvers.js` `typeHierarchy`).
+/// `key`, by file then line (`js/answers/30_resolvers.js` `typeHierarchy`).
 fn subtypes(index: &Index, key: &str) -> Result<Vec<SymbolRef>, StructureError> {
     let key = key.to_string();
     let mut out: Vec<SymbolRef> = Vec::new();

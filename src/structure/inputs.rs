@@ -37,7 +37,7 @@ pub(super) use crate::files::is_declaration_file;
 /// scope without being indexed itself: configs and workspace `.d.ts`
 /// files; plus the engine's fingerprint (its JS and TypeScript version).
 /// (package.json files are per-file inputs: `Affecting`.)
-pub fn layout_hash(tree: &Tree, root: &Path, view: &FileView, extra: &[String]) -> String {
+pub(crate) fn layout_hash(tree: &Tree, root: &Path, view: &FileView, extra: &[String]) -> String {
     let mut h = sha2::Sha256::new();
     let mut parts: Vec<(String, String)> = tree.configs.iter().map(|c| (relative(c, root), sha256_hex(&std::fs::read(c).unwrap_or_default()))).collect();
     // The configs TypeScript read beyond the walked ones: `extends` chains
@@ -66,7 +66,7 @@ pub fn layout_hash(tree: &Tree, root: &Path, view: &FileView, extra: &[String]) 
 
 /// The layout marker: the layout hash on its first line, then the extra
 /// config inputs it covered, one a line.
-pub fn read_marker(path: &Path) -> (Option<String>, Vec<String>) {
+pub(crate) fn read_marker(path: &Path) -> (Option<String>, Vec<String>) {
     let text = std::fs::read_to_string(path).unwrap_or_default();
     let mut lines = text.lines();
     let hash = lines.next().filter(|l| !l.is_empty()).map(str::to_string);
@@ -75,7 +75,7 @@ pub fn read_marker(path: &Path) -> (Option<String>, Vec<String>) {
 
 /// The configs the workspace's programs read that the walk does not list
 /// as configs: each project's `extends` chain and its `references`.
-pub fn read_configs(ws: &Workspace, tree: &Tree, root: &Path) -> Vec<String> {
+pub(crate) fn read_configs(ws: &Workspace, tree: &Tree, root: &Path) -> Vec<String> {
     let walked: HashSet<String> = tree.configs.iter().map(|c| relative(c, root)).collect();
     ws.configs_read().into_iter().filter(|x| !walked.contains(x)).collect()
 }
@@ -92,7 +92,7 @@ pub fn naming<'a>(stored: &'a HashMap<String, OccFileRow>, list: fn(&OccFileRow)
 /// The package.json files resolution consulted, each with the hash of
 /// its text as the rows saw it ("" when it did not exist).
 #[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
-pub struct Affecting(BTreeMap<String, String>);
+pub(crate) struct Affecting(BTreeMap<String, String>);
 
 impl Affecting {
     pub fn load(index: &Index) -> Affecting {
@@ -139,7 +139,7 @@ fn hash_of(root: &Path, rel: &str) -> String {
 /// inline budget) leaves them for the next one; their own hashes did not
 /// change, so nothing else would find them.
 #[derive(Debug, Default, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Pending(pub BTreeSet<String>);
+pub(crate) struct Pending(pub BTreeSet<String>);
 
 impl Pending {
     pub fn load(index: &Index) -> Pending {

@@ -7,7 +7,7 @@
 
 pub mod answers;
 pub mod inputs;
-pub mod occurrence_sync;
+pub(crate) mod occurrence_sync;
 pub mod occurrences;
 pub mod rows;
 pub mod scope;
@@ -35,7 +35,7 @@ pub enum StructureError {
 
 /// The symbol query that names a chunk: its file, then the breadcrumb's
 /// containers and name. `None` for chunks without a declaration.
-pub fn chunk_query(c: &CodeChunk) -> Option<SymbolQuery> {
+pub(crate) fn chunk_query(c: &CodeChunk) -> Option<SymbolQuery> {
     if matches!(c.node_kind.as_str(), "expression" | "comment" | "import" | "re-export") || c.name.is_empty() {
         return None;
     }
@@ -98,7 +98,7 @@ impl<'a> Structures<'a> {
             rows.prefetch(&chunks.iter().filter_map(|c| chunk_query(c)).collect::<Vec<_>>())?;
             for c in chunks {
                 let Some(q) = chunk_query(c) else { continue };
-                match rows.lookup(&q, self.call_depth)? {
+                match rows.answer(&q, self.call_depth)? {
                     Ok(found) => {
                         out.insert(c.id.clone(), found);
                     }
@@ -117,8 +117,8 @@ impl<'a> Structures<'a> {
     }
 
     /// Matches and snapshot parts computed live, without metadata.
-    pub fn located(&self, q: &SymbolQuery) -> Result<StoredLookup, StructureError> {
-        let found = self.workspace()?.lookup(std::slice::from_ref(q))?;
+    pub(crate) fn located(&self, q: &SymbolQuery) -> Result<StoredLookup, StructureError> {
+        let found = self.workspace()?.locate(std::slice::from_ref(q))?;
         self.computed.set(self.computed.get() + 1);
         Ok(StoredLookup { matches: found.matches, snapshots: found.snapshots, metadata: Vec::new() })
     }

@@ -1,5 +1,5 @@
 //! The occurrence sync: one checker pass per changed file
-//! (`js/60_occurrences.js`, through `Workspace::occurrences`) writes every
+//! (`js/occurrences/60_occurrences.js`, through `Workspace::occurrences`) writes every
 //! resolved identifier, call edge and base member (`index::occurrences`);
 //! `structure::occurrences` answers from those rows.
 //!
@@ -99,7 +99,7 @@ fn importers_of(imports: &Imports, target: &str) -> Vec<String> {
 /// rows', a file is new or gone, the layout changed, or nothing is
 /// indexed yet. Cheap (the file rows and the view's hashes): an answer
 /// that needs no re-indexing loads no TypeScript project.
-pub fn needs_sync(index: &Index, tree: &Tree, view: &FileView) -> Result<bool, StructureError> {
+pub(crate) fn needs_sync(index: &Index, tree: &Tree, view: &FileView) -> Result<bool, StructureError> {
     Ok(pending(index, tree, view)? > 0)
 }
 
@@ -163,7 +163,7 @@ fn count_pending(index: &Index, tree: &Tree, view: &FileView) -> Result<usize, S
 }
 
 /// The index for a moment: the caller holds its lock only inside the call.
-pub type WithIndexMut<'a> = dyn Fn(&mut dyn FnMut(&mut Index) -> Result<(), StructureError>) -> Result<(), StructureError> + 'a;
+pub(crate) type WithIndexMut<'a> = dyn Fn(&mut dyn FnMut(&mut Index) -> Result<(), StructureError>) -> Result<(), StructureError> + 'a;
 
 /// Brings the occurrence index up to date with the walk. With `limit`
 /// (`tsq serve`'s inline budget), an incremental sync whose files,

@@ -8,9 +8,11 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use serde::Serialize;
 
-pub use super::occurrence_sync::{needs_sync, pending, sync, OccurrenceReport, WithIndexMut};
+pub(crate) use super::occurrence_sync::{needs_sync, OccurrenceReport};
+pub use super::occurrence_sync::{pending, sync};
+
 use super::rows::Declaration;
-pub use super::rows::Facts;
+pub(crate) use super::rows::Facts;
 use super::scope::Scope;
 use super::StructureError;
 use crate::answer::{CallEntry, FileReferences, References, SymbolRef};
@@ -135,7 +137,7 @@ impl Graph {
     /// theirs), but only upward: another literal implementing the same
     /// property is found through the property's row at its definition,
     /// not through its own occurrences.
-    pub fn related(&self, id: &str) -> Vec<String> {
+    pub(crate) fn related(&self, id: &str) -> Vec<String> {
         let mut search: BTreeSet<String> = BTreeSet::new();
         let mut stack = vec![id.to_string()];
         while let Some(x) = stack.pop() {
@@ -192,13 +194,6 @@ pub fn references(index: &Index, graph: &Graph, d: &Declared<'_>) -> Result<Refe
     Ok(references_in(&index.occurrences_of(&graph.related(d.id), false)?, graph, d))
 }
 
-/// `references` of several declarations, read in one query.
-pub fn references_of(index: &Index, graph: &Graph, decls: &[Declared<'_>]) -> Result<Vec<References>, StructureError> {
-    let all: BTreeSet<String> = decls.iter().flat_map(|d| graph.related(d.id)).collect();
-    let rows = if all.is_empty() { Vec::new() } else { index.occurrences_of(&all.into_iter().collect::<Vec<_>>(), false)? };
-    Ok(decls.iter().map(|d| references_in(&rows, graph, d)).collect())
-}
-
 /// `references` from occurrence rows that hold at least the related
 /// symbols' (others are ignored).
 pub(crate) fn references_in(rows: &[OccurrenceRow], graph: &Graph, d: &Declared<'_>) -> References {
@@ -232,14 +227,14 @@ pub(crate) fn references_in(rows: &[OccurrenceRow], graph: &Graph, d: &Declared<
 
 /// One direction of a call tree.
 #[derive(Clone, Copy, PartialEq)]
-pub enum Direction {
+pub(crate) enum Direction {
     Out,
     In,
 }
 
 /// The call tree from `item`, `max_depth` deep (-1: unlimited), as
-/// `js/31_calls.js` builds it from the Language Service.
-pub struct Calls<'a> {
+/// `js/answers/31_calls.js` builds it from the Language Service.
+pub(crate) struct Calls<'a> {
     index: &'a Index,
     graph: &'a Graph,
     memo: std::cell::RefCell<CallMemo>,
@@ -292,7 +287,7 @@ impl<'a> Calls<'a> {
 
     /// Reads the incoming call sites of these items (the first level of
     /// their trees) in one query.
-    pub fn prefetch_incoming(&self, keys: &[String]) -> Result<(), StructureError> {
+    pub(crate) fn prefetch_incoming(&self, keys: &[String]) -> Result<(), StructureError> {
         self.prefetch_incoming_with(keys, &|symbols| Ok(self.index.occurrences_of(symbols, true)?))
     }
 

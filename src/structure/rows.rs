@@ -15,7 +15,7 @@ use crate::ts::protocol as wire;
 /// One file's facts from one checker pass (`occ_files.facts`).
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
-pub struct Facts {
+pub(crate) struct Facts {
     pub declarations: Vec<Declaration>,
     pub items: Vec<CallItem>,
     pub calls: Vec<CallEdge>,
@@ -41,7 +41,7 @@ pub struct Declaration {
 /// A call-hierarchy item of the file and how answers name it.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
-pub struct CallItem {
+pub(crate) struct CallItem {
     pub key: String,
     #[serde(rename = "ref")]
     pub symbol: SymbolRef,
@@ -50,7 +50,7 @@ pub struct CallItem {
 /// TypeScript's outgoing call of an item, with the call sites' lines.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
-pub struct CallEdge {
+pub(crate) struct CallEdge {
     pub from: String,
     pub to: String,
     pub sites: Vec<u32>,
@@ -63,7 +63,7 @@ pub struct CallEdge {
 /// relates the two, and that site holds a row of the property).
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
-pub struct BaseEdge {
+pub(crate) struct BaseEdge {
     pub member: String,
     pub base: String,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -75,7 +75,7 @@ pub struct BaseEdge {
 /// subtypes are derived from the rows when answering.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
-pub struct DeclarationRow {
+pub(crate) struct DeclarationRow {
     pub name: String,
     pub containers: Vec<String>,
     /// The symbol id (`None`: no symbol, e.g. a binding pattern).
@@ -108,7 +108,7 @@ pub struct DeclarationRow {
 /// pass could not name it), with the place it had when stored.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
-pub struct DeclarationLink {
+pub(crate) struct DeclarationLink {
     pub key: Option<String>,
     pub file_path: String,
     pub line: u32,

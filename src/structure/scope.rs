@@ -1,7 +1,7 @@
 //! Which programs hold which files: the scope of a live answer. The
 //! Language Service answers find-references and incoming calls of a
 //! declaration from the programs that hold its file only
-//! (`js/31_calls.js`, `scope.holders`), so a reference in a file none of
+//! (`js/answers/31_calls.js`, `scope.holders`), so a reference in a file none of
 //! them holds (vue's runtime tests, for a declaration of
 //! `packages-private/dts-test`) is not one. The rows hold every file's
 //! occurrences; this record says which of them a live answer would see.
@@ -64,12 +64,12 @@ impl Scope {
     }
 
     /// A full pass begins: nothing is known until it ends (`complete`).
-    pub fn restart(&mut self) {
+    pub(crate) fn restart(&mut self) {
         *self = Scope::default();
     }
 
     /// A full pass ended with every project reported.
-    pub fn completed(&mut self) {
+    pub(crate) fn completed(&mut self) {
         self.complete = true;
     }
 
@@ -83,7 +83,7 @@ impl Scope {
     }
 
     /// The workspace as loaded for this sync.
-    pub fn set_info(&mut self, info: &WorkspaceInfo) {
+    pub(crate) fn set_info(&mut self, info: &WorkspaceInfo) {
         let mut info = info.clone();
         info.build_log.clear();
         self.info = Some(info);
@@ -93,7 +93,7 @@ impl Scope {
     /// program this request reported (`reported`, in the request's order:
     /// owners first) that holds it: a program that holds it and was not
     /// reported keeps its list only if it says the same of `file`.
-    pub fn check_unresolved(&mut self, file: &str, reported: &[String]) {
+    pub(crate) fn check_unresolved(&mut self, file: &str, reported: &[String]) {
         let prefix = format!("{file}: ");
         let entries = |list: &[String]| -> Vec<String> { list.iter().filter(|u| u.starts_with(&prefix)).cloned().collect() };
         let owner = reported.iter().find(|p| self.programs.get(*p).is_some_and(|f| f.contains(file)));
@@ -112,7 +112,7 @@ impl Scope {
     /// Re-indexed `file` now imports `imports`: every program that holds
     /// it and was not reported again (`reported`) holds those too, and
     /// what they import (`all`: every file's imports).
-    pub fn follow_imports(&mut self, file: &str, imports: &[String], reported: &HashSet<String>, all: &HashMap<String, (Vec<String>, Vec<String>)>) {
+    pub(crate) fn follow_imports(&mut self, file: &str, imports: &[String], reported: &HashSet<String>, all: &HashMap<String, (Vec<String>, Vec<String>)>) {
         for (project, files) in self.programs.iter_mut() {
             if reported.contains(project) || !files.contains(file) {
                 continue;
@@ -129,7 +129,7 @@ impl Scope {
 
     /// Deleted files leave every program, and their unresolved imports
     /// every list.
-    pub fn forget(&mut self, deleted: &[String]) {
+    pub(crate) fn forget(&mut self, deleted: &[String]) {
         for files in self.programs.values_mut() {
             for d in deleted {
                 files.remove(d);
@@ -160,7 +160,7 @@ impl Scope {
 
     /// `tsq inspect`'s workspace and coverage for these matches, as the
     /// live Language Service computes them with every program built
-    /// (`js/39_inspect.js`), none built by this answer; `None` when the
+    /// (`js/answers/39_inspect.js`), none built by this answer; `None` when the
     /// record cannot tell (incomplete, a match's file held by no known
     /// program, or a holder's unresolved imports unknown).
     pub fn coverage(&self, matches: &[SymbolMetadata]) -> Option<(WorkspaceInfo, Coverage)> {
@@ -196,7 +196,7 @@ impl Scope {
     /// Whether a live answer about a declaration of `from` sees `file`:
     /// some program holding `from` holds `file` too. True when the record
     /// is incomplete or does not know `from`.
-    pub fn sees(&self, from: &str, file: &str) -> bool {
+    pub(crate) fn sees(&self, from: &str, file: &str) -> bool {
         if !self.complete || from == file {
             return true;
         }

@@ -36,7 +36,7 @@ fn log_scale(x: f64, max: f64) -> f32 {
 }
 
 /// Each used symbol's priors, from the uses the occurrence rows record.
-pub fn priors(edges: &[Edge]) -> Vec<(String, Usage)> {
+pub(crate) fn priors(edges: &[Edge]) -> Vec<(String, Usage)> {
     // Fan-in: distinct using files, weighted by their role.
     let mut files: HashMap<&str, HashSet<&str>> = HashMap::new();
     for e in edges {

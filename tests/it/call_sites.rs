@@ -1,4 +1,4 @@
-//! The occurrence pass's outgoing calls (`js/59_call_sites.js`) are
+//! The occurrence pass's outgoing calls (`js/occurrences/59_call_sites.js`) are
 //! TypeScript's own. The pass walks each call-hierarchy declaration as
 //! `ts.CallHierarchy.getOutgoingCalls` does, without building an item per
 //! target; `tests/parity/call-sites-check.js` compares the two answers

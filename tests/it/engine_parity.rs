@@ -1,7 +1,7 @@
 //! tsq's JS answers the same on QuickJS and on V8. The `v8` feature cannot
 //! be linked on the machines that build tsq, so V8 is Node here:
 //! `benches/node-occurrences.js` loads the same vendored `typescript.js`
-//! and the same `js/NN_*.js` files in Node, with Node's `fs` in place of
+//! and the same `js/<role>/NN_*.js` files in Node, with Node's `fs` in place of
 //! the Rust ops, and sends the full occurrence pass's requests. Every row
 //! it computes must be a row tsq stored on QuickJS, and the other way
 //! round, on every occurrence fixture (other holders' environments and

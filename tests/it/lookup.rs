@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use tsq::answer::SymbolMetadata;
 use tsq::chunk::estimate_tokens;
 use tsq::graph;
-use tsq::lookup::{lookup_query, LookupConfig};
+use tsq::lookup::{live_answer, LookupConfig};
 use tsq::query::SymbolQuery;
 use tsq::workspace::Workspace;
 
@@ -24,14 +24,14 @@ fn snapshots_match_goldens_and_reparse() {
     let mut failures = Vec::new();
     for line in std::fs::read_to_string(dir.join("queries.txt")).unwrap().lines().filter(|l| !l.trim().is_empty()) {
         let queries: Vec<SymbolQuery> = line.split(" && ").map(|q| SymbolQuery::parse(q).unwrap()).collect();
-        let result = ws.lookup(&queries).unwrap();
+        let result = ws.locate(&queries).unwrap();
         let snapshots = tsq::snapshot::assemble(&result.snapshots);
         assert_eq!(snapshots.len(), 1, "{line}: one file, one snapshot");
         let text = &snapshots[0].text;
         assert!(text.starts_with(&format!("// {}\n", snapshots[0].file_path)), "{line}: header");
         // Parts computed one query at a time (as stored structure is) merge
         // into exactly the snapshot of one computation over all of them.
-        let apart: Vec<_> = queries.iter().flat_map(|q| ws.lookup(std::slice::from_ref(q)).unwrap().snapshots).collect();
+        let apart: Vec<_> = queries.iter().flat_map(|q| ws.locate(std::slice::from_ref(q)).unwrap().snapshots).collect();
         let merged = tsq::snapshot::assemble(&apart);
         if merged.len() != 1 || &merged[0].text != text {
             failures.push(format!(
@@ -77,7 +77,7 @@ fn graphs_match_goldens() {
 }
 
 fn lookup(ws: &Workspace, q: &str, config: &LookupConfig) -> tsq::lookup::LookupAnswer {
-    lookup_query(ws, &SymbolQuery::parse(q).unwrap(), config).unwrap()
+    live_answer(ws, &SymbolQuery::parse(q).unwrap(), config).unwrap()
 }
 
 fn answer(ws: &Workspace, q: &str) -> tsq::lookup::LookupAnswer {

@@ -124,7 +124,7 @@ fn lookups_and_inspects_from_the_index_equal_live_ones() {
             }
             let stored = full_text(&e, q);
             let parsed = tsq::query::SymbolQuery::parse(q).unwrap();
-            let expected = tsq::lookup::lookup_query(&everything, &parsed, &tsq::lookup::LookupConfig::default()).unwrap().text;
+            let expected = tsq::lookup::live_answer(&everything, &parsed, &tsq::lookup::LookupConfig::default()).unwrap().text;
             total += 1;
             if stored.lines().next().unwrap_or("").contains("structure: from the occurrence index") {
                 from_index += 1;
@@ -234,7 +234,7 @@ fn kill_9_during_the_occurrence_index_loses_nothing_committed() {
     assert!(indexed >= files - committed && indexed > 0, "resumed: {report}");
     let live = tsq::workspace::Workspace::open(&ws.0).unwrap();
     for q in ["symbol = packages/core/src/money.ts > Money", "symbol = packages/core/src/math.ts > add"] {
-        let expected = tsq::lookup::lookup_query(&live, &tsq::query::SymbolQuery::parse(q).unwrap(), &tsq::lookup::LookupConfig::default()).unwrap().text;
+        let expected = tsq::lookup::live_answer(&live, &tsq::query::SymbolQuery::parse(q).unwrap(), &tsq::lookup::LookupConfig::default()).unwrap().text;
         let got = full_text(&e, q);
         assert!(got.lines().next().unwrap().contains("from the occurrence index"), "{q}: {got}");
         assert_eq!(common::without_backends(&got), common::without_backends(&expected), "{q}");
@@ -263,6 +263,6 @@ fn a_moved_workspace_keeps_its_structure() {
     let header = got.lines().next().unwrap();
     assert!(header.contains("structure: from the occurrence index;"), "{q} is answered from the rows, none re-indexed, after the move: {header}");
     let live = tsq::workspace::Workspace::open(&moved.0).unwrap();
-    let expected = tsq::lookup::lookup_query(&live, &tsq::query::SymbolQuery::parse(q).unwrap(), &tsq::lookup::LookupConfig::default()).unwrap().text;
+    let expected = tsq::lookup::live_answer(&live, &tsq::query::SymbolQuery::parse(q).unwrap(), &tsq::lookup::LookupConfig::default()).unwrap().text;
     assert_eq!(common::without_backends(&got), common::without_backends(&expected), "{q}");
 }

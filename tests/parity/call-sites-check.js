@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// tsq's outgoing call sites (js/59_call_sites.js) against TypeScript's own
+// tsq's outgoing call sites (js/occurrences/59_call_sites.js) against TypeScript's own
 // `ts.CallHierarchy.getOutgoingCalls`, on every call-hierarchy declaration
 // of every workspace file of each ROOT, in every program a tsconfig there
 // builds (one program over all sources where there is none). Both answers
@@ -24,7 +24,7 @@ if (!tsPath || !jsDir || !roots.length) {
 }
 globalThis.ts = require(path.resolve(tsPath));
 globalThis.tsqLs = {};
-vm.runInThisContext(fs.readFileSync(path.join(jsDir, "59_call_sites.js"), "utf8"), { filename: "59_call_sites.js" });
+for (const p of require("./tsq-js.js").tsqJs(jsDir, ["59_call_sites.js"])) vm.runInThisContext(fs.readFileSync(p, "utf8"), { filename: path.basename(p) });
 const L = globalThis.tsqCallSites;
 const ts = globalThis.ts;
 

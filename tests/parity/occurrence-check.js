@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Development check for js/60_occurrences.js under Node: indexes every
+// Development check for js/occurrences/60_occurrences.js under Node: indexes every
 // user file of ROOT with one program, derives references and call edges
 // from the rows exactly as src/structure/ does, and prints them in
 // tsserver-oracle.js's shape, so the two outputs can be diffed.
@@ -17,7 +17,8 @@ globalThis.ts = ts;
 globalThis.tsqRel = rel;
 globalThis.tsqIsUserFile = isUser;
 globalThis.tsqAnalyses = {};
-for (const f of ["30_resolvers.js", "31_calls.js", "59_call_sites.js", "60_occurrences.js"]) vm.runInThisContext(fs.readFileSync(path.join(__dirname, "../../js", f), "utf8"), { filename: f });
+const load = ["30_resolvers.js", "31_calls.js", "56_symbol_ids.js", "57_file_inputs.js", "59_call_sites.js", "60_occurrences.js"];
+for (const p of require("./tsq-js.js").tsqJs(path.join(__dirname, "../../js"), load)) vm.runInThisContext(fs.readFileSync(p, "utf8"), { filename: path.basename(p) });
 
 const SOURCE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
 const files = [];

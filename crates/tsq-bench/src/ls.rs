@@ -198,10 +198,10 @@ pub fn run_lookup(dir: &Path, queries: usize, runs: usize) -> anyhow::Result<Exi
     let config = tsq::lookup::LookupConfig::default();
     let (mut warm, mut text_tokens, mut concise_tokens) = (Vec::new(), Vec::new(), Vec::new());
     // The first lookup builds the programs; it is not a warm figure.
-    let _ = tsq::lookup::lookup_query(&ws, &sample[0].query(), &config)?;
+    let _ = tsq::lookup::live_answer(&ws, &sample[0].query(), &config)?;
     for s in &sample {
         let t = Instant::now();
-        let answer = tsq::lookup::lookup_query(&ws, &s.query(), &config)?;
+        let answer = tsq::lookup::live_answer(&ws, &s.query(), &config)?;
         warm.push(t.elapsed().as_secs_f64() * 1000.0);
         text_tokens.push(answer.tokens as f64);
         let concise = serde_json::to_string_pretty(&tsq::lookup::concise(&answer, ws.root()))?;

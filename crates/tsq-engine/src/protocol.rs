@@ -60,7 +60,7 @@ pub struct RawDiagnostic {
     pub message: String,
 }
 
-// ---- the Language Service (js/20_service.js, js/30_resolvers.js) ----
+// ---- the Language Service (js/service/20_service.js, js/answers/30_resolvers.js) ----
 
 /// A request to the service isolate.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -103,7 +103,7 @@ pub enum ServiceRequest {
     #[serde(rename_all = "camelCase")]
     Analyze { analysis: String, file: Option<String>, names: Option<Vec<String>>, type_depth: i32 },
     /// Indexes the occurrences of these files (absolute), each with its
-    /// owner project's program (`js/60_occurrences.js`). `release` marks
+    /// owner project's program (`js/occurrences/60_occurrences.js`). `release` marks
     /// a full pass, sent in owner order: the programs of projects this
     /// request does not need are dropped first, and each project it used
     /// starts the next request with a fresh checker (a slice), so one
@@ -408,7 +408,7 @@ pub struct CallEntry {
     pub incoming_callers: Option<Vec<CallEntry>>,
 }
 
-// ---- the occurrence index (js/60_occurrences.js) ----
+// ---- the occurrence index (js/occurrences/60_occurrences.js) ----
 
 /// A project's program: the workspace files it holds (relative paths).
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]

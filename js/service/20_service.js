@@ -150,7 +150,7 @@
 
     /** A project with this one's name, options, references and document
      *  registry whose program holds only `roots` and what they import (the
-     *  program a file's occurrence rows need, js/61_occurrence_requests.js).
+     *  program a file's occurrence rows need, js/occurrences/61_occurrence_requests.js).
      *  Not one of the workspace's projects; `dispose()` it after use. */
     closure(roots) {
       const parsed = { options: this.options, fileNames: roots, projectReferences: this.projectReferences, errors: [] };
@@ -213,13 +213,13 @@
     }
 
     /** The package.json files module resolution read for `program`
-     *  (`affectingLocations`, js/60_occurrences.js `resolutionInputs`),
+     *  (`affectingLocations`, js/occurrences/57_file_inputs.js `resolutionInputs`),
      *  with their text then and the files whose resolution read each. */
     recordAffecting(program) {
       const readers = new Map();
       for (const sf of program.getSourceFiles()) {
         if (!isUserFile(sf.fileName)) continue;
-        for (const f of globalThis.tsqOccurrences.resolutionInputs(program, sf).affecting) {
+        for (const f of globalThis.tsqFileInputs.resolutionInputs(program, sf).affecting) {
           const path = ts.getNormalizedAbsolutePath(f, this.rootDir);
           if (!readers.has(path)) readers.set(path, { text: ops.op_tsq_fs_read(path), files: [] });
           readers.get(path).files.push(sf.fileName);

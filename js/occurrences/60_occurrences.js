@@ -1,168 +1,21 @@
 // tsq occurrence index: one checker pass per file (as scip-typescript's
 // FileIndexer). Every identifier is resolved once, through aliases, to its
 // symbol's stable id; call edges are TypeScript's outgoing calls of every
-// call-hierarchy declaration in the file (js/59_call_sites.js); the file's
+// call-hierarchy declaration in the file (js/occurrences/59_call_sites.js); the file's
 // declaration-emit text is its API signature (TypeScript's builder rule).
-// Rust stores the rows (src/structure/) and derives references, callers,
+// Symbol ids are js/occurrences/56_symbol_ids.js's; what the rows depend on besides
+// the file's text (imports, lookups, the API text) is
+// js/occurrences/57_file_inputs.js's. Rust stores the rows (src/structure/) and derives references, callers,
 // callees and deeper call trees from them by query. The service request
 // (which files, which program, other holders, checker slices) is
-// js/61_occurrence_requests.js.
+// js/occurrences/61_occurrence_requests.js.
 "use strict";
 
 ((globalThis) => {
   const SK = ts.SyntaxKind;
   const L = globalThis.tsqLs;
-
-  /** Per source file object: declaration node -> stable id. */
-  const idCache = new WeakMap();
-
-  /** A declaration's base id: its file, then its containers and name as
-   *  `symbol =` queries spell them. */
-  function baseId(sf, node) {
-    const names = L.containers(node);
-    names.push(declName(node));
-    return [L.rel(sf.fileName)].concat(names).join(" > ");
-  }
-
-  function declName(node) {
-    if (node.kind === SK.SourceFile) return "";
-    if (node.kind === SK.Constructor) return "constructor";
-    if (node.kind === SK.ExportAssignment) return "default";
-    const n = ts.getNameOfDeclaration(node);
-    if (!n) return L.nameText(node) || "<anonymous>";
-    if (ts.isIdentifier(n) || ts.isPrivateIdentifier(n)) return ts.idText(n);
-    if (ts.isStringLiteral(n) || ts.isNumericLiteral(n)) return n.text;
-    return n.getText();
-  }
-
-  /** Whether `node` is a body an edit can change alone: a function-like
-   *  with a body, or a class static block. */
-  function isBodyScope(node) {
-    return (ts.isFunctionLike(node) && node.body !== undefined) || node.kind === SK.ClassStaticBlockDeclaration;
-  }
-
-  /** What names a body scope in the ids of what it declares: its own
-   *  name (accessors, constructors, named function expressions), else the
-   *  declaration holding it up to the enclosing scope (`const api =
-   *  build(() => …)` is `api`), else "". */
-  function scopeLabel(node) {
-    if (node.kind === SK.Constructor) return "constructor";
-    if (node.kind === SK.ClassStaticBlockDeclaration) return "static";
-    if (ts.getNameOfDeclaration(node)) return declName(node);
-    for (let p = node.parent; p && p.kind !== SK.SourceFile && !isBodyScope(p); p = p.parent) {
-      if (p.kind === SK.ExportAssignment) return "default";
-      if (p.kind === SK.VariableDeclaration || p.kind === SK.PropertyAssignment || p.kind === SK.PropertyDeclaration || p.kind === SK.BindingElement || p.kind === SK.Parameter) {
-        const n = ts.getNameOfDeclaration(p);
-        if (n && ts.isIdentifier(n)) return ts.idText(n);
-      }
-    }
-    return "";
-  }
-
-  /** Ids of every declaration node with a symbol in `sf`, in source order.
-   *  A declaration inside bodies that `symbol =` containers do not name
-   *  (arrow functions, function expressions, accessors, constructors,
-   *  static blocks) carries one `@part` per such body: its label
-   *  (`scopeLabel`, `<fn>` when empty), `:k` when an earlier sibling body
-   *  of the same scope has the same containers and label. A repeated id
-   *  then gets `#2`, `#3`… (two `const x` in two blocks of one body).
-   *  Each part is counted among the bodies of one enclosing body, so an
-   *  edit inside a body changes no id outside it: a body-only edit that
-   *  adds a local with a repeated name moves nothing else. Overloads and
-   *  merged declarations share their symbol, hence one id (the first
-   *  declaration's). */
-  function fileIds(sf) {
-    let ids = idCache.get(sf);
-    if (ids) return ids;
-    ids = new Map();
-    const seen = new Map(); // qualified base id -> [[symbol, id]]
-    const visit = (node, parts, counts) => {
-      if (node.symbol && node.kind !== SK.SourceFile && ts.getNameOfDeclaration(node) !== undefined || node.kind === SK.Constructor) {
-        const base = baseId(sf, node) + (parts.length ? "@" + parts.join("@") : "");
-        const prior = seen.get(base) || [];
-        const same = prior.find(([symbol]) => symbol === node.symbol);
-        const id = same ? same[1] : prior.length ? `${base}#${prior.length + 1}` : base;
-        if (!same) prior.push([node.symbol, id]);
-        seen.set(base, prior);
-        ids.set(node, id);
-      }
-      if (node !== sf && isBodyScope(node)) {
-        // Function declarations and methods are named by the containers.
-        const named = node.kind === SK.FunctionDeclaration || node.kind === SK.MethodDeclaration;
-        const label = named ? declName(node) : scopeLabel(node) || "<fn>";
-        const key = `${L.containers(node).join(" > ")}|${named ? "" : "@"}${label}`;
-        const k = (counts.get(key) || 0) + 1;
-        counts.set(key, k);
-        // `:k`, never `#k`: a repeat suffix (`#2`) stays distinguishable.
-        const part = named ? (k > 1 ? `${label}:${k}` : null) : k > 1 ? `${label}:${k}` : label;
-        const inner = part === null ? parts : parts.concat([part]);
-        const innerCounts = new Map();
-        ts.forEachChild(node, (c) => visit(c, inner, innerCounts));
-        return;
-      }
-      ts.forEachChild(node, (c) => visit(c, parts, counts));
-    };
-    visit(sf, [], new Map());
-    idCache.set(sf, ids);
-    return ids;
-  }
-
-  /** The declaration a symbol is named by: its first declaration in a
-   *  user or workspace file (by file, then position). */
-  function canonicalDeclaration(symbol) {
-    const decls = (symbol && symbol.declarations) || [];
-    // A module is its file, also when `declare module "./x"` augments it.
-    const file = decls.find((d) => d.kind === SK.SourceFile);
-    if (file) return file;
-    let best = null;
-    for (const d of decls) {
-      const f = d.getSourceFile().fileName;
-      if (f.includes("/node_modules/") || f.startsWith("/__tsq__/")) continue;
-      if (!best || f < best.getSourceFile().fileName || (f === best.getSourceFile().fileName && d.pos < best.pos)) best = d;
-    }
-    return best;
-  }
-
-  /** The id of a symbol declared outside the workspace (a lib or a
-   *  package's declaration file), for the members that relate to it
-   *  only (object literals by their contextual type, class members by
-   *  their base types): it has no rows of its own. */
-  function externalId(symbol) {
-    const d = ((symbol && symbol.declarations) || [])[0];
-    if (!d || d.kind === SK.SourceFile) return null;
-    const file = d.getSourceFile().fileName;
-    return `${file.startsWith("/__tsq__/") ? file : L.rel(file)} > ${L.containers(d).concat([declName(d)]).join(" > ")}`;
-  }
-
-  /** The external id of a library class or interface member
-   *  (`ProxyHandler.get`), or null. */
-  function externalMember(symbol) {
-    if (!symbol || !(symbol.flags & (ts.SymbolFlags.Property | ts.SymbolFlags.Method | ts.SymbolFlags.Accessor))) return null;
-    const d = (symbol.declarations || [])[0];
-    const owner = d && d.parent;
-    if (!owner || !(ts.isInterfaceDeclaration(owner) || ts.isClassLike(owner))) return null;
-    return externalId(symbol);
-  }
-
-  /** A symbol's stable id, or null outside the workspace. */
-  function symbolId(symbol) {
-    const d = canonicalDeclaration(symbol);
-    if (!d) return null;
-    if (d.kind === SK.SourceFile) return L.rel(d.fileName);
-    return fileIds(d.getSourceFile()).get(d) || baseId(d.getSourceFile(), d);
-  }
-
-  /** Follows aliases (imports, re-exports) to the symbol they name. */
-  function resolveAlias(checker, symbol) {
-    // `import x = N.y` names a namespace member: find-references does not
-    // follow it (only ES imports and exports are tracked).
-    const entityAlias = (d) => ts.isImportEqualsDeclaration(d) && !ts.isExternalModuleReference(d.moduleReference);
-    if (symbol && symbol.flags & ts.SymbolFlags.Alias && !(symbol.declarations || []).some(entityAlias)) {
-      const target = checker.getAliasedSymbol(symbol);
-      if (target && target !== checker.getUnknownSymbol && !(target.flags & ts.SymbolFlags.Alias && target === symbol)) return target;
-    }
-    return symbol;
-  }
+  const { baseId, declName, fileIds, externalId, externalMember, symbolId, resolveAlias } = globalThis.tsqSymbolIds;
+  const { moduleEdges, augmentedFiles, resolutionInputs, apiText } = globalThis.tsqFileInputs;
 
   /** The workspace symbols find-references relates to an identifier
    *  (its `forEachRelatedSymbol`, base types aside: those are `bases`
@@ -289,7 +142,7 @@
     return k > 0 ? `${id}@${k}` : id;
   }
 
-  /** The item as tsq names it (js/31_calls.js `itemRef`): `new Foo()`
+  /** The item as tsq names it (js/answers/31_calls.js `itemRef`): `new Foo()`
    *  points at Foo's explicit constructor; a file's top level is named
    *  after the file. */
   function itemRef(program, node) {
@@ -339,6 +192,19 @@
       // from `x` reports `x` there, not `y`) and a destructured
       // `const { y } = require("./m")`. Their places are occurrences of
       // the alias alone.
+      // An alias of a whole module (`import * as ns`, `import m =
+      // require(…)`, `export * as ns`) is no reference of the module:
+      // find-references from a module reports its specifiers alone, and
+      // from `ns` the alias's own uses. Its places are occurrences of the
+      // alias nearest the module.
+      const moduleAlias = own !== symbol && isFileModule(symbol) ? nearestModuleAlias(checker, own, symbol) : null;
+      if (moduleAlias) {
+        const id = symbolId(moduleAlias);
+        if (!id) return;
+        const at = L.line(sf, node.getStart(sf));
+        occurrences.push({ line: at, column: node.getStart(sf) - sf.getLineStarts()[at - 1], symbol: id, role: role(node, own), enclosing: enclosing(sf, node), meaning: ts.getMeaningFromLocation(node) });
+        return;
+      }
       const ids = own !== symbol && (own.declarations || []).some(isCommonJsAliasDeclaration) ? [symbolId(own)].filter(Boolean) : relatedAt(checker, node, symbol);
       // `const x = require('./m')` is an alias TypeScript resolves to the
       // module's export, but find-references from `x` reports its own uses:
@@ -378,6 +244,74 @@
     return occurrences;
   }
 
+  /** Every occurrence row of `sf` in `program`: identifiers and the
+   *  places that name a module. */
+  function occurrenceRows(program, sf) {
+    const checker = program.getTypeChecker();
+    return identifierRows(checker, sf).concat(moduleRows(program, checker, sf));
+  }
+
+  /** Whether a symbol is a module declared by a file (not only by
+   *  `declare module "x"`). */
+  function isFileModule(symbol) {
+    return !!(symbol.flags & ts.SymbolFlags.Module) && (symbol.declarations || []).some(ts.isSourceFile);
+  }
+
+  /** The alias nearest `module` on the chain from `own` (`import { ns }`
+   *  of an `export * as ns` is the export's). */
+  function nearestModuleAlias(checker, own, module) {
+    let alias = own;
+    for (let i = 0; i < 64; i++) {
+      let next;
+      try { next = checker.getImmediateAliasedSymbol(alias); } catch (e) { break; }
+      if (!next || next === module || !(next.flags & ts.SymbolFlags.Alias)) break;
+      alias = next;
+    }
+    return alias;
+  }
+
+  /** The rows of the places that name a module, as find-references from
+   *  a module reports them (its getReferencedSymbolsForModule): every
+   *  module specifier resolving to it (imports, exports, `require`,
+   *  `import()` and import types; an import type without a qualifier of
+   *  an `export =` module left out), `/// <reference path|types>`
+   *  naming its file, and the names of `declare module "x"`, which
+   *  declare it. Under the module's id (its file's path); the `export =`
+   *  of a module is not among them. */
+  function moduleRows(program, checker, sf) {
+    const rows = [];
+    const add = (pos, id, role) => {
+      const at = L.line(sf, pos);
+      rows.push({ line: at, column: pos - sf.getLineStarts()[at - 1], symbol: id, role, enclosing: L.rel(sf.fileName), meaning: 7 });
+    };
+    for (const spec of sf.imports || []) {
+      if (ts.nodeIsSynthesized(spec)) continue;
+      const module = checker.getSymbolAtLocation(spec);
+      if (!module || !isFileModule(module)) continue;
+      if (ts.isLiteralTypeNode(spec.parent) && ts.isImportTypeNode(spec.parent.parent) && !spec.parent.parent.qualifier && module.exports && module.exports.has("export=")) continue;
+      const id = symbolId(module);
+      if (id) add(spec.getStart(sf) + 1, id, ts.isImportDeclaration(spec.parent) || ts.isExportDeclaration(spec.parent) || ts.isExternalModuleReference(spec.parent) ? "import" : "reference");
+    }
+    const byFile = (target, pos) => {
+      if (!target || !target.symbol || !isFileModule(target.symbol)) return;
+      const id = symbolId(target.symbol);
+      if (id) add(pos, id, "reference");
+    };
+    for (const ref of sf.referencedFiles) byFile(program.getSourceFileFromReference(sf, ref), ref.pos);
+    for (const ref of sf.typeReferenceDirectives) {
+      const resolved = program.getResolvedTypeReferenceDirectiveFromTypeReferenceDirective(ref, sf);
+      const file = resolved && resolved.resolvedTypeReferenceDirective && resolved.resolvedTypeReferenceDirective.resolvedFileName;
+      byFile(file && program.getSourceFile(file), ref.pos);
+    }
+    for (const st of sf.statements) {
+      if (!ts.isModuleDeclaration(st) || !ts.isStringLiteral(st.name)) continue;
+      const module = checker.getSymbolAtLocation(st.name);
+      const id = module && isFileModule(module) && symbolId(module);
+      if (id) add(st.name.getStart(sf) + 1, id, "definition");
+    }
+    return rows;
+  }
+
   // ---- one file ----------------------------------------------------------------------
 
   /** Every row of one file, computed with `program`'s checker (the
@@ -411,7 +345,7 @@
           const first = Array.isArray(d) ? d[0] : d;
           if (first) item = itemKey(checker, first);
         } catch (e) { /* no item */ }
-        // Whether tsq's call trees start here (js/31_calls.js `callHierarchy`).
+        // Whether tsq's call trees start here (js/answers/31_calls.js `callHierarchy`).
         const callable = node.kind === SK.FunctionDeclaration || node.kind === SK.MethodDeclaration || node.kind === SK.Constructor ||
           node.kind === SK.GetAccessor || node.kind === SK.SetAccessor || node.kind === SK.ClassDeclaration ||
           (node.kind === SK.VariableDeclaration && !!node.initializer && (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer)));
@@ -445,7 +379,7 @@
     };
     visit(sf);
 
-    const occurrences = identifierRows(checker, sf);
+    const occurrences = occurrenceRows(program, sf);
 
     // A script, `declare global` or `declare module "x"` changes what
     // every file sees, not only its importers' view.
@@ -457,7 +391,7 @@
     // A module whose only effect beyond its importers is augmenting
     // workspace modules (vue's `declare module '@vue/reactivity'`) matters
     // only to programs holding one of them (a narrow program,
-    // js/61_occurrence_requests.js, leaves it out otherwise).
+    // js/occurrences/61_occurrence_requests.js, leaves it out otherwise).
     const augments = global ? augmentedFiles(program, sf) : [];
     const { imports, reexports } = moduleEdges(program, sf);
     const { lookups, affecting } = resolutionInputs(program, sf);
@@ -467,7 +401,7 @@
   }
 
   /** What a `symbol =` answer shows of each declaration of the file
-   *  (js/50_lookup.js, js/39_inspect.js) that does not depend on other
+   *  (js/answers/50_lookup.js, js/answers/39_inspect.js) that does not depend on other
    *  files' rows: the match, its snapshot parts, and the metadata besides
    *  references, call trees and subtypes (derived from the rows; each
    *  class or interface keeps its resolved supertypes for the latter).
@@ -614,115 +548,6 @@
     for (const d of (ownerSymbol && ownerSymbol.declarations) || []) if (d !== owner) visitDeclaration(d);
   }
 
-  /** The workspace files `sf` imports, and those it re-exports from
-   *  (`export * from`, `export { x } from`): an API change of the latter
-   *  is an API change of `sf` for its importers, as in TypeScript's
-   *  builder. */
-  function moduleEdges(program, sf) {
-    const inWorkspace = (f) => f && !f.includes("/node_modules/") && !f.startsWith("/__tsq__/");
-    const resolve = (spec) => {
-      const r = program.getResolvedModule(sf, spec.text, program.getModeForUsageLocation(sf, spec));
-      const f = r && r.resolvedModule && r.resolvedModule.resolvedFileName;
-      return inWorkspace(f) ? L.rel(f) : null;
-    };
-    const imports = new Set();
-    for (const spec of sf.imports || []) {
-      const f = resolve(spec);
-      if (f) imports.add(f);
-    }
-    for (const ref of sf.referencedFiles || []) imports.add(L.rel(ts.resolveTripleslashReference(ref.fileName, sf.fileName)));
-    const reexports = new Set();
-    for (const st of sf.statements) {
-      if (ts.isExportDeclaration(st) && st.moduleSpecifier && ts.isStringLiteralLike(st.moduleSpecifier)) {
-        const f = resolve(st.moduleSpecifier);
-        if (f) reexports.add(f);
-      }
-    }
-    return { imports: [...imports].sort(), reexports: [...reexports].sort() };
-  }
-
-  /** The workspace files `sf`'s module augmentations augment, when they
-   *  are all it adds beyond its own exports: a module with no `declare
-   *  global` (nested ones included) and no `/// <reference>`, whose
-   *  augmented modules all resolve to workspace files. Empty otherwise:
-   *  the file affects every program. */
-  function augmentedFiles(program, sf) {
-    if (!ts.isExternalOrCommonJsModule(sf)) return [];
-    if (sf.referencedFiles.length || sf.typeReferenceDirectives.length || sf.libReferenceDirectives.length) return [];
-    let globalScope = false;
-    const visit = (n) => {
-      if (globalScope) return;
-      if (ts.isModuleDeclaration(n) && n.flags & ts.NodeFlags.GlobalAugmentation) globalScope = true;
-      else if (ts.isModuleDeclaration(n) || ts.isModuleBlock(n)) ts.forEachChild(n, visit);
-    };
-    for (const st of sf.statements) visit(st);
-    if (globalScope) return [];
-    const out = new Set();
-    for (const name of sf.moduleAugmentations || []) {
-      if (!ts.isStringLiteral(name)) return [];
-      const r = program.getResolvedModule(sf, name.text, program.getModeForUsageLocation(sf, name));
-      const f = r && r.resolvedModule && r.resolvedModule.resolvedFileName;
-      const rel = f && !f.includes("/node_modules/") && !f.startsWith("/__tsq__/") ? L.rel(f) : null;
-      if (!rel || rel.startsWith("../") || rel.startsWith("/")) return [];
-      out.add(rel);
-    }
-    return [...out].sort();
-  }
-
-  /** What `sf`'s module resolution read besides its result, as
-   *  TypeScript's watch mode tracks it (`failedLookupLocations`,
-   *  `affectingLocations`): `lookups`, the workspace paths where a file
-   *  would have answered an import (or a `/// <reference path>` target):
-   *  a file created there re-indexes `sf`; `affecting`, the package.json
-   *  files inside the workspace that resolution (and `sf`'s module
-   *  format) consulted: a change to one re-indexes `sf`. */
-  function resolutionInputs(program, sf) {
-    const inRoot = (f) => {
-      if (!f || f.startsWith("/__tsq__/")) return null;
-      const r = L.rel(f);
-      return r.startsWith("../") || r.startsWith("/") ? null : r;
-    };
-    const lookups = new Set();
-    const affecting = new Set();
-    const record = (r) => {
-      if (!r) return;
-      for (const f of r.failedLookupLocations || []) {
-        const x = inRoot(f);
-        if (x && !x.includes("node_modules/")) lookups.add(x);
-      }
-      for (const f of r.affectingLocations || []) {
-        const x = inRoot(f);
-        if (x) affecting.add(x);
-      }
-    };
-    for (const spec of sf.imports || []) record(program.getResolvedModule(sf, spec.text, program.getModeForUsageLocation(sf, spec)));
-    for (const ref of sf.typeReferenceDirectives || []) record(program.getResolvedTypeReferenceDirectiveFromTypeReferenceDirective(ref, sf));
-    for (const ref of sf.referencedFiles || []) {
-      const x = inRoot(ts.resolveTripleslashReference(ref.fileName, sf.fileName));
-      if (x) lookups.add(x);
-    }
-    for (const f of sf.packageJsonLocations || []) {
-      const x = inRoot(f);
-      if (x) affecting.add(x);
-    }
-    return { lookups: [...lookups].sort(), affecting: [...affecting].sort() };
-  }
-
-  /** The file's declaration emit (TypeScript's builder signature input:
-   *  `forceDtsEmit`, as its `computeDtsSignature`): importers need
-   *  re-indexing only when this text changes. */
-  function apiText(program, sf) {
-    if (sf.isDeclarationFile) return null;
-    let text = "";
-    try {
-      const r = program.emit(sf, (name, data) => { if (/\.d\.[cm]?ts$/.test(name)) text += data; }, undefined, true, undefined, true);
-      if (r.emitSkipped && !text) return null;
-    } catch (e) {
-      return null;
-    }
-    return text;
-  }
-
   /** An object literal's member: find-references from it searches its
    *  contextual type's properties too (forEachRelatedSymbol), which the
    *  rows at its name hold beside its own. */
@@ -747,5 +572,5 @@
     visit(sf);
   }
 
-  globalThis.tsqOccurrences = { indexFile, identifierRows, moduleEdges, contextualEdges, isValidCallHierarchyDeclaration, itemKey, symbolId, resolutionInputs };
+  globalThis.tsqOccurrences = { indexFile, occurrenceRows, contextualEdges };
 })(globalThis);

@@ -3,7 +3,7 @@
 // `collectCallSites`, each target resolved by the exported
 // `ts.CallHierarchy.resolveCallHierarchyDeclaration`), without building a
 // CallHierarchyItem for every target. The occurrence pass keys each target
-// by its declaration node (js/60_occurrences.js `itemKey`), so the item's
+// by its declaration node (js/occurrences/60_occurrences.js `itemKey`), so the item's
 // name, kind, modifiers and spans, and the walk back from its span to the
 // node, were work thrown away. The walk below follows TypeScript 6.0.3's
 // own, case for case; the differential and engine-parity tests hold it to

@@ -240,6 +240,6 @@
     return { matches, snapshots, hints: hintList, buildLog: workspace.buildLog.splice(0) };
   };
 
-  // The occurrence pass stores each declaration's lookup parts (js/60_occurrences.js).
+  // The occurrence pass stores each declaration's lookup parts (js/occurrences/60_occurrences.js).
   Object.assign(L, { lookupMatch, snapshot });
 })(globalThis);

@@ -1,5 +1,5 @@
 // tsq occurrence index, the service request: each file indexed with its
-// owner project's program (js/60_occurrences.js indexes one file), other
+// owner project's program (js/occurrences/60_occurrences.js indexes one file), other
 // holders that resolve its imports differently merged in, programs the
 // request does not need released, and a full pass checked in slices so
 // that no one checker holds a whole large project's types.
@@ -7,7 +7,8 @@
 
 ((globalThis) => {
   const L = globalThis.tsqLs;
-  const { indexFile, identifierRows, moduleEdges, contextualEdges } = globalThis.tsqOccurrences;
+  const { indexFile, occurrenceRows, contextualEdges } = globalThis.tsqOccurrences;
+  const { moduleEdges } = globalThis.tsqFileInputs;
 
   /** The other configured projects whose configs include `f` (a root
    *  catch-all tsconfig beside the file's own). */
@@ -78,7 +79,7 @@
       const edges = moduleEdges(program, qsf);
       used.add(q);
       const seen = new Set(entry.occurrences.map((o) => `${o.line}:${o.column}:${o.symbol}:${o.role}`));
-      for (const o of identifierRows(program.getTypeChecker(), qsf)) {
+      for (const o of occurrenceRows(program, qsf)) {
         const k = `${o.line}:${o.column}:${o.symbol}:${o.role}`;
         if (!seen.has(k)) { seen.add(k); entry.occurrences.push(o); }
       }
@@ -90,7 +91,7 @@
 
   /** A project's program as the scope of live answers: the workspace
    *  files it holds (find-references and incoming calls search only the
-   *  programs that hold the declaring file, js/31_calls.js), and the
+   *  programs that hold the declaring file, js/answers/31_calls.js), and the
    *  imports it cannot resolve (an inspect answer's coverage). */
   function programFiles(p) {
     return { project: L.rel(p.name), files: p.userFiles().map((sf) => L.rel(sf.fileName)).sort(), unresolved: p.unresolvedImports() };
