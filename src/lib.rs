@@ -13,6 +13,7 @@ pub mod lookup;
 pub mod mcp;
 pub mod parse;
 pub mod parse_pool;
+pub mod progress;
 pub mod query;
 pub mod runtime;
 pub mod search;

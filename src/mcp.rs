@@ -17,7 +17,7 @@ use tokio::sync::OnceCell;
 
 use crate::api::{render, Answer, Engine, EngineOptions, QueryInput, Shape};
 use crate::config::Overrides;
-use crate::index::Progress;
+use crate::progress::Progress;
 
 /// How results come back.
 #[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema, PartialEq, Eq)]
@@ -301,7 +301,7 @@ impl TsqServer {
                 // `[share] from`: the team's published index first, then the
                 // local sync on top. A failure leaves the local index in use.
                 let pulling = Arc::clone(&engine);
-                match tokio::task::spawn_blocking(move || pulling.pull_configured(&crate::index::sync_silent())).await {
+                match tokio::task::spawn_blocking(move || pulling.pull_configured(&crate::progress::silent())).await {
                     Ok(Ok(Some(p))) => match &p.pulled {
                         Some(got) => tracing::info!(
                             "pulled the index of {} from {} ({} files, {} bytes); {} files re-indexed locally",

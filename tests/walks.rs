@@ -15,7 +15,7 @@ fn a_warm_query_walks_the_tree_once_and_reads_nothing_unchanged() {
     let ws = common::TempDir::copy_of(&common::repo().join("fixtures/search"), "walks");
     ws.write("tsq.toml", b"embedder = \"none\"\n");
     let engine = Engine::open(&ws.0, EngineOptions::default()).unwrap();
-    let silent = tsq::index::sync_silent();
+    let silent = tsq::progress::silent();
     let ask = |query: &str, shape: Shape| {
         let req = engine.request(QueryInput { query: query.into(), shape, paths: vec!["src".into()], ..Default::default() }).unwrap();
         let answer = engine.query(&req, &silent).unwrap();

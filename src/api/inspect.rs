@@ -31,7 +31,7 @@ impl Engine {
     }
 
     fn live_inspect(&self, query: &SymbolQuery, call_depth: i32, tree: &Tree) -> Result<InspectAnswer, EngineError> {
-        let ws = self.workspace(tree, &crate::index::sync_silent())?;
+        let ws = self.workspace(tree, &crate::progress::silent())?;
         let result = ws.inspect(query, &InspectConfig { call_depth, resolvers: None })?;
         Ok(InspectAnswer { query: query.to_string(), workspace: ws.info(), result, structure: self.live_structure_line()? })
     }
@@ -60,7 +60,7 @@ impl Engine {
                 return Ok(None);
             }
         }
-        let sync = self.sync_occurrences_of(tree, &crate::index::sync_silent())?;
+        let sync = self.sync_occurrences_of(tree, &crate::progress::silent())?;
         let guard = lock(&self.index);
         let index = guard.as_ref().expect("opened by the sync");
         let rows = answers::Rows::new(index, &self.view, &tree.sources);

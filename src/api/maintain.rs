@@ -4,7 +4,8 @@
 
 use super::{lock, Engine, EngineError};
 use crate::embed::EmbedderChoice;
-use crate::index::{Index, IndexConfig, Progress, Status, SyncInput, SyncReport};
+use crate::index::{Index, IndexConfig, Status, SyncInput, SyncReport};
+use crate::progress::Progress;
 
 /// What `Engine::index` computes besides chunks and vectors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,7 +97,7 @@ impl Engine {
             return Ok(0);
         }
         let tree = self.walk();
-        let report = self.sync_occurrences_of(&tree, &crate::index::sync_silent())?;
+        let report = self.sync_occurrences_of(&tree, &crate::progress::silent())?;
         let done = report.indexed + report.failed.len();
         if done > 0 || report.interrupted {
             return Ok(done.max(1));
@@ -110,7 +111,7 @@ impl Engine {
         if files.is_empty() {
             return Ok(0);
         }
-        let ws = self.workspace(&tree, &crate::index::sync_silent())?;
+        let ws = self.workspace(&tree, &crate::progress::silent())?;
         Ok(ws.warm(&files)?)
     }
 
@@ -118,7 +119,7 @@ impl Engine {
     /// there is no embedder.
     pub(crate) fn embed_some(&self, limit: usize) -> Result<usize, EngineError> {
         let mut guard = self.open_index()?;
-        Ok(guard.as_mut().expect("opened above").embed_missing(Some(limit), &crate::index::sync_silent())?)
+        Ok(guard.as_mut().expect("opened above").embed_missing(Some(limit), &crate::progress::silent())?)
     }
 
     /// Whether the index is open and has an embedder (a lookup never
@@ -151,7 +152,7 @@ impl Engine {
     /// checks). A failure here is the occurrence sync's to report.
     fn prepare_structure(&self, tree: &crate::source::Tree) {
         let started = std::time::Instant::now();
-        let result = self.workspace(tree, &crate::index::sync_silent()).and_then(|ws| Ok(ws.parse_libs(&recently_modified(tree, super::WARM_FILES))?));
+        let result = self.workspace(tree, &crate::progress::silent()).and_then(|ws| Ok(ws.parse_libs(&recently_modified(tree, super::WARM_FILES))?));
         match result {
             Ok(()) => tracing::debug!(ms = started.elapsed().as_millis() as u64, "workspace and lib files prepared beside the chunk sync"),
             Err(e) => tracing::debug!(error = %e, "preparing the workspace beside the chunk sync failed"),

@@ -42,9 +42,10 @@ use serde::Serialize;
 use crate::answer::{Inspection, WorkspaceInfo};
 use crate::config::{ConfigError, Overrides, Settings};
 use crate::embed::{EmbedderChoice, Reranker};
-use crate::index::{Index, IndexConfig, IndexError, Progress, SyncInput, SyncReport};
+use crate::index::{Index, IndexConfig, IndexError, SyncInput, SyncReport};
 use crate::lookup::{ConciseResult, LookupAnswer, LookupConfig};
 use crate::parse_pool::{FileParse, ParsePool, ParsePoolConfig};
+use crate::progress::Progress;
 use crate::query::SymbolQuery;
 use crate::search::{Backends, SearchAnswer, SearchError};
 use crate::source::{ReadConfig, Skipped, Tree};
@@ -506,7 +507,7 @@ impl Engine {
             None => (None, Settings::load(&self.root, overrides).map_err(RequestError::Setting)?),
         };
         let tree = self.walk();
-        let ws = self.workspace(&tree, &crate::index::sync_silent())?;
+        let ws = self.workspace(&tree, &crate::progress::silent())?;
         Ok(ws.analyze(analysis, query.as_ref(), &AnalyzeConfig { type_depth: settings.type_depth })?)
     }
 

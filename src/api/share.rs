@@ -7,7 +7,8 @@
 use serde::Serialize;
 
 use super::{lock, Engine, EngineError, IndexReport, StructureMode};
-use crate::index::{Origin, Progress, SCHEMA_VERSION};
+use crate::index::{Origin, SCHEMA_VERSION};
+use crate::progress::Progress;
 use crate::share::{self, Key, ShareConfig};
 
 /// `tsq index --from`'s answer: what was pulled (if anything was

@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use tsq::api::{render, Engine, StructureMode};
-use tsq::index::Progress as _;
+use tsq::progress::Progress as _;
 
 use super::{progress, ExitStatus};
 

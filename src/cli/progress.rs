@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use tsq::index::Progress;
+use tsq::progress::Progress;
 
 pub struct Stderr {
     bar: Option<ProgressBar>,

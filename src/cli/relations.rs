@@ -5,7 +5,7 @@
 use std::io::Write;
 
 use tsq::api::{render, Engine, EngineError};
-use tsq::index::Progress as _;
+use tsq::progress::Progress as _;
 
 use super::{progress, ExitStatus};
 

@@ -40,13 +40,10 @@ pub use search_reads::{Filter, Hit};
 pub use store::MAX_VERSIONS;
 pub use swap::install as install_pulled;
 pub(crate) use swap::{crash_point, generation, stage_local, wait_for_swap, INCOMING};
-pub use sync::{Progress, SyncReport};
-pub(crate) use sync::{Silent, SyncInput};
+pub(crate) use sync::SyncInput;
+pub use sync::SyncReport;
 
-/// A `Progress` that reports nothing.
-pub fn sync_silent() -> Silent {
-    Silent
-}
+use crate::progress::Progress;
 use store::Store;
 pub(crate) use sync::relative;
 

@@ -8,6 +8,7 @@
 //! paths' rows everywhere, so they are re-indexed from scratch: a crash can
 //! never leave a file row without its chunks or chunks without their row.
 
+use crate::progress::Progress;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
@@ -24,18 +25,6 @@ use crate::ts::files::FileView;
 pub(crate) use super::layout::JOURNAL;
 /// Chunks that get vectors: import and re-export chunks are never ranked.
 pub(crate) const EMBEDDABLE: &str = "`nodeKind` NOT IN ('import', 're-export')";
-
-/// Where long work reports. `total` 0 means unknown.
-pub trait Progress {
-    fn update(&self, phase: &str, done: u64, total: u64);
-    fn finish(&self) {}
-}
-
-/// Reports nothing.
-pub struct Silent;
-impl Progress for Silent {
-    fn update(&self, _: &str, _: u64, _: u64) {}
-}
 
 /// What a sync did (`tsq index --json`).
 #[derive(Debug, Clone, Default, Serialize)]
@@ -118,28 +107,64 @@ pub async fn run(
 ) -> Result<SyncReport, IndexError> {
     recover_journal(store).await?;
     let known: HashMap<String, FileRow> = store.files().await?.into_iter().map(|f| (f.relative_path.clone(), f)).collect();
-    let walk = input.tree;
-    let mut report = SyncReport { files: walk.sources.len(), ..Default::default() };
-    let mut seen: HashSet<String> = HashSet::with_capacity(walk.sources.len());
-    let mut dirty: Vec<Dirty> = Vec::new();
-    let mut touched: Vec<FileRow> = Vec::new();
-    let mut skipped_rows: Vec<FileRow> = Vec::new();
+    let mut report = SyncReport { files: input.tree.sources.len(), ..Default::default() };
+    let changes = classify(&known, root, config, input, &mut report);
+    report.removed = changes.removed.len();
+    drop_gone(store, &known, &changes).await?;
+    restamp(store, &changes.touched, &mut report).await?;
 
+    // Re-index what changed, a batch of files per commit.
+    let mut old_signatures: HashSet<String> = HashSet::new();
+    let dirty = &changes.dirty;
+    let dirty_paths: HashSet<String> = dirty.iter().map(|d| d.rel.clone()).collect();
+    for (n, batch) in dirty.chunks(config.files_per_commit.max(1)).enumerate() {
+        old_signatures.extend(reparse(store, root, engine, batch, &mut report).await?);
+        progress.update("parsed", ((n * config.files_per_commit) + batch.len()) as u64, dirty.len() as u64);
+    }
+    if !old_signatures.is_empty() {
+        report.cascade = cascade(store, &old_signatures, &dirty_paths).await?;
+    }
+    if !dirty.is_empty() || report.removed > 0 {
+        store.ensure_fts().await?;
+    }
+    report.chunks = Store::count(&store.chunks, None).await?;
+    Ok(report)
+}
+
+/// The walk sorted against the stored file rows.
+struct Changes {
+    /// Files to parse again, read and hashed once.
+    dirty: Vec<Dirty>,
+    /// Same content, new mtime.
+    touched: Vec<FileRow>,
+    /// Rows of files skipped now (with the reason), where they changed.
+    skipped_rows: Vec<FileRow>,
+    /// Stored files the walk no longer has.
+    removed: Vec<String>,
+}
+
+/// Sorts the walk's files by what changed since their stored rows
+/// (mtime and size, then the content hash), counting them in `report`.
+fn classify(known: &HashMap<String, FileRow>, root: &Path, config: &IndexConfig, input: SyncInput<'_>, report: &mut SyncReport) -> Changes {
+    let walk = input.tree;
+    let mut seen: HashSet<String> = HashSet::with_capacity(walk.sources.len());
+    let mut changes = Changes { dirty: Vec::new(), touched: Vec::new(), skipped_rows: Vec::new(), removed: Vec::new() };
+    let skip = |relative_path: String, mtime: i64, size: i64, reason: String| FileRow {
+        relative_path,
+        mtime,
+        size,
+        content_hash: String::new(),
+        chunks: 0,
+        diagnostics: 0,
+        skip_reason: Some(reason),
+        api_hash: String::new(),
+    };
     for s in &walk.skipped {
         let rel = relative(Path::new(&s.path), root);
         seen.insert(rel.clone());
-        let row = FileRow {
-            relative_path: rel.clone(),
-            mtime: 0,
-            size: 0,
-            content_hash: String::new(),
-            chunks: 0,
-            diagnostics: 0,
-            skip_reason: Some(s.message.clone()),
-            api_hash: String::new(),
-        };
+        let row = skip(rel.clone(), 0, 0, s.message.clone());
         if known.get(&rel) != Some(&row) {
-            skipped_rows.push(row);
+            changes.skipped_rows.push(row);
         }
         report.skipped += 1;
     }
@@ -158,21 +183,11 @@ pub async fn run(
                 continue;
             }
         }
-        let skip = |reason: String| FileRow {
-            relative_path: rel.clone(),
-            mtime,
-            size,
-            content_hash: String::new(),
-            chunks: 0,
-            diagnostics: 0,
-            skip_reason: Some(reason),
-            api_hash: String::new(),
-        };
-        // Read, checked and hashed once; the parse below takes this text.
+        // Read, checked and hashed once; the parse takes this text.
         let entry = match input.view.get_with(path, &meta) {
             Ok(e) => e,
             Err(e) => {
-                skipped_rows.push(skip(e.to_string()));
+                changes.skipped_rows.push(skip(rel, mtime, size, e.to_string()));
                 report.skipped += 1;
                 continue;
             }
@@ -180,7 +195,7 @@ pub async fn run(
         let hash = entry.hash.clone();
         if let Some(old) = old {
             if !hash.is_empty() && old.content_hash == hash {
-                touched.push(FileRow { mtime, size, ..old.clone() });
+                changes.touched.push(FileRow { mtime, size, ..old.clone() });
                 report.touched += 1;
                 continue;
             }
@@ -189,125 +204,123 @@ pub async fn run(
             Err(e) => Err(e.to_string()),
             Ok(text) => minified(text, config.minified_mean_line).map_or(Ok(text.clone()), Err),
         };
-        let text = match text {
-            Ok(t) => t,
+        match text {
+            Ok(text) => changes.dirty.push(Dirty { rel, path: path.clone(), mtime, size, hash, text }),
             Err(reason) => {
-                skipped_rows.push(FileRow { content_hash: hash, ..skip(reason) });
+                changes.skipped_rows.push(FileRow { content_hash: hash, ..skip(rel, mtime, size, reason) });
                 report.skipped += 1;
-                continue;
             }
-        };
-        dirty.push(Dirty { rel, path: path.clone(), mtime, size, hash, text });
-    }
-    let removed: Vec<String> = known.keys().filter(|k| !seen.contains(*k)).cloned().collect();
-    report.removed = removed.len();
-
-    // Removed files and newly skipped ones lose their chunks.
-    let mut gone: Vec<String> = removed.clone();
-    gone.extend(skipped_rows.iter().filter(|r| known.get(&r.relative_path).is_some_and(|k| k.chunks > 0)).map(|r| r.relative_path.clone()));
-    if !gone.is_empty() || !skipped_rows.is_empty() {
-        let mut journal = gone.clone();
-        journal.extend(skipped_rows.iter().map(|r| r.relative_path.clone()));
-        write_journal(store, &journal)?;
-        for group in gone.chunks(500) {
-            Store::delete(&store.chunks, &sql_in("relativePath", group)).await?;
-            Store::delete(&store.vectors, &sql_in("relativePath", group)).await?;
         }
-        for group in removed.chunks(500) {
-            Store::delete(&store.files, &sql_in("relativePath", group)).await?;
-        }
-        Store::upsert(&store.files, "relativePath", schema::files_batch(&skipped_rows)?).await?;
-        clear_journal(store);
     }
+    changes.removed = known.keys().filter(|k| !seen.contains(*k)).cloned().collect();
+    changes
+}
 
-    // Same content, new mtime: lastModified only (no parse, no embed; the
-    // rows are rewritten with their vectors, one commit per group).
+/// Removed files and newly skipped ones lose their chunks; skipped rows
+/// are written (under the journal).
+async fn drop_gone(store: &Store, known: &HashMap<String, FileRow>, changes: &Changes) -> Result<(), IndexError> {
+    let mut gone: Vec<String> = changes.removed.clone();
+    gone.extend(changes.skipped_rows.iter().filter(|r| known.get(&r.relative_path).is_some_and(|k| k.chunks > 0)).map(|r| r.relative_path.clone()));
+    if gone.is_empty() && changes.skipped_rows.is_empty() {
+        return Ok(());
+    }
+    let mut journal = gone.clone();
+    journal.extend(changes.skipped_rows.iter().map(|r| r.relative_path.clone()));
+    write_journal(store, &journal)?;
+    for group in gone.chunks(500) {
+        Store::delete(&store.chunks, &sql_in("relativePath", group)).await?;
+        Store::delete(&store.vectors, &sql_in("relativePath", group)).await?;
+    }
+    for group in changes.removed.chunks(500) {
+        Store::delete(&store.files, &sql_in("relativePath", group)).await?;
+    }
+    Store::upsert(&store.files, "relativePath", schema::files_batch(&changes.skipped_rows)?).await?;
+    clear_journal(store);
+    Ok(())
+}
+
+/// Same content, new mtime: lastModified only (no parse, no embed; the
+/// rows are rewritten with their vectors, one commit per group).
+async fn restamp(store: &Store, touched: &[FileRow], report: &mut SyncReport) -> Result<(), IndexError> {
+    let write_started = std::time::Instant::now();
+    for group in touched.chunks(500) {
+        let mtimes: HashMap<&str, i64> = group.iter().map(|r| (r.relative_path.as_str(), r.mtime)).collect();
+        let paths: Vec<String> = group.iter().map(|r| r.relative_path.clone()).collect();
+        let mut rows = read_chunks(store, &sql_in("relativePath", &paths)).await?;
+        for r in &mut rows {
+            r.last_modified = mtimes.get(r.chunk.relative_path.as_str()).copied().unwrap_or(r.last_modified);
+        }
+        Store::upsert(&store.chunks, "id", schema::chunks_batch(&rows, store.dimension)?).await?;
+        Store::upsert(&store.files, "relativePath", schema::files_batch(group)?).await?;
+    }
     if !touched.is_empty() {
-        let write_started = std::time::Instant::now();
-        for group in touched.chunks(500) {
-            let mtimes: HashMap<&str, i64> = group.iter().map(|r| (r.relative_path.as_str(), r.mtime)).collect();
-            let paths: Vec<String> = group.iter().map(|r| r.relative_path.clone()).collect();
-            let mut rows = read_chunks(store, &sql_in("relativePath", &paths)).await?;
-            for r in &mut rows {
-                r.last_modified = mtimes.get(r.chunk.relative_path.as_str()).copied().unwrap_or(r.last_modified);
-            }
-            Store::upsert(&store.chunks, "id", schema::chunks_batch(&rows, store.dimension)?).await?;
-            Store::upsert(&store.files, "relativePath", schema::files_batch(group)?).await?;
-        }
         report.write_ms += write_started.elapsed().as_millis() as u64;
     }
+    Ok(())
+}
 
-    // Re-index what changed, a batch of files per commit.
-    let mut old_signatures: HashSet<String> = HashSet::new();
-    let dirty_paths: HashSet<String> = dirty.iter().map(|d| d.rel.clone()).collect();
-    let total = dirty.len() as u64;
-    for (n, batch) in dirty.chunks(config.files_per_commit.max(1)).enumerate() {
-        let paths: Vec<String> = batch.iter().map(|d| d.rel.clone()).collect();
-        let previous = previous_signatures(store, &paths).await?;
-        let mut rows: Vec<ChunkRow> = Vec::new();
-        let mut file_rows: Vec<FileRow> = Vec::new();
-        let files: Vec<(std::path::PathBuf, String)> = batch.iter().map(|d| (d.path.clone(), d.text.to_string())).collect();
-        let mut i = 0;
-        let parse_started = std::time::Instant::now();
-        engine.parse_texts(files, root, &mut |result| {
-            let d = &batch[i];
-            i += 1;
-            let base = FileRow {
-                relative_path: d.rel.clone(),
-                mtime: d.mtime,
-                size: d.size,
-                content_hash: d.hash.clone(),
-                chunks: 0,
-                diagnostics: 0,
-                skip_reason: None,
-                api_hash: String::new(),
-            };
-            match result {
-                Err(skipped) => file_rows.push(FileRow { skip_reason: Some(skipped.message), ..base }),
-                Ok(parse) => {
-                    if let Some(failure) = &parse.parsed.failure {
-                        file_rows.push(FileRow {
-                            skip_reason: Some(format!("parse failed: {failure}")),
-                            diagnostics: parse.parsed.diagnostics.len() as i32,
-                            ..base
-                        });
-                        return;
-                    }
-                    let chunks = parse.chunks();
-                    let file_rows_chunks = chunks.len() as i32;
-                    rows.extend(chunk_rows(&chunks, &d.hash, d.mtime));
-                    let api_hash = parse.parsed.api_hash();
-                    file_rows.push(FileRow { chunks: file_rows_chunks, diagnostics: parse.parsed.diagnostics.len() as i32, api_hash, ..base });
+/// Parses one batch of changed files and replaces their chunks and file
+/// rows in one commit (under the journal). Returns the signatures the
+/// batch changed (their old text), for the signature cascade.
+async fn reparse(store: &Store, root: &Path, engine: &ParsePool, batch: &[Dirty], report: &mut SyncReport) -> Result<HashSet<String>, IndexError> {
+    let paths: Vec<String> = batch.iter().map(|d| d.rel.clone()).collect();
+    let previous = previous_signatures(store, &paths).await?;
+    let mut rows: Vec<ChunkRow> = Vec::new();
+    let mut file_rows: Vec<FileRow> = Vec::new();
+    let files: Vec<(std::path::PathBuf, String)> = batch.iter().map(|d| (d.path.clone(), d.text.to_string())).collect();
+    let mut i = 0;
+    let parse_started = std::time::Instant::now();
+    engine.parse_texts(files, root, &mut |result| {
+        let d = &batch[i];
+        i += 1;
+        let base = FileRow {
+            relative_path: d.rel.clone(),
+            mtime: d.mtime,
+            size: d.size,
+            content_hash: d.hash.clone(),
+            chunks: 0,
+            diagnostics: 0,
+            skip_reason: None,
+            api_hash: String::new(),
+        };
+        match result {
+            Err(skipped) => file_rows.push(FileRow { skip_reason: Some(skipped.message), ..base }),
+            Ok(parse) => {
+                if let Some(failure) = &parse.parsed.failure {
+                    file_rows.push(FileRow {
+                        skip_reason: Some(format!("parse failed: {failure}")),
+                        diagnostics: parse.parsed.diagnostics.len() as i32,
+                        ..base
+                    });
+                    return;
                 }
-            }
-        });
-        report.parse_ms += parse_started.elapsed().as_millis() as u64;
-        report.parsed += batch.len();
-        report.skipped += file_rows.iter().filter(|r| r.skip_reason.is_some()).count();
-        let new_sigs: HashMap<String, &str> = rows.iter().map(|r| (signature_key(&r.chunk), r.chunk.signature.as_str())).collect();
-        for (key, old) in previous {
-            if new_sigs.get(&key).is_some_and(|new| *new != old) && !old.trim().is_empty() {
-                old_signatures.insert(old);
+                let chunks = parse.chunks();
+                let file_rows_chunks = chunks.len() as i32;
+                rows.extend(chunk_rows(&chunks, &d.hash, d.mtime));
+                let api_hash = parse.parsed.api_hash();
+                file_rows.push(FileRow { chunks: file_rows_chunks, diagnostics: parse.parsed.diagnostics.len() as i32, api_hash, ..base });
             }
         }
-        let write_started = std::time::Instant::now();
-        write_journal(store, &paths)?;
-        Store::delete(&store.chunks, &sql_in("relativePath", &paths)).await?;
-        Store::delete(&store.vectors, &sql_in("relativePath", &paths)).await?;
-        Store::add(&store.chunks, schema::chunks_batch(&rows, store.dimension)?).await?;
-        Store::upsert(&store.files, "relativePath", schema::files_batch(&file_rows)?).await?;
-        clear_journal(store);
-        report.write_ms += write_started.elapsed().as_millis() as u64;
-        progress.update("parsed", ((n * config.files_per_commit) + batch.len()) as u64, total);
+    });
+    report.parse_ms += parse_started.elapsed().as_millis() as u64;
+    report.parsed += batch.len();
+    report.skipped += file_rows.iter().filter(|r| r.skip_reason.is_some()).count();
+    let new_sigs: HashMap<String, &str> = rows.iter().map(|r| (signature_key(&r.chunk), r.chunk.signature.as_str())).collect();
+    let mut old_signatures = HashSet::new();
+    for (key, old) in previous {
+        if new_sigs.get(&key).is_some_and(|new| *new != old) && !old.trim().is_empty() {
+            old_signatures.insert(old);
+        }
     }
-    if !old_signatures.is_empty() {
-        report.cascade = cascade(store, &old_signatures, &dirty_paths).await?;
-    }
-    if !dirty.is_empty() || report.removed > 0 {
-        store.ensure_fts().await?;
-    }
-    report.chunks = Store::count(&store.chunks, None).await?;
-    Ok(report)
+    let write_started = std::time::Instant::now();
+    write_journal(store, &paths)?;
+    Store::delete(&store.chunks, &sql_in("relativePath", &paths)).await?;
+    Store::delete(&store.vectors, &sql_in("relativePath", &paths)).await?;
+    Store::add(&store.chunks, schema::chunks_batch(&rows, store.dimension)?).await?;
+    Store::upsert(&store.files, "relativePath", schema::files_batch(&file_rows)?).await?;
+    clear_journal(store);
+    report.write_ms += write_started.elapsed().as_millis() as u64;
+    Ok(old_signatures)
 }
 
 /// The journal names paths whose rows a batch is about to change.

@@ -5,9 +5,10 @@
 
 use super::schema::{self, sql_in, Columns, WindowRow};
 use super::store::Store;
-use super::sync::{Progress, EMBEDDABLE};
+use super::sync::EMBEDDABLE;
 use super::IndexError;
 use crate::embed::{Document, Embedder};
+use crate::progress::Progress;
 
 /// Gives vectors to chunks that lack them, a batch per commit.
 pub async fn embed_missing(store: &Store, embedder: &dyn Embedder, limit: Option<usize>, progress: &dyn Progress) -> Result<usize, IndexError> {

@@ -175,23 +175,7 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
     // The call graph: declarations the strongest candidates call, which
     // retrieval may have missed.
     if shape.steps.graph {
-        let top = fused_order(&cands, weights);
-        let declared: std::collections::HashSet<&str> = cands.iter().map(|c| c.row.chunk.name.as_str()).collect();
-        let mut want: Vec<String> = Vec::new();
-        for &i in top.iter().take(rank::LENDERS) {
-            let k = &cands[i].row.chunk;
-            for n in rank::called_names(&k.full_source, &k.name) {
-                if !declared.contains(n) && !want.iter().any(|w| w == n) {
-                    want.push(n.to_string());
-                }
-            }
-        }
-        let have: std::collections::HashSet<String> = cands.iter().map(|c| c.row.chunk.id.clone()).collect();
-        for row in index.chunks_named(&want, &filter)? {
-            if !have.contains(&row.chunk.id) {
-                cands.push(candidates::CandidateChunk { row, signals: Default::default() });
-            }
-        }
+        add_called(index, &mut cands, weights, &filter)?;
     }
     // Lending: what the strongest tests and examples (and, with call
     // lending, implementation) use, by the occurrence rows, taken in when
@@ -223,58 +207,9 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
     }
     tracing::debug!(ms = evidence_started.elapsed().as_millis() as u64, candidates = cands.len(), "ranking evidence read (test lending, barrels, usage)");
     let retrieval_ms = started.elapsed().as_millis() as u64;
-    let uses = std::sync::Mutex::new(uses);
-    let rank = |cands: Vec<candidates::CandidateChunk>| -> Vec<(candidates::CandidateChunk, fusion::Scores)> {
-        let mut scores = fusion::score(&cands.iter().map(|c| c.signals.clone()).collect::<Vec<_>>(), weights);
-        let raw: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
-        let mut factors = Vec::with_capacity(cands.len());
-        for (c, s) in cands.iter().zip(scores.iter_mut()) {
-            let k = &c.row.chunk;
-            let f = shape.factors(k, known.get(&k.id).copied().unwrap_or_default());
-            s.final_score = f.apply(s.final_score);
-            factors.push(f);
-        }
-        if let Some(lending) = &lending {
-            let rows: Vec<&ChunkRow> = cands.iter().map(|c| &c.row).collect();
-            let mut finals: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
-            lending.lend(&rows, &raw, &mut finals);
-            scores.iter_mut().zip(finals).for_each(|(s, f)| s.final_score = f);
-        }
-        if shape.steps.types < 1.0 {
-            let rows: Vec<&ChunkRow> = cands.iter().map(|c| &c.row).collect();
-            let mut finals: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
-            type_step::apply(index, &shape, &rows, &uses, &mut finals);
-            scores.iter_mut().zip(finals).for_each(|(s, f)| s.final_score = f);
-        }
-        if shape.steps.graph {
-            let names: Vec<&str> = cands.iter().map(|c| c.row.chunk.name.as_str()).collect();
-            let calls = |i: usize| rank::called_names(&cands[i].row.chunk.full_source, &cands[i].row.chunk.name);
-            let mut finals: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
-            rank::lend(&names, calls, &raw, &mut finals);
-            scores.iter_mut().zip(finals).for_each(|(s, f)| s.final_score = f);
-        }
-        if shape.steps.paths && shape.steps.path_top > 0.0 {
-            let finals: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
-            let boosted = rank::boost(&finals, &factors, shape.steps.path_top);
-            scores.iter_mut().zip(boosted).for_each(|(s, f)| s.final_score = f);
-        }
-        if shape.steps.reexports {
-            // A re-export ranks only where the question names its file.
-            for ((c, s), f) in cands.iter().zip(scores.iter_mut()).zip(&factors) {
-                if c.row.chunk.node_kind == "re-export" && f.path == 0.0 {
-                    s.final_score = 0.0;
-                }
-            }
-        }
-        let mut ranked: Vec<_> = cands.into_iter().zip(scores).filter(|(c, s)| c.row.chunk.node_kind != "re-export" || s.final_score > 0.0).collect();
-        ranked.sort_by(|a, b| b.1.final_score.total_cmp(&a.1.final_score).then_with(|| a.0.row.chunk.id.cmp(&b.0.row.chunk.id)));
-        if shape.steps.comments {
-            comments::limit(&mut ranked, |(c, _)| &c.row.chunk, |(_, s)| &mut s.final_score);
-        }
-        ranked
-    };
+    let ranking = Ranking { index, shape: &shape, weights, known: &known, lending: lending.as_ref(), uses: std::sync::Mutex::new(uses) };
     // Stage 1 order; a reranker of limited depth sees only its top.
-    let mut stage1 = rank(cands);
+    let mut stage1 = ranking.rank(cands);
     let started = Instant::now();
     let mut reranker_name = "none".to_string();
     if let Some(r) = reranker {
@@ -285,7 +220,7 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
                 reranker_name = r.id();
                 stage1.truncate(depth);
                 stage1.iter_mut().zip(scores).for_each(|((c, _), s)| c.signals.rerank = Some(s));
-                stage1 = rank(stage1.into_iter().map(|(c, _)| c).collect());
+                stage1 = ranking.rank(stage1.into_iter().map(|(c, _)| c).collect());
             }
             Err(e) => notes.push(format!("reranker failed ({e}); ranked by stage-1 scores")),
         }
@@ -313,6 +248,93 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
         notes,
         timings: Timings { sync: 0, retrieval: retrieval_ms, rerank: rerank_ms, enrichment: 0 },
     })
+}
+
+/// Stage 1's ranking steps over fused scores: the query's factors (roles,
+/// definitions, paths), lending, the type step, the call graph, the path
+/// boost, re-exports and comment chunks; strongest first.
+struct Ranking<'a> {
+    index: &'a Index,
+    shape: &'a rank::QueryShape<'a>,
+    weights: fusion::Weights,
+    known: &'a std::collections::HashMap<String, evidence::Known>,
+    lending: Option<&'a evidence::Lending>,
+    uses: std::sync::Mutex<evidence::Uses>,
+}
+
+impl Ranking<'_> {
+    fn rank(&self, cands: Vec<candidates::CandidateChunk>) -> Vec<(candidates::CandidateChunk, fusion::Scores)> {
+        let mut scores = fusion::score(&cands.iter().map(|c| c.signals.clone()).collect::<Vec<_>>(), self.weights);
+        let raw: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
+        let mut factors = Vec::with_capacity(cands.len());
+        for (c, s) in cands.iter().zip(scores.iter_mut()) {
+            let k = &c.row.chunk;
+            let f = self.shape.factors(k, self.known.get(&k.id).copied().unwrap_or_default());
+            s.final_score = f.apply(s.final_score);
+            factors.push(f);
+        }
+        if let Some(lending) = self.lending {
+            let rows: Vec<&ChunkRow> = cands.iter().map(|c| &c.row).collect();
+            let mut finals: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
+            lending.lend(&rows, &raw, &mut finals);
+            scores.iter_mut().zip(finals).for_each(|(s, f)| s.final_score = f);
+        }
+        if self.shape.steps.types < 1.0 {
+            let rows: Vec<&ChunkRow> = cands.iter().map(|c| &c.row).collect();
+            let mut finals: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
+            type_step::apply(self.index, self.shape, &rows, &self.uses, &mut finals);
+            scores.iter_mut().zip(finals).for_each(|(s, f)| s.final_score = f);
+        }
+        if self.shape.steps.graph {
+            let names: Vec<&str> = cands.iter().map(|c| c.row.chunk.name.as_str()).collect();
+            let calls = |i: usize| rank::called_names(&cands[i].row.chunk.full_source, &cands[i].row.chunk.name);
+            let mut finals: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
+            rank::lend(&names, calls, &raw, &mut finals);
+            scores.iter_mut().zip(finals).for_each(|(s, f)| s.final_score = f);
+        }
+        if self.shape.steps.paths && self.shape.steps.path_top > 0.0 {
+            let finals: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
+            let boosted = rank::boost(&finals, &factors, self.shape.steps.path_top);
+            scores.iter_mut().zip(boosted).for_each(|(s, f)| s.final_score = f);
+        }
+        if self.shape.steps.reexports {
+            // A re-export ranks only where the question names its file.
+            for ((c, s), f) in cands.iter().zip(scores.iter_mut()).zip(&factors) {
+                if c.row.chunk.node_kind == "re-export" && f.path == 0.0 {
+                    s.final_score = 0.0;
+                }
+            }
+        }
+        let mut ranked: Vec<_> = cands.into_iter().zip(scores).filter(|(c, s)| c.row.chunk.node_kind != "re-export" || s.final_score > 0.0).collect();
+        ranked.sort_by(|a, b| b.1.final_score.total_cmp(&a.1.final_score).then_with(|| a.0.row.chunk.id.cmp(&b.0.row.chunk.id)));
+        if self.shape.steps.comments {
+            comments::limit(&mut ranked, |(c, _)| &c.row.chunk, |(_, s)| &mut s.final_score);
+        }
+        ranked
+    }
+}
+
+/// Adds the declarations the strongest candidates call (by name) that
+/// retrieval missed.
+fn add_called(index: &Index, cands: &mut Vec<candidates::CandidateChunk>, weights: fusion::Weights, filter: &Filter) -> Result<(), SearchError> {
+    let top = fused_order(cands, weights);
+    let declared: std::collections::HashSet<&str> = cands.iter().map(|c| c.row.chunk.name.as_str()).collect();
+    let mut want: Vec<String> = Vec::new();
+    for &i in top.iter().take(rank::LENDERS) {
+        let k = &cands[i].row.chunk;
+        for n in rank::called_names(&k.full_source, &k.name) {
+            if !declared.contains(n) && !want.iter().any(|w| w == n) {
+                want.push(n.to_string());
+            }
+        }
+    }
+    let have: std::collections::HashSet<String> = cands.iter().map(|c| c.row.chunk.id.clone()).collect();
+    for row in index.chunks_named(&want, filter)? {
+        if !have.contains(&row.chunk.id) {
+            cands.push(candidates::CandidateChunk { row, signals: Default::default() });
+        }
+    }
+    Ok(())
 }
 
 /// Candidate indexes by fused score, strongest first (before any ranking step).

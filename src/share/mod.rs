@@ -36,7 +36,7 @@ pub use manifest::Key;
 pub(crate) use manifest::{Manifest, Trust};
 pub use remote::Remote;
 
-use crate::index::Progress;
+use crate::progress::Progress;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ShareError {

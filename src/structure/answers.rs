@@ -194,17 +194,12 @@ impl<'a> Rows<'a> {
         Ok(self.graph.get().expect("set above"))
     }
 
-    /// The declarations `q` names and their answers at `call_depth`.
-    pub fn answer(&self, q: &SymbolQuery, call_depth: i32) -> Result<Result<StoredLookup, Unanswered>, StructureError> {
+    /// Why the rows cannot answer for `target` now, if they cannot: a
+    /// file that may declare it (with `want`, only that file) changed
+    /// since its rows, or is a declaration file (no rows of its own).
+    fn unfresh(&self, files: &HashMap<String, (String, bool)>, target: &str, want: Option<&str>) -> Result<Option<Unanswered>, StructureError> {
         let (index, view, sources) = (self.index, self.view, self.sources);
-        let Some(target) = q.names.last() else { return Ok(Err(Unanswered::NoMatch)) };
-        let parents = &q.names[..q.names.len() - 1];
         let root: &Path = index.root();
-        let files = self.files()?;
-        if files.is_empty() {
-            return Ok(Err(Unanswered::NotIndexed));
-        }
-        let want = q.file.as_deref().map(|f| f.trim_start_matches("./").to_string());
         // With a file given, only its declarations can match: only its rows
         // must be fresh. Otherwise every file that may declare the name; a
         // file whose mtime and size are the chunk sync's, with rows of that
@@ -212,7 +207,7 @@ impl<'a> Rows<'a> {
         let stamped = if want.is_some() { HashMap::new() } else { index.stamped_hashes(sources)? };
         for p in sources {
             let rel = relative(p, root);
-            if want.as_deref().is_some_and(|w| w != rel) {
+            if want.is_some_and(|w| w != rel) {
                 continue;
             }
             if let (Some(h), Some((row, true))) = (stamped.get(&rel), files.get(&rel)) {
@@ -227,12 +222,28 @@ impl<'a> Rows<'a> {
             // A declaration file has no rows of its own (it is a layout
             // input): what it declares is the Language Service's.
             if crate::files::is_declaration_file(&rel) {
-                return Ok(Err(Unanswered::Unindexed(rel)));
+                return Ok(Some(Unanswered::Unindexed(rel)));
             }
             match files.get(&rel) {
                 Some((hash, true)) if *hash == entry.hash => {}
-                _ => return Ok(Err(Unanswered::Stale(rel))),
+                _ => return Ok(Some(Unanswered::Stale(rel))),
             }
+        }
+        Ok(None)
+    }
+
+    /// The declarations `q` names and their answers at `call_depth`.
+    pub fn answer(&self, q: &SymbolQuery, call_depth: i32) -> Result<Result<StoredLookup, Unanswered>, StructureError> {
+        let index = self.index;
+        let Some(target) = q.names.last() else { return Ok(Err(Unanswered::NoMatch)) };
+        let parents = &q.names[..q.names.len() - 1];
+        let files = self.files()?;
+        if files.is_empty() {
+            return Ok(Err(Unanswered::NotIndexed));
+        }
+        let want = q.file.as_deref().map(|f| f.trim_start_matches("./").to_string());
+        if let Some(unanswered) = self.unfresh(files, target, want.as_deref())? {
+            return Ok(Err(unanswered));
         }
         let found: Vec<(String, DeclarationRow)> = self
             .named(target)?

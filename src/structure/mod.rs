@@ -11,6 +11,7 @@ pub(crate) mod occurrence_sync;
 pub mod occurrences;
 pub mod rows;
 pub mod scope;
+mod sync_plan;
 pub mod usage;
 
 use std::cell::{Cell, RefCell};

@@ -34,16 +34,20 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use super::inputs::{self, is_declaration_file, layout_hash, read_configs, read_marker, Affecting, Pending, LAYOUT_MARKER};
+use super::inputs::{layout_hash, read_configs, Affecting, Pending};
 use super::rows::{DeclarationRow, Facts};
 use super::scope::Scope;
+pub(crate) use super::sync_plan::needs_sync;
+pub use super::sync_plan::pending;
+use super::sync_plan::{cascade, plan, read_start, Plan, Start, WithIndexMut};
 use super::StructureError;
 use crate::index::occurrences::{OccDeclarationRow, OccFileRow, OccurrenceRow};
 use crate::index::usage::{is_use, Edge};
-use crate::index::{relative, Index, Progress};
+use crate::index::Index;
+use crate::progress::Progress;
 use crate::source::Tree;
 use crate::ts::files::FileView;
-use crate::ts::protocol::{Narrow, NarrowAugmenter, NarrowFile};
+use crate::ts::protocol::{FileOccurrences, Narrow, NarrowAugmenter, NarrowFile};
 use crate::workspace::{Occurrences, Workspace};
 
 /// Files per request to the service isolate (one progress step).
@@ -87,83 +91,62 @@ pub struct OccurrenceReport {
     pub ms: u64,
 }
 
-/// Each indexed file's imports and re-exports.
-type Imports = HashMap<String, (Vec<String>, Vec<String>)>;
-
-/// The files that import `target` (or re-export from it).
-fn importers_of(imports: &Imports, target: &str) -> Vec<String> {
-    imports.iter().filter(|(_, (i, r))| i.iter().chain(r).any(|x| x == target)).map(|(p, _)| p.clone()).collect()
+/// One computed file's rows: (occurrences, declarations, the file row).
+fn rows_of(f: FileOccurrences, content_hash: String, api_hash: Option<String>, now: i64) -> (Vec<OccurrenceRow>, Vec<OccDeclarationRow>, OccFileRow) {
+    let rows = f
+        .occurrences
+        .iter()
+        .map(|o| OccurrenceRow {
+            relative_path: f.relative_path.clone(),
+            line: o.line,
+            column: o.column,
+            symbol: o.symbol.clone(),
+            role: o.role.clone(),
+            enclosing: o.enclosing.clone(),
+            caller: o.caller.clone(),
+            meaning: o.meaning,
+        })
+        .collect();
+    let declarations = f
+        .answers
+        .iter()
+        .map(|a| OccDeclarationRow {
+            relative_path: f.relative_path.clone(),
+            name: a.name.clone(),
+            ord: a.ord as i64,
+            key: a.key.clone(),
+            supertypes: a.supertypes.iter().map(|s| format!("|{s}|")).collect(),
+            answer: serde_json::to_string(&DeclarationRow::from(a.clone())).unwrap_or_default(),
+        })
+        .collect();
+    let facts = Facts::from_wire(f.declarations, f.items, f.calls, f.bases);
+    let file = OccFileRow {
+        content_hash,
+        relative_path: f.relative_path,
+        api_hash,
+        global: f.global,
+        augments: f.augments,
+        imports: f.imports,
+        reexports: f.reexports,
+        lookups: f.lookups,
+        affecting: f.affecting,
+        facts: serde_json::to_string(&facts).unwrap_or_default(),
+        error: None,
+        indexed_at: now,
+    };
+    (rows, declarations, file)
 }
 
-/// Whether `sync` has anything to do: a file's hash differs from its
-/// rows', a file is new or gone, the layout changed, or nothing is
-/// indexed yet. Cheap (the file rows and the view's hashes): an answer
-/// that needs no re-indexing loads no TypeScript project.
-pub(crate) fn needs_sync(index: &Index, tree: &Tree, view: &FileView) -> Result<bool, StructureError> {
-    Ok(pending(index, tree, view)? > 0)
+/// Whether `rows`, the new rows of `batch`, change its use edges (the
+/// usage prior changes only with them; a body-only edit mostly keeps them).
+fn use_edges_changed(ix: &Index, batch: &[String], rows: &[OccurrenceRow]) -> Result<bool, StructureError> {
+    let mut before = ix.usage_edges(Some(batch))?;
+    let mut after: Vec<Edge> =
+        rows.iter().filter(|r| is_use(&r.role)).map(|r| Edge { path: r.relative_path.clone(), from: r.enclosing.clone(), symbol: r.symbol.clone() }).collect();
+    before.sort();
+    after.sort();
+    Ok(before != after)
 }
-
-/// How many files `sync` would re-index before any cascade: those whose
-/// hash differs from their rows', new and deleted ones; every file when
-/// the layout changed or nothing is indexed yet. 0: the rows are fresh.
-pub fn pending(index: &Index, tree: &Tree, view: &FileView) -> Result<usize, StructureError> {
-    let started = std::time::Instant::now();
-    let pending = count_pending(index, tree, view)?;
-    tracing::debug!(ms = started.elapsed().as_millis() as u64, pending, "occurrence freshness check");
-    Ok(pending)
-}
-
-fn count_pending(index: &Index, tree: &Tree, view: &FileView) -> Result<usize, StructureError> {
-    let root = index.root().to_path_buf();
-    let stored: HashMap<String, String> = index.occ_file_hashes()?.into_iter().map(|r| (r.relative_path, r.content_hash)).collect();
-    let everything = || tree.sources.iter().filter(|s| !is_declaration_file(&relative(s, &root))).count().max(1);
-    let (hash, extra) = read_marker(&index.dir().join(LAYOUT_MARKER));
-    if stored.is_empty() || hash != Some(layout_hash(tree, &root, view, &extra)) {
-        return Ok(everything());
-    }
-    if index.usage_missing()? {
-        return Ok(1);
-    }
-    // A package.json that resolution consulted changed.
-    let recorded = Affecting::load(index);
-    let affecting = recorded.changed(&recorded.read(&root)).len();
-    // Files an earlier cascade queued and no sync re-indexed yet.
-    let queued = Pending::load(index).0.len();
-    // The chunk sync just checked every file's mtime and size: where
-    // they hold, its stored hash is the file's, and nothing is read.
-    let stamped = index.stamped_hashes(&tree.sources)?;
-    let (mut seen, mut changed) = (0, 0);
-    for s in &tree.sources {
-        let rel = relative(s, &root);
-        if is_declaration_file(&rel) {
-            continue;
-        }
-        let hash = match stamped.get(&rel) {
-            Some(h) => h.clone(),
-            None => {
-                let Ok(e) = view.get(s) else { continue };
-                if e.text.is_err() {
-                    continue;
-                }
-                e.hash.clone()
-            }
-        };
-        match stored.get(&rel) {
-            Some(h) => {
-                seen += 1;
-                if h != &hash {
-                    changed += 1;
-                }
-            }
-            None => changed += 1,
-        }
-    }
-    // Files with rows that the walk no longer has.
-    Ok(changed + affecting + queued + (stored.len() - seen.min(stored.len())))
-}
-
-/// The index for a moment: the caller holds its lock only inside the call.
-pub(crate) type WithIndexMut<'a> = dyn Fn(&mut dyn FnMut(&mut Index) -> Result<(), StructureError>) -> Result<(), StructureError> + 'a;
 
 /// Brings the occurrence index up to date with the walk. With `limit`
 /// (`tsq serve`'s inline budget), an incremental sync whose files,
@@ -178,82 +161,10 @@ pub fn sync(
     limit: Option<usize>,
 ) -> Result<OccurrenceReport, StructureError> {
     let started = std::time::Instant::now();
-    let mut report = OccurrenceReport::default();
-    let (mut root, mut stored, mut marker, mut scope, mut affecting) = (PathBuf::new(), HashMap::new(), PathBuf::new(), None, Affecting::default());
-    let mut pending = Pending::default();
-    index(&mut |ix| {
-        root = ix.root().to_path_buf();
-        affecting = Affecting::load(ix);
-        pending = Pending::load(ix);
-        stored = ix.occ_files(false)?.into_iter().map(|r| (r.relative_path.clone(), r)).collect();
-        marker = ix.dir().join(LAYOUT_MARKER);
-        // Which programs hold which files (the live answers' scope).
-        scope = Some(Scope::load(ix));
-        Ok(())
-    })?;
-    let stored: HashMap<String, OccFileRow> = stored;
-    let mut scope = scope.expect("read above");
-    // Hashes of every walked source, read once here (the race guard compares against these).
-    let mut current: BTreeMap<String, (PathBuf, String)> = BTreeMap::new();
-    for s in &tree.sources {
-        let rel = relative(s, &root);
-        if let Ok(e) = view.get(s) {
-            if e.text.is_ok() {
-                current.insert(rel, (s.clone(), e.hash.clone()));
-            }
-        }
-    }
-    let indexable: BTreeSet<String> = current.keys().filter(|r| !is_declaration_file(r)).cloned().collect();
-    let (stored_layout, extra) = read_marker(&marker);
-    let layout_changed = stored_layout != Some(layout_hash(tree, &root, view, &extra));
-
-    let affecting_now = affecting.read(&root);
-    let affecting_changed = affecting.changed(&affecting_now);
-    let deleted: Vec<String> = stored.keys().filter(|p| !indexable.contains(*p)).cloned().collect();
-    let created: Vec<String> = indexable.iter().filter(|p| !stored.contains_key(*p)).cloned().collect();
-    // A deleted file that was global took its declarations out of every
-    // program's global scope.
-    let deleted_global = deleted.iter().any(|d| stored[d].global);
-    let mut queue: BTreeSet<String> = BTreeSet::new();
-    if layout_changed || stored.is_empty() || deleted_global {
-        report.full = true;
-        queue.extend(indexable.iter().cloned());
-    } else {
-        for p in &indexable {
-            if let Some(row) = stored.get(p) {
-                if row.content_hash != current[p].1 {
-                    queue.insert(p.clone());
-                }
-            }
-        }
-        queue.extend(created.iter().cloned());
-        // What an earlier cascade queued and left.
-        queue.extend(pending.0.iter().filter(|p| indexable.contains(*p)).cloned());
-    }
-    // Importers, from the stored rows (updated as files are re-indexed).
-    let mut imports: Imports = stored.iter().map(|(p, r)| (p.clone(), (r.imports.clone(), r.reexports.clone()))).collect();
-    // The package.json files each file's resolution consulted (updated as
-    // files are re-indexed): the next record of `Affecting`.
-    let mut consulted: HashMap<String, Vec<String>> =
-        stored.iter().filter(|(p, _)| indexable.contains(*p)).map(|(p, r)| (p.clone(), r.affecting.clone())).collect();
-    if !report.full {
-        // Deleted files: their importers' references no longer resolve,
-        // and through re-exports (`export * from './gone'` emits the same
-        // text) those of the re-exporters' importers.
-        let mut cascaded_deleted = HashSet::new();
-        for d in &deleted {
-            cascade(d, &imports, &indexable, &HashSet::new(), &[], &stored, &mut queue, &mut cascaded_deleted);
-        }
-        // Created files: the files whose resolution looked there.
-        queue.extend(inputs::naming(&stored, |r| &r.lookups, &created).filter(|p| indexable.contains(*p)).cloned());
-        // Changed package.json files: the files whose resolution read
-        // them, resolved again (the warm programs would reuse it).
-        let affected: Vec<String> = inputs::naming(&stored, |r| &r.affecting, &affecting_changed).filter(|p| indexable.contains(*p)).cloned().collect();
-        if !affected.is_empty() {
-            ws.invalidate_resolutions(&affected.iter().map(|p| current[p].0.clone()).collect::<Vec<_>>())?;
-        }
-        queue.extend(affected);
-    }
+    let start = read_start(index)?;
+    let Plan { current, indexable, deleted, mut queue, full, mut imports, mut consulted, affecting_now, affecting_changed } = plan(ws, tree, view, &start)?;
+    let Start { root, stored, marker, mut scope, mut pending, .. } = start;
+    let mut report = OccurrenceReport { full, ..Default::default() };
     if report.full {
         scope.restart();
     }
@@ -312,9 +223,7 @@ pub fn sync(
         let reported_order: Vec<String> = programs.iter().map(|p| p.project.clone()).collect();
         let reported: HashSet<String> = reported_order.iter().cloned().collect();
         scope.update(programs);
-        let mut rows = Vec::new();
-        let mut file_rows = Vec::new();
-        let mut declaration_rows = Vec::new();
+        let (mut rows, mut file_rows, mut declaration_rows) = (Vec::new(), Vec::new(), Vec::new());
         for f in files {
             let api_hash = f.api_text.as_deref().map(|t| crate::ts::sha256_hex(t.as_bytes()));
             let old = stored.get(&f.relative_path);
@@ -337,39 +246,11 @@ pub fn sync(
             if !f.narrow {
                 scope.check_unresolved(&f.relative_path, &reported_order);
             }
-            rows.extend(f.occurrences.iter().map(|o| OccurrenceRow {
-                relative_path: f.relative_path.clone(),
-                line: o.line,
-                column: o.column,
-                symbol: o.symbol.clone(),
-                role: o.role.clone(),
-                enclosing: o.enclosing.clone(),
-                caller: o.caller.clone(),
-                meaning: o.meaning,
-            }));
-            declaration_rows.extend(f.answers.iter().map(|a| OccDeclarationRow {
-                relative_path: f.relative_path.clone(),
-                name: a.name.clone(),
-                ord: a.ord as i64,
-                key: a.key.clone(),
-                supertypes: a.supertypes.iter().map(|s| format!("|{s}|")).collect(),
-                answer: serde_json::to_string(&DeclarationRow::from(a.clone())).unwrap_or_default(),
-            }));
-            let facts = Facts::from_wire(f.declarations, f.items, f.calls, f.bases);
-            file_rows.push(OccFileRow {
-                content_hash: current[&f.relative_path].1.clone(),
-                relative_path: f.relative_path,
-                api_hash,
-                global: f.global,
-                augments: f.augments,
-                imports: f.imports,
-                reexports: f.reexports,
-                lookups: f.lookups,
-                affecting: f.affecting,
-                facts: serde_json::to_string(&facts).unwrap_or_default(),
-                error: None,
-                indexed_at: now,
-            });
+            let content_hash = current[&f.relative_path].1.clone();
+            let (r, d, file) = rows_of(f, content_hash, api_hash, now);
+            rows.extend(r);
+            declaration_rows.extend(d);
+            file_rows.push(file);
         }
         for fail in failed {
             scope.check_unresolved(&fail.relative_path, &[]);
@@ -395,20 +276,7 @@ pub fn sync(
             if record {
                 left.save(ix)?;
             }
-            // The usage prior changes only with the use edges (a body-only
-            // edit mostly keeps them).
-            usage_changed |= report.full;
-            if !usage_changed {
-                let mut before = ix.usage_edges(Some(&batch))?;
-                let mut after: Vec<Edge> = rows
-                    .iter()
-                    .filter(|r| is_use(&r.role))
-                    .map(|r| Edge { path: r.relative_path.clone(), from: r.enclosing.clone(), symbol: r.symbol.clone() })
-                    .collect();
-                before.sort();
-                after.sort();
-                usage_changed = before != after;
-            }
+            usage_changed = usage_changed || report.full || use_edges_changed(ix, &batch, &rows)?;
             ix.put_occurrences(&file_rows, &rows, &declaration_rows)?;
             scope.save(ix)
         })?;
@@ -419,46 +287,77 @@ pub fn sync(
             break;
         }
     }
-    // Done: nothing is left (a recorded file may be gone since).
-    if !report.interrupted && report.deferred == 0 && !pending.0.is_empty() {
-        pending = Pending::default();
-        index(&mut |ix| Ok(pending.save(ix)?))?;
-    }
-    if report.full && !report.interrupted {
-        scope.completed();
-        index(&mut |ix| scope.save(ix))?;
-    }
-    if report.full {
-        // Release the last project's program too.
-        ws.occurrences(&[], true, 0, None)?;
-    }
     report.indexed = done.len().saturating_sub(report.failed.len());
     report.cascaded = cascaded.len();
-    if !report.interrupted && report.deferred == 0 {
-        let extra = read_configs(ws, tree, &root);
-        let layout = layout_hash(tree, &root, view, &extra);
-        let marker_text = std::iter::once(layout).chain(extra).collect::<Vec<_>>().join("\n");
-        crate::index::write_atomic(&marker, marker_text.as_bytes())?;
-    }
-    // The usage prior follows the rows (and is filled in on an index
-    // built before it existed).
-    let wrote = !done.is_empty() || report.removed > 0;
-    index(&mut |ix| {
-        // What resolution consulted, as the rows now hold it.
-        if (wrote || !affecting_changed.is_empty()) && !report.interrupted {
-            Affecting::of(&root, consulted.values().flatten(), &affecting_now).save(ix)?;
-        }
-        if (wrote && (usage_changed || report.removed > 0)) || ix.usage_missing()? {
-            report.used_symbols = super::usage::refresh(ix)?;
-        }
-        if wrote {
-            ix.compact_if_due()?;
-        }
-        Ok(())
-    })?;
+    let finish =
+        Finish { root: &root, marker: &marker, consulted: &consulted, affecting_now: &affecting_now, affecting_changed: &affecting_changed, usage_changed };
+    finish.run(index, ws, tree, view, &mut report, &mut scope, pending, !done.is_empty())?;
     progress.update("occurrences indexed", done.len() as u64, done.len() as u64);
     report.ms = started.elapsed().as_millis() as u64;
     Ok(report)
+}
+
+/// What a sync records after its last batch.
+struct Finish<'a> {
+    root: &'a std::path::Path,
+    marker: &'a std::path::Path,
+    consulted: &'a HashMap<String, Vec<String>>,
+    affecting_now: &'a Affecting,
+    affecting_changed: &'a [String],
+    usage_changed: bool,
+}
+
+impl Finish<'_> {
+    /// Clears what is left when nothing is, completes the scope of a full
+    /// pass, writes the layout marker, what resolution consulted and the
+    /// usage prior, and compacts when due.
+    #[allow(clippy::too_many_arguments)]
+    fn run(
+        &self,
+        index: &WithIndexMut<'_>,
+        ws: &Workspace,
+        tree: &Tree,
+        view: &FileView,
+        report: &mut OccurrenceReport,
+        scope: &mut Scope,
+        pending: Pending,
+        indexed_any: bool,
+    ) -> Result<(), StructureError> {
+        // Done: nothing is left (a recorded file may be gone since).
+        if !report.interrupted && report.deferred == 0 && !pending.0.is_empty() {
+            index(&mut |ix| Ok(Pending::default().save(ix)?))?;
+        }
+        if report.full && !report.interrupted {
+            scope.completed();
+            index(&mut |ix| scope.save(ix))?;
+        }
+        if report.full {
+            // Release the last project's program too.
+            ws.occurrences(&[], true, 0, None)?;
+        }
+        if !report.interrupted && report.deferred == 0 {
+            let extra = read_configs(ws, tree, self.root);
+            let layout = layout_hash(tree, self.root, view, &extra);
+            let marker_text = std::iter::once(layout).chain(extra).collect::<Vec<_>>().join("\n");
+            crate::index::write_atomic(self.marker, marker_text.as_bytes())?;
+        }
+        // The usage prior follows the rows (and is filled in on an index
+        // built before it existed).
+        let wrote = indexed_any || report.removed > 0;
+        index(&mut |ix| {
+            // What resolution consulted, as the rows now hold it.
+            if (wrote || !self.affecting_changed.is_empty()) && !report.interrupted {
+                Affecting::of(self.root, self.consulted.values().flatten(), self.affecting_now).save(ix)?;
+            }
+            if (wrote && (self.usage_changed || report.removed > 0)) || ix.usage_missing()? {
+                report.used_symbols = super::usage::refresh(ix)?;
+            }
+            if wrote {
+                ix.compact_if_due()?;
+            }
+            Ok(())
+        })
+    }
 }
 
 /// What lets the service check `batch` in its import closure's program,
@@ -501,40 +400,4 @@ fn next_batch(queue: &BTreeSet<String>, owners: Option<&HashMap<String, usize>>,
     let mut all: Vec<&String> = queue.iter().collect();
     all.sort_by_key(|p| (owners.get(*p).copied().unwrap_or(usize::MAX), *p));
     all.into_iter().take(size).cloned().collect()
-}
-
-/// Queues every file that imports a file whose API changed, directly or
-/// transitively (TypeScript's builder re-checks the same files): what an
-/// importer passes on is not only what its own emit shows (a re-exported
-/// class's heritage, an alias of an alias).
-#[allow(clippy::too_many_arguments)]
-fn cascade(
-    changed: &str,
-    imports: &Imports,
-    indexable: &BTreeSet<String>,
-    done: &HashSet<String>,
-    batch: &[String],
-    stored: &HashMap<String, OccFileRow>,
-    queue: &mut BTreeSet<String>,
-    cascaded: &mut HashSet<String>,
-) {
-    let mut stack = vec![changed.to_string()];
-    let mut seen = HashSet::new();
-    while let Some(f) = stack.pop() {
-        if !seen.insert(f.clone()) {
-            continue;
-        }
-        for importer in importers_of(imports, &f) {
-            if !indexable.contains(&importer) || done.contains(&importer) || batch.contains(&importer) {
-                // Already re-indexed in this pass (or now): its importers
-                // still follow.
-                stack.push(importer);
-                continue;
-            }
-            if queue.insert(importer.clone()) && stored.contains_key(&importer) {
-                cascaded.insert(importer.clone());
-            }
-            stack.push(importer);
-        }
-    }
 }

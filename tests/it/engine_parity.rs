@@ -62,7 +62,7 @@ fn rows_on_v8(root: &Path) -> (Vec<Row>, usize) {
 /// every file the sync indexed.
 fn rows_on_quickjs(root: &Path) -> Vec<Row> {
     let e = Engine::open(root, EngineOptions { embedder: Some(EmbedderChoice::None), ..Default::default() }).unwrap();
-    let report = e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
+    let report = e.sync_occurrences(&tsq::progress::silent()).unwrap();
     assert!(report.failed.is_empty(), "{}: files failed on QuickJS: {:?}", root.display(), report.failed);
     let index = Index::open_with(root, &IndexConfig { embedder: EmbedderChoice::None, ..Default::default() }, None).unwrap();
     let mut rows = Vec::new();

@@ -42,8 +42,8 @@ fn open(root: &Path) -> Index {
 }
 
 fn sync(index: &mut Index) -> SyncReport {
-    let mut report = index.sync(common::engine(), &tsq::index::sync_silent()).expect("sync");
-    report.embedded = index.embed_missing(None, &tsq::index::sync_silent()).expect("embed");
+    let mut report = index.sync(common::engine(), &tsq::progress::silent()).expect("sync");
+    report.embedded = index.embed_missing(None, &tsq::progress::silent()).expect("embed");
     report
 }
 
@@ -152,8 +152,8 @@ fn failed_embedding_stores_nothing_and_is_retried() {
     }
     let ws = TempDir::copy_of(&common::repo().join("fixtures/index/workspace"), "index-failing");
     let mut index = Index::open_with(&ws.0, &IndexConfig::default(), Some(Box::new(Failing))).unwrap();
-    index.sync(common::engine(), &tsq::index::sync_silent()).unwrap();
-    assert!(index.embed_missing(None, &tsq::index::sync_silent()).is_err());
+    index.sync(common::engine(), &tsq::progress::silent()).unwrap();
+    assert!(index.embed_missing(None, &tsq::progress::silent()).is_err());
     let status = index.status().unwrap();
     assert_eq!((status.chunks, status.vectors), (11, 0), "no placeholder vectors");
     drop(index);

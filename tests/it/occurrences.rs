@@ -31,7 +31,7 @@ use common::TempDir;
 use differential::{assert_exact, differences, differences_among, engine, set_differences, without_backends};
 use tsq::api::{Answer, Engine, EngineOptions, QueryInput};
 use tsq::embed::EmbedderChoice;
-use tsq::index::Progress;
+use tsq::progress::Progress;
 
 #[test]
 fn rows_answer_as_the_language_service_on_every_fixture() {
@@ -68,9 +68,9 @@ fn edit(root: &Path, rel: &str, from: &str, to: &str) {
 fn a_body_only_edit_reindexes_its_file_alone_and_an_api_edit_its_importers() {
     let ws = TempDir::copy_of(&common::repo().join("fixtures/ts-ls/cross-module"), "occ-cascade");
     let e = engine(&ws.0);
-    let first = e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
+    let first = e.sync_occurrences(&tsq::progress::silent()).unwrap();
     assert!(first.full && first.indexed >= 4, "{first:?}");
-    let again = e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
+    let again = e.sync_occurrences(&tsq::progress::silent()).unwrap();
     assert_eq!((again.indexed, again.full), (0, false), "nothing changed: {again:?}");
 
     // A body-only edit: `void 0;` at the top of createUser's body.
@@ -80,14 +80,14 @@ fn a_body_only_edit_reindexes_its_file_alone_and_an_api_edit_its_importers() {
         "export default function createUser(name: string): User {\n",
         "export default function createUser(name: string): User {\n  void 0;\n",
     );
-    let body = e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
+    let body = e.sync_occurrences(&tsq::progress::silent()).unwrap();
     assert_eq!((body.indexed, body.cascaded, body.full), (1, 0, false), "a body-only edit re-indexes user.ts alone: {body:?}");
     let (_, diffs) = differences(&e, &ws.0, 1);
     assert!(diffs.is_empty(), "after a body-only edit:\n{}", diffs.join("\n"));
 
     // An exported signature change: user.ts's importers follow.
     edit(&ws.0, "user.ts", "createUser(name: string)", "createUser(name: string, _extra?: number)");
-    let api = e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
+    let api = e.sync_occurrences(&tsq::progress::silent()).unwrap();
     assert!(api.indexed > 1 && api.cascaded >= 1, "an API edit re-indexes the importers: {api:?}");
     let (_, diffs) = differences(&e, &ws.0, 1);
     assert!(diffs.is_empty(), "after an API edit:\n{}", diffs.join("\n"));
@@ -105,12 +105,12 @@ fn a_file_held_by_a_catch_all_config_answers_with_both_resolutions() {
     assert_exact(&e, &ws.0, 1, 5);
     // The live answer does reach examples/app through the root project
     // (the case is real, not vacuous).
-    let greet = e.relations("symbol = packages/lib/src/index.ts > greet", Some(1), &tsq::index::sync_silent()).unwrap();
+    let greet = e.relations("symbol = packages/lib/src/index.ts > greet", Some(1), &tsq::progress::silent()).unwrap();
     let files: Vec<&str> = greet.matches[0].references.files.iter().map(|f| f.file_path.as_str()).collect();
     assert!(files.contains(&"examples/app/src/main.ts"), "greet's references: {files:?}");
 
     edit(&ws.0, "packages/lib/src/index.ts", "greet(name: string)", "greet(name: string, _loud?: boolean)");
-    let api = e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
+    let api = e.sync_occurrences(&tsq::progress::silent()).unwrap();
     assert!(api.cascaded >= 1, "main.ts imports the edited file through the root project: {api:?}");
     let (_, diffs) = differences(&e, &ws.0, 1);
     assert!(diffs.is_empty(), "after an API edit:\n{}", diffs.join("\n"));
@@ -126,7 +126,7 @@ fn rows_answer_within_the_programs_that_hold_the_declaring_file() {
     let e = engine(&ws.0);
     assert_exact(&e, &ws.0, 1, 6);
     let files = |q: &str| -> Vec<String> {
-        let r = e.relations(q, Some(1), &tsq::index::sync_silent()).unwrap();
+        let r = e.relations(q, Some(1), &tsq::progress::silent()).unwrap();
         r.matches.iter().flat_map(|m| m.references.files.iter().map(|f| f.file_path.clone())).collect()
     };
     // Not vacuous: the property's references reach both literals, the
@@ -171,7 +171,7 @@ fn members_implementing_a_library_interface_relate_through_it() {
     assert_exact(&e, &ws.0, 1, 6);
     assert_exact(&e, &ws.0, 3, 6);
     // Not vacuous: `BaseHandler > get` reaches the literal's `get` through the library's member.
-    let r = e.relations("symbol = handlers.ts > BaseHandler > get", Some(1), &tsq::index::sync_silent()).unwrap();
+    let r = e.relations("symbol = handlers.ts > BaseHandler > get", Some(1), &tsq::progress::silent()).unwrap();
     let lines: Vec<u32> = r.matches.iter().flat_map(|m| m.references.files.iter().flat_map(|f| f.lines.clone())).collect();
     assert!(lines.contains(&21), "the literal's get (line 21): {lines:?}");
 }
@@ -186,7 +186,7 @@ fn a_holder_with_another_lib_adds_what_resolves_only_there() {
     let e = engine(&ws.0);
     assert_exact(&e, &ws.0, 1, 5);
     // Not vacuous: both `.catch` calls in ws.ts (line 5 resolves only in the root project).
-    let r = e.relations("symbol = packages/server/src/proxy.ts > ProxyPromise > catch", Some(1), &tsq::index::sync_silent()).unwrap();
+    let r = e.relations("symbol = packages/server/src/proxy.ts > ProxyPromise > catch", Some(1), &tsq::progress::silent()).unwrap();
     let ws_lines: Vec<u32> =
         r.matches.iter().flat_map(|m| m.references.files.iter().filter(|f| f.file_path.ends_with("ws.ts")).flat_map(|f| f.lines.clone())).collect();
     assert_eq!(ws_lines, vec![5, 10], "ProxyPromise > catch's references in ws.ts");
@@ -201,7 +201,7 @@ fn a_query_names_nested_declarations_as_the_language_service_does() {
     let ws = TempDir::copy_of(&common::repo().join("fixtures/occurrences/nested-names"), "occ-nested-names");
     let e = engine(&ws.0);
     assert_exact(&e, &ws.0, 1, 5);
-    let r = e.relations("symbol = hooks.ts > resolveTransitionHooks > key", Some(1), &tsq::index::sync_silent()).unwrap();
+    let r = e.relations("symbol = hooks.ts > resolveTransitionHooks > key", Some(1), &tsq::progress::silent()).unwrap();
     let lines: Vec<Option<u32>> = r.matches.iter().map(|m| m.symbol.line).collect();
     assert_eq!(lines, vec![Some(10), Some(13)], "both keys");
 }
@@ -228,7 +228,7 @@ fn an_augmented_re_exported_interface_keeps_its_importers() {
     let refs = |r: &tsq::answer::References| -> Vec<(String, u32)> { r.files.iter().flat_map(|f| f.lines.iter().map(|l| (f.file_path.clone(), *l))).collect() };
     for q in ["symbol = core/component.ts > GlobalComponents", "symbol = dom/index.ts > core > GlobalComponents"] {
         let live = e.inspect_live(q, Some(1)).unwrap();
-        let rows = e.relations(q, Some(1), &tsq::index::sync_silent()).unwrap();
+        let rows = e.relations(q, Some(1), &tsq::progress::silent()).unwrap();
         assert_eq!(live.result.matches.len(), 1, "{q}");
         let live = refs(&live.result.matches[0].references);
         let rows = refs(&rows.matches[0].references);
@@ -250,7 +250,7 @@ fn calls_of_assigned_functions_name_the_function() {
     ws.write("b.ts", b"import { f, h, K } from './a'\nexport function g() {\n  return f(1) && h(2) > new K().run()\n}\n");
     let e = engine(&ws.0);
     assert_exact(&e, &ws.0, 2, 4);
-    let r = e.relations("symbol = b.ts > g", Some(1), &tsq::index::sync_silent()).unwrap();
+    let r = e.relations("symbol = b.ts > g", Some(1), &tsq::progress::silent()).unwrap();
     let callees: Vec<(&str, &str)> = r.matches[0].outgoing_calls.iter().map(|c| (c.name.as_str(), c.kind.as_str())).collect();
     assert!(callees.contains(&("f", "variable")) && callees.contains(&("h", "variable")), "{callees:?}");
 }
@@ -262,7 +262,7 @@ fn calls_of_assigned_functions_name_the_function() {
 #[test]
 fn the_idle_step_warms_the_projects_an_answer_showed() {
     let ws = TempDir::copy_of(&common::repo().join("fixtures/ts-ls/cross-module"), "occ-warm");
-    engine(&ws.0).sync_occurrences(&tsq::index::sync_silent()).unwrap();
+    engine(&ws.0).sync_occurrences(&tsq::progress::silent()).unwrap();
     // A new server on the indexed workspace: before any question, the
     // project of the files edited last is built, once.
     let e = engine(&ws.0);
@@ -272,7 +272,7 @@ fn the_idle_step_warms_the_projects_an_answer_showed() {
     let q = "symbol = user.ts > createUser";
     let ask = || {
         let req = e.request(QueryInput { query: q.into(), ..Default::default() }).unwrap();
-        let Answer::Full(full) = e.query(&req, &tsq::index::sync_silent()).unwrap() else { unreachable!("a full answer") };
+        let Answer::Full(full) = e.query(&req, &tsq::progress::silent()).unwrap() else { unreachable!("a full answer") };
         full.lookup().text.lines().next().unwrap_or("").to_string()
     };
     let header = ask();
@@ -305,7 +305,7 @@ fn after_every_kind_of_edit_rows_answer_as_the_language_service() {
     let mut run = |fixture: &str, edits: &[Edit]| {
         let ws = TempDir::copy_of(&common::repo().join("fixtures/ts-ls").join(fixture), &format!("occ-edits-{fixture}"));
         let e = engine(&ws.0);
-        e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
+        e.sync_occurrences(&tsq::progress::silent()).unwrap();
         for (what, apply) in edits {
             apply(&ws.0);
             steps += 1;
@@ -416,7 +416,7 @@ fn an_edit_during_a_pass_is_never_stored_as_fresh() {
     assert!(progress.done.get(), "the edit was made");
     assert!(!report.interrupted, "the engine redid the dropped batch: {report:?}");
     // The rows hold the edited text: the new function is there.
-    let r = e.relations("symbol = consumer.ts > raced", Some(1), &tsq::index::sync_silent()).unwrap();
+    let r = e.relations("symbol = consumer.ts > raced", Some(1), &tsq::progress::silent()).unwrap();
     assert_eq!(r.matches.len(), 1, "the declaration added during the pass is indexed");
     assert_eq!(r.sync.indexed, 0, "and nothing was left stale for the next sync");
     let (_, diffs) = differences(&e, &ws.0, 1);
@@ -449,13 +449,13 @@ impl Progress for PausedPass {
 #[test]
 fn a_serve_answer_never_waits_for_a_large_reindex() {
     let ws = TempDir::copy_of(&common::repo().join("fixtures/ts-ls/cross-module"), "occ-refresh");
-    engine(&ws.0).sync_occurrences(&tsq::index::sync_silent()).unwrap();
+    engine(&ws.0).sync_occurrences(&tsq::progress::silent()).unwrap();
     // Rows from another engine: every file (7) is pending.
     std::fs::write(ws.0.join(".tsq/occurrences-layout"), "another engine").unwrap();
     let e = Engine::open(&ws.0, EngineOptions { embedder: Some(EmbedderChoice::None), background: Some(2), ..Default::default() }).unwrap();
     let ask = |q: &str| {
         let req = e.request(QueryInput { query: q.into(), ..Default::default() }).unwrap();
-        let Answer::Full(full) = e.query(&req, &tsq::index::sync_silent()).unwrap() else { unreachable!("a full answer") };
+        let Answer::Full(full) = e.query(&req, &tsq::progress::silent()).unwrap() else { unreachable!("a full answer") };
         (full.lookup().text.clone(), full.notes().to_vec())
     };
     let refreshing = "structure: the occurrence index is being refreshed in the background (7 files to re-index)";
@@ -534,7 +534,7 @@ fn rows_stay_exact_under_random_edits() {
     for (name, dir, seed) in workspaces {
         let ws = TempDir::copy_of(&dir, &format!("occ-random-{}", seed % 1000));
         let e = engine(&ws.0);
-        e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
+        e.sync_occurrences(&tsq::progress::silent()).unwrap();
         let mut rng = Rng(seed);
         for step in 0..20 {
             let what = random_edit(&ws.0, &mut rng, step % 10, step);
@@ -582,7 +582,7 @@ fn corpus_edits_keep_rows_exact() {
     };
     let ws = TempDir::copy_of(&dir, "occ-corpus");
     let started = std::time::Instant::now();
-    let full = engine(&ws.0).sync_occurrences(&tsq::index::sync_silent()).unwrap();
+    let full = engine(&ws.0).sync_occurrences(&tsq::progress::silent()).unwrap();
     eprintln!("{name}: full index, {} files in {:.1} s (a fresh engine)", full.indexed, started.elapsed().as_secs_f64());
     let e = engine(&ws.0);
     let mut rng = Rng(0x44c0_4b05_0000_0001);
@@ -590,7 +590,7 @@ fn corpus_edits_keep_rows_exact() {
     for step in 0..edits {
         let what = random_edit(&ws.0, &mut rng, step % 10, step);
         let t = std::time::Instant::now();
-        let sync = engine(&ws.0).sync_occurrences(&tsq::index::sync_silent()).unwrap();
+        let sync = engine(&ws.0).sync_occurrences(&tsq::progress::silent()).unwrap();
         eprintln!(
             "{name} edit {step}: {what}: {} files re-indexed ({} through importers){}, {} removed, in {:.1} s",
             sync.indexed,

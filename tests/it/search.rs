@@ -45,8 +45,8 @@ fn workspace(name: &str) -> TempDir {
 
 fn indexed(ws: &TempDir, embedder: Option<Box<dyn Embedder>>) -> Index {
     let mut index = Index::open_with(&ws.0, &IndexConfig::default(), embedder).unwrap();
-    index.sync(common::engine(), &tsq::index::sync_silent()).unwrap();
-    index.embed_missing(None, &tsq::index::sync_silent()).unwrap();
+    index.sync(common::engine(), &tsq::progress::silent()).unwrap();
+    index.embed_missing(None, &tsq::progress::silent()).unwrap();
     index
 }
 
@@ -243,10 +243,10 @@ fn ranking_demotes_tests_boosts_definitions_and_diversifies_the_concise_list() {
     ws.write("src/http/headers.ts", b"/** Parses request headers into a map. */\nexport function parseHeaders(raw: string): Map<string, string> {\n  return new Map(raw.split('\\n').map((l) => l.split(': ') as [string, string]));\n}\n");
     ws.write("tsq.toml", b"embedder = \"none\"\n");
     let engine = tsq::api::Engine::open(&ws.0, Default::default()).unwrap();
-    engine.index(tsq::api::StructureMode::None, &tsq::index::sync_silent()).unwrap();
+    engine.index(tsq::api::StructureMode::None, &tsq::progress::silent()).unwrap();
     let concise = |query: &str| -> Vec<tsq::lookup::ConciseResult> {
         let req = engine.request(tsq::api::QueryInput { query: query.into(), shape: tsq::api::Shape::Concise, ..Default::default() }).unwrap();
-        match engine.query(&req, &tsq::index::sync_silent()).unwrap() {
+        match engine.query(&req, &tsq::progress::silent()).unwrap() {
             tsq::api::Answer::Concise(c) => c.results,
             _ => unreachable!(),
         }
@@ -301,9 +301,9 @@ fn type_declarations_give_way_to_the_behaviour_a_question_asks_for() {
     let ranked = |extra: &str, query: &str| -> Vec<((String, u32), f64)> {
         ws.write("tsq.toml", format!("embedder = \"none\"\n{extra}\n").as_bytes());
         let engine = tsq::api::Engine::open(&ws.0, Default::default()).unwrap();
-        engine.index(structure.get(), &tsq::index::sync_silent()).unwrap();
+        engine.index(structure.get(), &tsq::progress::silent()).unwrap();
         let req = engine.request(tsq::api::QueryInput { query: query.into(), shape: tsq::api::Shape::Concise, ..Default::default() }).unwrap();
-        match engine.query(&req, &tsq::index::sync_silent()).unwrap() {
+        match engine.query(&req, &tsq::progress::silent()).unwrap() {
             tsq::api::Answer::Concise(c) => c.results.iter().map(|r| ((r.file_path.clone(), r.start_line), r.score)).collect(),
             _ => unreachable!(),
         }
@@ -362,7 +362,7 @@ fn the_call_graph_step_lends_a_matching_tests_score_to_what_it_calls() {
     let ranked = |graph: bool| -> Vec<(String, f64)> {
         ws.write("tsq.toml", format!("embedder = \"none\"\ncallGraph = {graph}\n").as_bytes());
         let engine = tsq::api::Engine::open(&ws.0, Default::default()).unwrap();
-        engine.index(tsq::api::StructureMode::None, &tsq::index::sync_silent()).unwrap();
+        engine.index(tsq::api::StructureMode::None, &tsq::progress::silent()).unwrap();
         let req = engine
             .request(tsq::api::QueryInput {
                 query: "where is the incoming webhook signature verified?".into(),
@@ -370,7 +370,7 @@ fn the_call_graph_step_lends_a_matching_tests_score_to_what_it_calls() {
                 ..Default::default()
             })
             .unwrap();
-        match engine.query(&req, &tsq::index::sync_silent()).unwrap() {
+        match engine.query(&req, &tsq::progress::silent()).unwrap() {
             tsq::api::Answer::Concise(c) => c.results.iter().map(|r| (r.file_path.clone(), r.score)).collect(),
             _ => unreachable!(),
         }
@@ -442,9 +442,9 @@ fn usage_barrels_and_test_lending_read_the_occurrence_index() {
             .into_iter()
             .map(|warm| {
                 let engine = tsq::api::Engine::open(&ws.0, tsq::api::EngineOptions { warm, ..Default::default() }).unwrap();
-                engine.index(tsq::api::StructureMode::Occurrences, &tsq::index::sync_silent()).unwrap();
+                engine.index(tsq::api::StructureMode::Occurrences, &tsq::progress::silent()).unwrap();
                 let req = engine.request(tsq::api::QueryInput { query: query.into(), shape: tsq::api::Shape::Concise, ..Default::default() }).unwrap();
-                match engine.query(&req, &tsq::index::sync_silent()).unwrap() {
+                match engine.query(&req, &tsq::progress::silent()).unwrap() {
                     tsq::api::Answer::Concise(c) => c.results.iter().map(|r| ((r.file_path.clone(), r.start_line), r.score)).collect(),
                     _ => unreachable!(),
                 }
@@ -476,7 +476,7 @@ fn usage_barrels_and_test_lending_read_the_occurrence_index() {
         ws.write("tsq.toml", format!("embedder = \"none\"\n{extra}\n").as_bytes());
         let engine = tsq::api::Engine::open(&ws.0, Default::default()).unwrap();
         let req = engine.request(tsq::api::QueryInput { query: q.into(), shape: tsq::api::Shape::Concise, ..Default::default() }).unwrap();
-        match engine.query(&req, &tsq::index::sync_silent()).unwrap() {
+        match engine.query(&req, &tsq::progress::silent()).unwrap() {
             tsq::api::Answer::Concise(c) => c.results.iter().map(|r| (r.file_path.clone(), r.role.to_string())).collect(),
             _ => unreachable!(),
         }
@@ -547,8 +547,8 @@ fn warm_vectors_answer_as_lancedbs_flat_search_and_see_every_write() {
     // seen by the next query: the copy is of one table version.
     std::fs::write(ws.0.join("src/util/password.ts"), "export function hashPassword(password: string) { return password + password; }\n").unwrap();
     let mut writer = writer;
-    writer.sync(common::engine(), &tsq::index::sync_silent()).unwrap();
-    writer.embed_missing(None, &tsq::index::sync_silent()).unwrap();
+    writer.sync(common::engine(), &tsq::progress::silent()).unwrap();
+    writer.embed_missing(None, &tsq::progress::silent()).unwrap();
     let added: Vec<String> =
         writer.all_chunks(&Filter::default()).unwrap().into_iter().filter(|r| r.chunk.name == "hashPassword").map(|r| r.chunk.id).collect();
     assert_eq!(added.len(), 1);

@@ -27,7 +27,7 @@ fn engine(root: &Path) -> Engine {
 
 fn full_text(engine: &Engine, query: &str) -> String {
     let req = engine.request(QueryInput { query: query.into(), ..Default::default() }).unwrap();
-    match engine.query(&req, &tsq::index::sync_silent()).unwrap() {
+    match engine.query(&req, &tsq::progress::silent()).unwrap() {
         Answer::Full(f) => format!("{}{}", f.lookup().text, f.notes().iter().map(|n| format!("note: {n}\n")).collect::<String>()),
         Answer::Concise(_) => unreachable!("a full answer was asked for"),
     }
@@ -69,7 +69,7 @@ fn full_answers_from_the_occurrence_rows_equal_live_ones_on_every_language_servi
     for dir in dirs {
         let name = dir.file_name().unwrap().to_string_lossy().to_string();
         let ws = TempDir::copy_of(&dir, &format!("structure-fixture-{name}"));
-        let (_, failed) = engine(&ws.0).index(StructureMode::Occurrences, &tsq::index::sync_silent()).unwrap();
+        let (_, failed) = engine(&ws.0).index(StructureMode::Occurrences, &tsq::progress::silent()).unwrap();
         assert!(failed.is_none(), "{name}: {failed:?}");
         let index = tsq::index::Index::open(&ws.0, &tsq::index::IndexConfig { embedder: EmbedderChoice::None, ..Default::default() }).unwrap();
         let [current, all] = index.occurrence_coverage().unwrap();
@@ -113,7 +113,7 @@ fn lookups_and_inspects_from_the_index_equal_live_ones() {
         let Ok(queries) = std::fs::read_to_string(dir.join("queries.txt")) else { continue };
         let ws = TempDir::copy_of(&dir, &format!("structure-lookup-{name}"));
         let e = engine(&ws.0);
-        e.index(StructureMode::Occurrences, &tsq::index::sync_silent()).unwrap();
+        e.index(StructureMode::Occurrences, &tsq::progress::silent()).unwrap();
         // One live Language Service with every program built answers both
         // the lookups and the inspects.
         let everything = tsq::workspace::Workspace::open(&ws.0).unwrap();
@@ -162,7 +162,7 @@ fn same_inspect(e: &Engine, live: &tsq::workspace::Workspace, q: &str, from_inde
 fn a_workspace_without_structure_answers_live_and_says_how_much_it_holds() {
     let ws = TempDir::copy_of(&common::repo().join("fixtures/search"), "structure-none");
     let e = engine(&ws.0);
-    e.index(StructureMode::None, &tsq::index::sync_silent()).unwrap();
+    e.index(StructureMode::None, &tsq::progress::silent()).unwrap();
     let q = "where do we get a new access token once the old one expired?";
     let first = full_text(&e, q);
     let (n, m) = structure_counts(&first);
@@ -177,7 +177,7 @@ fn a_workspace_without_structure_answers_live_and_says_how_much_it_holds() {
     assert_eq!(without_provenance(&first), without_provenance(&second));
     assert_eq!(e.status().unwrap().unwrap().structure, [0, m]);
     // With the occurrence index, the rows answer, identically.
-    e.index(StructureMode::Occurrences, &tsq::index::sync_silent()).unwrap();
+    e.index(StructureMode::Occurrences, &tsq::progress::silent()).unwrap();
     let third = full_text(&e, q);
     assert_eq!(structure_counts(&third), (m, m), "{third}");
     assert!(!third.contains("computed live"), "{third}");
@@ -248,7 +248,7 @@ fn kill_9_during_the_occurrence_index_loses_nothing_committed() {
 fn a_moved_workspace_keeps_its_structure() {
     let ws = TempDir::copy_of(&common::repo().join("fixtures/ts-ls/multi-project"), "structure-move-from");
     let e = engine(&ws.0);
-    e.index(StructureMode::Occurrences, &tsq::index::sync_silent()).unwrap();
+    e.index(StructureMode::Occurrences, &tsq::progress::silent()).unwrap();
     let [current, all] = e.status().unwrap().unwrap().structure;
     assert!(current > 0 && current == all, "{current}/{all}");
     drop(e);

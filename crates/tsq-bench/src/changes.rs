@@ -16,8 +16,8 @@ use crate::eval::{self, EvalQuery, Hit, WindowBm25};
 use crate::ExitStatus;
 use tsq::config::Settings;
 use tsq::embed::EmbedderChoice;
-use tsq::index::Progress as _;
 use tsq::index::{Index, IndexConfig};
+use tsq::progress::Progress as _;
 use tsq::search::rank::Steps;
 
 /// The repository whose set is never tuned on.

@@ -58,7 +58,7 @@ fn compare(e: &Engine, queries: &[String], call_depth: i32, label: &str, tally: 
                 continue;
             }
         };
-        let rows = match e.relations(q, Some(call_depth), &tsq::index::sync_silent()) {
+        let rows = match e.relations(q, Some(call_depth), &tsq::progress::silent()) {
             Ok(a) => a,
             Err(err) => {
                 println!("{label}: {q}: rows error: {err}");
@@ -130,7 +130,7 @@ pub fn run(dir: &Path, sample: usize, edits: usize, per_edit: usize, seed: u64, 
     copy_dir(dir, &work)?;
     let _cleanup = Cleanup(work.clone());
     let e = Engine::open(&work, EngineOptions { embedder: Some(EmbedderChoice::None), ..Default::default() })?;
-    e.sync_occurrences(&tsq::index::sync_silent())?;
+    e.sync_occurrences(&tsq::progress::silent())?;
     let all = declaration_queries(&work)?;
     let mut rng = Rng(seed);
     let mut picked = BTreeSet::new();
@@ -150,7 +150,7 @@ pub fn run(dir: &Path, sample: usize, edits: usize, per_edit: usize, seed: u64, 
     for step in 0..edits {
         let what = random_edits::edit(&work, &mut rng, step % 10, step);
         made += 1;
-        let report = e.sync_occurrences(&tsq::index::sync_silent())?;
+        let report = e.sync_occurrences(&tsq::progress::silent())?;
         let all = declaration_queries(&work)?;
         let (mine, rest): (Vec<String>, Vec<String>) = all.into_iter().partition(|q| {
             let file = q.trim_start_matches("symbol = ").split(" > ").next().unwrap_or("");

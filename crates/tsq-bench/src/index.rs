@@ -79,7 +79,7 @@ fn bare_walk_stat(root: &Path) -> usize {
 
 pub fn run(corpora: &[String], synthetic: usize, runs: usize, embedder: EmbedderChoice) -> anyhow::Result<ExitStatus> {
     let engine = tsq::parse_pool::ParsePool::new(&Default::default())?;
-    let silent = tsq::index::sync_silent();
+    let silent = tsq::progress::silent();
     let mut out = std::io::stdout().lock();
     writeln!(out, "tsq bench index — {} engine, medians of {runs}", crate::parse::backend())?;
 

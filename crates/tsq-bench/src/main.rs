@@ -76,7 +76,7 @@ impl Default for PhaseLines {
     }
 }
 
-impl tsq::index::Progress for PhaseLines {
+impl tsq::progress::Progress for PhaseLines {
     fn update(&self, phase: &str, _done: u64, total: u64) {
         let mut last = self.0.borrow_mut();
         if *last != phase {

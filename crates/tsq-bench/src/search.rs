@@ -15,8 +15,8 @@ use anyhow::Context;
 use crate::eval::{self, EvalQuery, Hit, WindowBm25};
 use tsq::config::Settings;
 use tsq::embed::EmbedderChoice;
-use tsq::index::Progress as _;
 use tsq::index::{ChunkRow, Index, IndexConfig};
+use tsq::progress::Progress as _;
 use tsq::search::rank::Steps;
 
 use crate::parse::percentile;
@@ -253,7 +253,7 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow:
             held.push(format!("{repo} {n}/{m}"));
             for (i, q) in qs.iter().take(enrich + 1).enumerate() {
                 let t = Instant::now();
-                index.sync(&engine, &tsq::index::sync_silent())?;
+                index.sync(&engine, &tsq::progress::silent())?;
                 let sync = t.elapsed().as_secs_f64() * 1000.0;
                 let structures = tsq::structure::Structures::new(&live, settings.call_depth);
                 let a = tsq::search::search(&index, &structures, None, &q.query, &filter, &settings.search())?;

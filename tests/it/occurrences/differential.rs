@@ -90,7 +90,7 @@ pub fn differences(e: &Engine, root: &Path, call_depth: i32) -> (usize, Vec<Stri
 pub fn differences_among(e: &Engine, root: &Path, call_depth: i32, pick: &mut dyn FnMut(Vec<String>) -> Vec<String>) -> (usize, Vec<String>) {
     let mut diffs = Vec::new();
     let mut checked = 0;
-    let _ = e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
+    let _ = e.sync_occurrences(&tsq::progress::silent()).unwrap();
     // The oracle: a fresh live Language Service with every program built,
     // as the rows' coverage describes it. Each declaration is computed
     // live once for its lookup and once for its inspect; the rows'
@@ -103,7 +103,7 @@ pub fn differences_among(e: &Engine, root: &Path, call_depth: i32, pick: &mut dy
         }
         let (expected, difference) = same_inspect(e, &live, &q, call_depth);
         diffs.extend(difference);
-        let derived = e.relations(&q, Some(call_depth), &tsq::index::sync_silent()).unwrap();
+        let derived = e.relations(&q, Some(call_depth), &tsq::progress::silent()).unwrap();
         for m in &expected.matches {
             checked += 1;
             let Some(r) = derived.matches.iter().find(|r| r.symbol.file_path == m.symbol.file_path && r.symbol.line == m.symbol.line) else {
@@ -132,7 +132,7 @@ pub fn differences_among(e: &Engine, root: &Path, call_depth: i32, pick: &mut dy
 fn same_lookup(e: &Engine, live: &tsq::workspace::Workspace, q: &str, call_depth: i32) -> Result<(), String> {
     let overrides = tsq::config::Overrides { call_depth: Some(call_depth), ..Default::default() };
     let req = e.request(QueryInput { query: q.into(), overrides, ..Default::default() }).unwrap();
-    let Answer::Full(full) = e.query(&req, &tsq::index::sync_silent()).map_err(|err| format!("{q}: {err}"))? else { unreachable!("a full answer") };
+    let Answer::Full(full) = e.query(&req, &tsq::progress::silent()).map_err(|err| format!("{q}: {err}"))? else { unreachable!("a full answer") };
     let rows = full.lookup();
     let header = rows.text.lines().next().unwrap_or("");
     if !header.contains("structure: from the occurrence index") {

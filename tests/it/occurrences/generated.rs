@@ -260,7 +260,7 @@ fn generated_edits_of_every_kind_keep_rows_exact() {
     let ws = TempDir::new("occ-generated");
     write_workspace(&ws.0);
     let e = engine(&ws.0);
-    e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
+    e.sync_occurrences(&tsq::progress::silent()).unwrap();
     let mut rng = Rng(0x5eed_0044_0000_0001);
     let (mut failures, mut checked) = (Vec::new(), 0usize);
     let mut seen = vec![0usize; KINDS.len()];
@@ -286,8 +286,7 @@ fn generated_edits_of_every_kind_keep_rows_exact() {
         // in this one: an isolate's teardown keeps 20-45 MB, which 150
         // fresh engines turned into gigabytes.)
         let started = std::time::Instant::now();
-        let (indexed, full) =
-            if step % 2 == 0 { cli_sync(&ws.0) } else { e.sync_occurrences(&tsq::index::sync_silent()).map(|s| (s.indexed, s.full)).unwrap() };
+        let (indexed, full) = if step % 2 == 0 { cli_sync(&ws.0) } else { e.sync_occurrences(&tsq::progress::silent()).map(|s| (s.indexed, s.full)).unwrap() };
         sync_time += started.elapsed();
         if seen[kind] == 1 {
             eprintln!("generated kind {:<48} re-indexed {:>2} files{}", KINDS[kind], indexed, if full { " (full)" } else { "" });

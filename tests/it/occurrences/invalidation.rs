@@ -45,7 +45,7 @@ fn a_heritage_change_reaches_callers_through_an_unchanged_re_export() {
     assert_exact(&e, &ws.0, 1, 5);
     edit(&ws.0, "z.ts", "class Svc extends Base1", "class Svc extends Base2");
     assert_exact(&e, &ws.0, 1, 5);
-    let callers = e.relations("symbol = z.ts > Base2 > run", Some(1), &tsq::index::sync_silent()).unwrap();
+    let callers = e.relations("symbol = z.ts > Base2 > run", Some(1), &tsq::progress::silent()).unwrap();
     let text = serde_json::to_string(&callers).unwrap();
     assert!(text.contains("x.ts"), "x.ts calls Base2.run now: {text}");
 }
@@ -69,11 +69,11 @@ fn an_extended_config_is_an_input_of_the_index() {
     );
     let e = engine(&ws.0);
     assert_exact(&e, &ws.0, 1, 2);
-    let before = serde_json::to_string(&e.relations("symbol = lib/util.ts > helper", Some(1), &tsq::index::sync_silent()).unwrap()).unwrap();
+    let before = serde_json::to_string(&e.relations("symbol = lib/util.ts > helper", Some(1), &tsq::progress::silent()).unwrap()).unwrap();
     assert!(before.contains("app.ts"), "app.ts calls helper through the alias: {before}");
     std::fs::write(ws.0.join("tsconfig.base.json"), r#"{ "compilerOptions": { "strict": true, "module": "esnext", "moduleResolution": "bundler" } }"#).unwrap();
     assert_exact(&e, &ws.0, 1, 2);
-    let after = serde_json::to_string(&e.relations("symbol = lib/util.ts > helper", Some(1), &tsq::index::sync_silent()).unwrap()).unwrap();
+    let after = serde_json::to_string(&e.relations("symbol = lib/util.ts > helper", Some(1), &tsq::progress::silent()).unwrap()).unwrap();
     assert!(!after.contains("app.ts"), "the alias no longer resolves: {after}");
 }
 
@@ -94,7 +94,7 @@ fn a_script_that_becomes_a_module_loses_its_global_callers() {
     assert_exact(&e, &ws.0, 1, 2);
     edit(&ws.0, "globals.ts", "function logEvent", "export function logEvent");
     assert_exact(&e, &ws.0, 1, 2);
-    let callers = serde_json::to_string(&e.relations("symbol = globals.ts > logEvent", Some(1), &tsq::index::sync_silent()).unwrap()).unwrap();
+    let callers = serde_json::to_string(&e.relations("symbol = globals.ts > logEvent", Some(1), &tsq::progress::silent()).unwrap()).unwrap();
     assert!(!callers.contains("app.ts"), "app.ts no longer reaches the module's function: {callers}");
     // And back: a module that becomes a script again is global again.
     edit(&ws.0, "globals.ts", "export function logEvent", "function logEvent");
@@ -126,14 +126,14 @@ fn a_file_created_where_an_import_failed_re_indexes_its_importers_alone() {
     let e = engine(&ws.0);
     assert_exact(&e, &ws.0, 1, 3);
     let sync = |what: &str| {
-        let r = e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
+        let r = e.sync_occurrences(&tsq::progress::silent()).unwrap();
         assert!(!r.full, "{what}: not a full re-index");
         r.indexed
     };
     ws.write("later.ts", b"export function later(): number { return 2; }\n");
     assert_eq!(sync("later.ts created"), 2, "later.ts and app.ts, whose import looked there; other.ts mentions `later` but never looked there");
     assert_exact(&e, &ws.0, 1, 3);
-    let callers = serde_json::to_string(&e.relations("symbol = later.ts > later", Some(1), &tsq::index::sync_silent()).unwrap()).unwrap();
+    let callers = serde_json::to_string(&e.relations("symbol = later.ts > later", Some(1), &tsq::progress::silent()).unwrap()).unwrap();
     assert!(callers.contains("app.ts"), "app.ts calls the created later(): {callers}");
     std::fs::remove_file(ws.0.join("lib/util.ts")).unwrap();
     assert_eq!(sync("lib/util.ts deleted"), 1, "its importer app.ts");
@@ -141,7 +141,7 @@ fn a_file_created_where_an_import_failed_re_indexes_its_importers_alone() {
     ws.write("lib/util.ts", b"export function helper(): number { return 1; }\n");
     assert_eq!(sync("lib/util.ts restored"), 2, "lib/util.ts and app.ts, whose alias looked there");
     assert_exact(&e, &ws.0, 1, 3);
-    let callers = serde_json::to_string(&e.relations("symbol = lib/util.ts > helper", Some(1), &tsq::index::sync_silent()).unwrap()).unwrap();
+    let callers = serde_json::to_string(&e.relations("symbol = lib/util.ts > helper", Some(1), &tsq::progress::silent()).unwrap()).unwrap();
     assert!(callers.contains("app.ts"), "the restored file behind the alias is found: {callers}");
 }
 
@@ -163,17 +163,17 @@ fn a_package_json_resolution_read_is_an_input_of_its_importers_alone() {
     );
     let e = engine(&ws.0);
     assert_exact(&e, &ws.0, 1, 3);
-    let callers = |q: &str| serde_json::to_string(&e.relations(q, Some(1), &tsq::index::sync_silent()).unwrap()).unwrap();
+    let callers = |q: &str| serde_json::to_string(&e.relations(q, Some(1), &tsq::progress::silent()).unwrap()).unwrap();
     assert!(callers("symbol = lib/one.ts > pick").contains("app.ts"));
     std::fs::write(ws.0.join("lib/package.json"), r#"{ "name": "lib", "types": "./two.ts" }"#).unwrap();
-    let r = e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
+    let r = e.sync_occurrences(&tsq::progress::silent()).unwrap();
     assert!(!r.full, "not a full re-index");
     assert_eq!(r.indexed, 1, "app.ts alone consulted lib/package.json");
     assert_exact(&e, &ws.0, 1, 3);
     assert!(callers("symbol = lib/two.ts > pick").contains("app.ts"), "the import now resolves to two.ts");
     assert!(!callers("symbol = lib/one.ts > pick").contains("app.ts"));
     // Nothing changed since: no sync is pending.
-    assert_eq!(e.sync_occurrences(&tsq::index::sync_silent()).unwrap().indexed, 0);
+    assert_eq!(e.sync_occurrences(&tsq::progress::silent()).unwrap().indexed, 0);
 }
 
 /// Point 4 of issue 44: a body-only edit that adds a local whose name
@@ -195,7 +195,7 @@ fn a_body_only_edit_adding_a_repeated_local_moves_no_id() {
         ],
     );
     let e = engine(&ws.0);
-    e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
+    e.sync_occurrences(&tsq::progress::silent()).unwrap();
     let definitions = |file: &str| -> std::collections::BTreeMap<(u32, u32), String> {
         let index = tsq::index::Index::open(&ws.0, &tsq::index::IndexConfig { embedder: EmbedderChoice::None, ..Default::default() }).unwrap();
         index.occurrences_in(file).unwrap().into_iter().filter(|r| r.role == "definition").map(|r| ((r.line, r.column), r.symbol)).collect()
@@ -219,7 +219,7 @@ fn a_body_only_edit_adding_a_repeated_local_moves_no_id() {
         ("get value(): number { const x = 1;", "get value(): number { const x = 1; { const x = 3; void x; }"),
     ] {
         edit(&ws.0, "a.ts", from, to);
-        let report = e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
+        let report = e.sync_occurrences(&tsq::progress::silent()).unwrap();
         assert_eq!(report.indexed, 1, "{to}: a body-only edit re-indexes its file alone");
         let after = definitions("a.ts");
         for (at, id) in &before {
@@ -229,7 +229,7 @@ fn a_body_only_edit_adding_a_repeated_local_moves_no_id() {
         assert_eq!(references("b.ts"), importer, "{to}: the importer's rows are unchanged");
         assert_exact(&e, &ws.0, 1, 2);
         edit(&ws.0, "a.ts", to, from);
-        e.sync_occurrences(&tsq::index::sync_silent()).unwrap();
+        e.sync_occurrences(&tsq::progress::silent()).unwrap();
         assert_eq!(definitions("a.ts"), before, "{from}: restored");
     }
 }
@@ -248,20 +248,20 @@ fn a_cascade_left_by_a_sync_is_finished_by_the_next() {
     }
     let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
     let ws = workspace_of("occ-deferred", &refs);
-    engine(&ws.0).sync_occurrences(&tsq::index::sync_silent()).unwrap();
+    engine(&ws.0).sync_occurrences(&tsq::progress::silent()).unwrap();
     // A server that re-indexes at most 3 files before an answer.
     let serve =
         tsq::api::Engine::open(&ws.0, tsq::api::EngineOptions { embedder: Some(EmbedderChoice::None), background: Some(3), ..Default::default() }).unwrap();
     edit(&ws.0, "z.ts", "make(): number { return 1; }", "make(): string { return 'one'; }");
     let req = serve.request(tsq::api::QueryInput { query: "symbol = z.ts > make".into(), ..Default::default() }).unwrap();
-    let tsq::api::Answer::Full(full) = serve.query(&req, &tsq::index::sync_silent()).unwrap() else { unreachable!("a full answer") };
+    let tsq::api::Answer::Full(full) = serve.query(&req, &tsq::progress::silent()).unwrap() else { unreachable!("a full answer") };
     let header = full.lookup().text.lines().next().unwrap_or_default().to_string();
     assert!(header.contains("structure: the occurrence index is being refreshed in the background (6 files to re-index)"), "{header}");
     assert!(full.lookup().text.contains("u5.ts"), "the live answer has every caller: {}", full.lookup().text);
     // The next sync, in another engine (a CLI process), finishes the cascade.
-    let next = engine(&ws.0).sync_occurrences(&tsq::index::sync_silent()).unwrap();
+    let next = engine(&ws.0).sync_occurrences(&tsq::progress::silent()).unwrap();
     assert_eq!((next.indexed, next.full), (6, false), "{next:?}");
-    assert_eq!(engine(&ws.0).sync_occurrences(&tsq::index::sync_silent()).unwrap().indexed, 0, "nothing is left");
+    assert_eq!(engine(&ws.0).sync_occurrences(&tsq::progress::silent()).unwrap().indexed, 0, "nothing is left");
     assert_exact(&engine(&ws.0), &ws.0, 1, 7);
 }
 
@@ -304,7 +304,7 @@ fn a_narrow_program_holds_the_augmenters_of_the_modules_it_holds() {
     // user.ts imports store.ts, which plugin.ts augments: both are roots.
     assert_eq!(sync("user.ts", "return make(o);", "void 0;\n  return make(o);"), 2);
     assert_exact(&e, &ws.0, 1, 5);
-    let refs = serde_json::to_string(&e.relations("symbol = plugin.ts > Options > plugin", Some(1), &tsq::index::sync_silent()).unwrap()).unwrap();
+    let refs = serde_json::to_string(&e.relations("symbol = plugin.ts > Options > plugin", Some(1), &tsq::progress::silent()).unwrap()).unwrap();
     assert!(refs.contains("user.ts"), "user.ts sets the augmented member: {refs}");
     // other.ts imports nothing: plugin.ts and shapes.d.ts stay out.
     assert_eq!(sync("other.ts", "return 1;", "void 0;\n  return 1;"), 1);

@@ -1,0 +1,229 @@
+//! Where an occurrence sync starts: whether it has anything to do
+//! (`pending`, cheap: the file rows and the view's hashes), the stored
+//! rows and records it reads, and the files it re-indexes first by the
+//! invalidation rule (`plan`; `cascade` follows importers transitively,
+//! as TypeScript's builder). `occurrence_sync` runs the batches.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::path::PathBuf;
+
+use super::inputs::{self, is_declaration_file, layout_hash, read_marker, Affecting, Pending, LAYOUT_MARKER};
+use super::scope::Scope;
+use super::StructureError;
+use crate::index::occurrences::OccFileRow;
+use crate::index::{relative, Index};
+use crate::source::Tree;
+use crate::ts::files::FileView;
+use crate::workspace::Workspace;
+
+/// Each indexed file's imports and re-exports.
+pub(super) type Imports = HashMap<String, (Vec<String>, Vec<String>)>;
+
+/// The files that import `target` (or re-export from it).
+fn importers_of(imports: &Imports, target: &str) -> Vec<String> {
+    imports.iter().filter(|(_, (i, r))| i.iter().chain(r).any(|x| x == target)).map(|(p, _)| p.clone()).collect()
+}
+
+/// Whether `sync` has anything to do: a file's hash differs from its
+/// rows', a file is new or gone, the layout changed, or nothing is
+/// indexed yet. Cheap (the file rows and the view's hashes): an answer
+/// that needs no re-indexing loads no TypeScript project.
+pub(crate) fn needs_sync(index: &Index, tree: &Tree, view: &FileView) -> Result<bool, StructureError> {
+    Ok(pending(index, tree, view)? > 0)
+}
+
+/// How many files `sync` would re-index before any cascade: those whose
+/// hash differs from their rows', new and deleted ones; every file when
+/// the layout changed or nothing is indexed yet. 0: the rows are fresh.
+pub fn pending(index: &Index, tree: &Tree, view: &FileView) -> Result<usize, StructureError> {
+    let started = std::time::Instant::now();
+    let pending = count_pending(index, tree, view)?;
+    tracing::debug!(ms = started.elapsed().as_millis() as u64, pending, "occurrence freshness check");
+    Ok(pending)
+}
+
+fn count_pending(index: &Index, tree: &Tree, view: &FileView) -> Result<usize, StructureError> {
+    let root = index.root().to_path_buf();
+    let stored: HashMap<String, String> = index.occ_file_hashes()?.into_iter().map(|r| (r.relative_path, r.content_hash)).collect();
+    let everything = || tree.sources.iter().filter(|s| !is_declaration_file(&relative(s, &root))).count().max(1);
+    let (hash, extra) = read_marker(&index.dir().join(LAYOUT_MARKER));
+    if stored.is_empty() || hash != Some(layout_hash(tree, &root, view, &extra)) {
+        return Ok(everything());
+    }
+    if index.usage_missing()? {
+        return Ok(1);
+    }
+    // A package.json that resolution consulted changed.
+    let recorded = Affecting::load(index);
+    let affecting = recorded.changed(&recorded.read(&root)).len();
+    // Files an earlier cascade queued and no sync re-indexed yet.
+    let queued = Pending::load(index).0.len();
+    // The chunk sync just checked every file's mtime and size: where
+    // they hold, its stored hash is the file's, and nothing is read.
+    let stamped = index.stamped_hashes(&tree.sources)?;
+    let (mut seen, mut changed) = (0, 0);
+    for s in &tree.sources {
+        let rel = relative(s, &root);
+        if is_declaration_file(&rel) {
+            continue;
+        }
+        let hash = match stamped.get(&rel) {
+            Some(h) => h.clone(),
+            None => {
+                let Ok(e) = view.get(s) else { continue };
+                if e.text.is_err() {
+                    continue;
+                }
+                e.hash.clone()
+            }
+        };
+        match stored.get(&rel) {
+            Some(h) => {
+                seen += 1;
+                if h != &hash {
+                    changed += 1;
+                }
+            }
+            None => changed += 1,
+        }
+    }
+    // Files with rows that the walk no longer has.
+    Ok(changed + affecting + queued + (stored.len() - seen.min(stored.len())))
+}
+
+/// The index for a moment: the caller holds its lock only inside the call.
+pub(crate) type WithIndexMut<'a> = dyn Fn(&mut dyn FnMut(&mut Index) -> Result<(), StructureError>) -> Result<(), StructureError> + 'a;
+
+/// What a sync starts from: the stored rows and records.
+pub(super) struct Start {
+    pub(super) root: PathBuf,
+    pub(super) stored: HashMap<String, OccFileRow>,
+    pub(super) marker: PathBuf,
+    /// Which programs hold which files (the live answers' scope).
+    pub(super) scope: Scope,
+    pub(super) affecting: Affecting,
+    pub(super) pending: Pending,
+}
+
+pub(super) fn read_start(index: &WithIndexMut<'_>) -> Result<Start, StructureError> {
+    let mut start = None;
+    index(&mut |ix| {
+        start = Some(Start {
+            root: ix.root().to_path_buf(),
+            stored: ix.occ_files(false)?.into_iter().map(|r| (r.relative_path.clone(), r)).collect(),
+            marker: ix.dir().join(LAYOUT_MARKER),
+            scope: Scope::load(ix),
+            affecting: Affecting::load(ix),
+            pending: Pending::load(ix),
+        });
+        Ok(())
+    })?;
+    Ok(start.expect("read above"))
+}
+
+/// What a sync re-indexes first, by the stored rows, the walk and the
+/// invalidation rule (the module header).
+pub(super) struct Plan {
+    /// Every walked source with text: (path, content hash), read once
+    /// (the race guard compares against these).
+    pub(super) current: BTreeMap<String, (PathBuf, String)>,
+    /// The sources that get rows (no declaration files).
+    pub(super) indexable: BTreeSet<String>,
+    pub(super) deleted: Vec<String>,
+    pub(super) queue: BTreeSet<String>,
+    pub(super) full: bool,
+    /// Importers, from the stored rows (updated as files are re-indexed).
+    pub(super) imports: Imports,
+    /// The package.json files each file's resolution consulted (updated
+    /// as files are re-indexed): the next record of `Affecting`.
+    pub(super) consulted: HashMap<String, Vec<String>>,
+    pub(super) affecting_now: Affecting,
+    pub(super) affecting_changed: Vec<String>,
+}
+
+pub(super) fn plan(ws: &Workspace, tree: &Tree, view: &FileView, start: &Start) -> Result<Plan, StructureError> {
+    let (root, stored) = (&start.root, &start.stored);
+    let mut current: BTreeMap<String, (PathBuf, String)> = BTreeMap::new();
+    for s in &tree.sources {
+        let rel = relative(s, root);
+        if let Ok(e) = view.get(s) {
+            if e.text.is_ok() {
+                current.insert(rel, (s.clone(), e.hash.clone()));
+            }
+        }
+    }
+    let indexable: BTreeSet<String> = current.keys().filter(|r| !is_declaration_file(r)).cloned().collect();
+    let (stored_layout, extra) = read_marker(&start.marker);
+    let layout_changed = stored_layout != Some(layout_hash(tree, root, view, &extra));
+    let affecting_now = start.affecting.read(root);
+    let affecting_changed = start.affecting.changed(&affecting_now);
+    let deleted: Vec<String> = stored.keys().filter(|p| !indexable.contains(*p)).cloned().collect();
+    let created: Vec<String> = indexable.iter().filter(|p| !stored.contains_key(*p)).cloned().collect();
+    // A deleted file that was global took its declarations out of every
+    // program's global scope.
+    let full = layout_changed || stored.is_empty() || deleted.iter().any(|d| stored[d].global);
+    let mut queue: BTreeSet<String> = BTreeSet::new();
+    let imports: Imports = stored.iter().map(|(p, r)| (p.clone(), (r.imports.clone(), r.reexports.clone()))).collect();
+    let consulted = stored.iter().filter(|(p, _)| indexable.contains(*p)).map(|(p, r)| (p.clone(), r.affecting.clone())).collect();
+    if full {
+        queue.extend(indexable.iter().cloned());
+    } else {
+        queue.extend(indexable.iter().filter(|p| stored.get(*p).is_some_and(|row| row.content_hash != current[*p].1)).cloned());
+        queue.extend(created.iter().cloned());
+        // What an earlier cascade queued and left.
+        queue.extend(start.pending.0.iter().filter(|p| indexable.contains(*p)).cloned());
+        // Deleted files: their importers' references no longer resolve,
+        // and through re-exports (`export * from './gone'` emits the same
+        // text) those of the re-exporters' importers.
+        let mut cascaded_deleted = HashSet::new();
+        for d in &deleted {
+            cascade(d, &imports, &indexable, &HashSet::new(), &[], stored, &mut queue, &mut cascaded_deleted);
+        }
+        // Created files: the files whose resolution looked there.
+        queue.extend(inputs::naming(stored, |r| &r.lookups, &created).filter(|p| indexable.contains(*p)).cloned());
+        // Changed package.json files: the files whose resolution read
+        // them, resolved again (the warm programs would reuse it).
+        let affected: Vec<String> = inputs::naming(stored, |r| &r.affecting, &affecting_changed).filter(|p| indexable.contains(*p)).cloned().collect();
+        if !affected.is_empty() {
+            ws.invalidate_resolutions(&affected.iter().map(|p| current[p].0.clone()).collect::<Vec<_>>())?;
+        }
+        queue.extend(affected);
+    }
+    Ok(Plan { current, indexable, deleted, queue, full, imports, consulted, affecting_now, affecting_changed })
+}
+
+/// Queues every file that imports a file whose API changed, directly or
+/// transitively (TypeScript's builder re-checks the same files): what an
+/// importer passes on is not only what its own emit shows (a re-exported
+/// class's heritage, an alias of an alias).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn cascade(
+    changed: &str,
+    imports: &Imports,
+    indexable: &BTreeSet<String>,
+    done: &HashSet<String>,
+    batch: &[String],
+    stored: &HashMap<String, OccFileRow>,
+    queue: &mut BTreeSet<String>,
+    cascaded: &mut HashSet<String>,
+) {
+    let mut stack = vec![changed.to_string()];
+    let mut seen = HashSet::new();
+    while let Some(f) = stack.pop() {
+        if !seen.insert(f.clone()) {
+            continue;
+        }
+        for importer in importers_of(imports, &f) {
+            if !indexable.contains(&importer) || done.contains(&importer) || batch.contains(&importer) {
+                // Already re-indexed in this pass (or now): its importers
+                // still follow.
+                stack.push(importer);
+                continue;
+            }
+            if queue.insert(importer.clone()) && stored.contains_key(&importer) {
+                cascaded.insert(importer.clone());
+            }
+            stack.push(importer);
+        }
+    }
+}
