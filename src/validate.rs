@@ -50,67 +50,7 @@ pub fn check_file(file: &ParsedFile, chunks: &[CodeChunk], second_run: &[CodeChu
     }
 
     for c in chunks {
-        // 3. Source fidelity.
-        let (start, end) = file.source.line_range(c.span.start, c.span.end);
-        if text.get(c.span.start..c.span.end) != Some(c.full_source.as_str()) || (start, end) != (c.start_line, c.end_line) {
-            fail(3, format!("{}: fullSource does not match lines {}-{}", c.breadcrumb, c.start_line, c.end_line));
-        } else if !file.source.lines(c.start_line, c.end_line).contains(&c.full_source) {
-            fail(3, format!("{}: fullSource is not within its line range", c.breadcrumb));
-        }
-
-        // 4. Hierarchy consistency.
-        match c.parent_chunk_id.as_deref() {
-            None if c.depth != 0 => fail(4, format!("{}: no parent at depth {}", c.breadcrumb, c.depth)),
-            Some(pid) => match by_id.get(pid) {
-                Some(p) if p.child_chunk_ids.iter().any(|id| id == &c.id) && p.depth + 1 == c.depth => {}
-                Some(_) => fail(4, format!("{}: parent does not list it, or depth is off", c.breadcrumb)),
-                None => fail(4, format!("{}: parent chunk missing", c.breadcrumb)),
-            },
-            None => {}
-        }
-        for child in &c.child_chunk_ids {
-            if by_id.get(child.as_str()).and_then(|k| k.parent_chunk_id.as_deref()) != Some(c.id.as_str()) {
-                fail(4, format!("{}: child {child} does not point back", c.breadcrumb));
-            }
-        }
-
-        // 5. Token limit.
-        let tokens = estimate_tokens(&c.embedding_text);
-        if tokens > MAX_CHUNK_TOKENS {
-            fail(5, format!("{}: embeddingText is ~{tokens} tokens", c.breadcrumb));
-        }
-
-        // 6. Collapsed children.
-        let collapsed: Vec<&CodeChunk> =
-            c.child_chunk_ids.iter().filter_map(|id| by_id.get(id.as_str()).copied()).filter(|k| k.body_bearing && k.end_line > k.start_line).collect();
-        if c.embedding_truncated {
-            if !c.embedding_text.ends_with(TRUNCATION_NOTE) {
-                fail(6, format!("{}: truncated embeddingText lacks its note", c.breadcrumb));
-            }
-        } else if collapsed.is_empty() {
-            if c.embedding_text != c.full_source {
-                fail(6, format!("{}: leaf whose embeddingText differs from fullSource", c.breadcrumb));
-            }
-        } else {
-            for k in collapsed {
-                if k.end_line > k.start_line && c.embedding_text.contains(&k.full_source) {
-                    fail(6, format!("{}: child {} is not collapsed", c.breadcrumb, k.name));
-                }
-            }
-        }
-
-        // 7. Breadcrumb accuracy.
-        let mut names = vec![c.name.as_str()];
-        let mut at = c;
-        while let Some(p) = at.parent_chunk_id.as_deref().and_then(|id| by_id.get(id)) {
-            names.push(p.name.as_str());
-            at = p;
-        }
-        names.push(c.relative_path.as_str());
-        names.reverse();
-        if c.breadcrumb != names.join(" > ") {
-            fail(7, format!("{}: breadcrumb should be {}", c.breadcrumb, names.join(" > ")));
-        }
+        check_chunk(file, c, &by_id, &mut fail);
     }
 
     // 8. Deterministic, unique ids.
@@ -140,4 +80,71 @@ pub fn check_file(file: &ParsedFile, chunks: &[CodeChunk], second_run: &[CodeChu
         }
     }
     v
+}
+
+/// Rules 3-7 for one chunk: source fidelity, hierarchy consistency, the
+/// token limit, collapsed children and the breadcrumb.
+fn check_chunk(file: &ParsedFile, c: &CodeChunk, by_id: &HashMap<&str, &CodeChunk>, fail: &mut impl FnMut(u8, String)) {
+    let text = file.source.as_str();
+    // 3. Source fidelity.
+    let (start, end) = file.source.line_range(c.span.start, c.span.end);
+    if text.get(c.span.start..c.span.end) != Some(c.full_source.as_str()) || (start, end) != (c.start_line, c.end_line) {
+        fail(3, format!("{}: fullSource does not match lines {}-{}", c.breadcrumb, c.start_line, c.end_line));
+    } else if !file.source.lines(c.start_line, c.end_line).contains(&c.full_source) {
+        fail(3, format!("{}: fullSource is not within its line range", c.breadcrumb));
+    }
+
+    // 4. Hierarchy consistency.
+    match c.parent_chunk_id.as_deref() {
+        None if c.depth != 0 => fail(4, format!("{}: no parent at depth {}", c.breadcrumb, c.depth)),
+        Some(pid) => match by_id.get(pid) {
+            Some(p) if p.child_chunk_ids.iter().any(|id| id == &c.id) && p.depth + 1 == c.depth => {}
+            Some(_) => fail(4, format!("{}: parent does not list it, or depth is off", c.breadcrumb)),
+            None => fail(4, format!("{}: parent chunk missing", c.breadcrumb)),
+        },
+        None => {}
+    }
+    for child in &c.child_chunk_ids {
+        if by_id.get(child.as_str()).and_then(|k| k.parent_chunk_id.as_deref()) != Some(c.id.as_str()) {
+            fail(4, format!("{}: child {child} does not point back", c.breadcrumb));
+        }
+    }
+
+    // 5. Token limit.
+    let tokens = estimate_tokens(&c.embedding_text);
+    if tokens > MAX_CHUNK_TOKENS {
+        fail(5, format!("{}: embeddingText is ~{tokens} tokens", c.breadcrumb));
+    }
+
+    // 6. Collapsed children.
+    let collapsed: Vec<&CodeChunk> =
+        c.child_chunk_ids.iter().filter_map(|id| by_id.get(id.as_str()).copied()).filter(|k| k.body_bearing && k.end_line > k.start_line).collect();
+    if c.embedding_truncated {
+        if !c.embedding_text.ends_with(TRUNCATION_NOTE) {
+            fail(6, format!("{}: truncated embeddingText lacks its note", c.breadcrumb));
+        }
+    } else if collapsed.is_empty() {
+        if c.embedding_text != c.full_source {
+            fail(6, format!("{}: leaf whose embeddingText differs from fullSource", c.breadcrumb));
+        }
+    } else {
+        for k in collapsed {
+            if k.end_line > k.start_line && c.embedding_text.contains(&k.full_source) {
+                fail(6, format!("{}: child {} is not collapsed", c.breadcrumb, k.name));
+            }
+        }
+    }
+
+    // 7. Breadcrumb accuracy.
+    let mut names = vec![c.name.as_str()];
+    let mut at = c;
+    while let Some(p) = at.parent_chunk_id.as_deref().and_then(|id| by_id.get(id)) {
+        names.push(p.name.as_str());
+        at = p;
+    }
+    names.push(c.relative_path.as_str());
+    names.reverse();
+    if c.breadcrumb != names.join(" > ") {
+        fail(7, format!("{}: breadcrumb should be {}", c.breadcrumb, names.join(" > ")));
+    }
 }

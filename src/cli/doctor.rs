@@ -40,21 +40,7 @@ pub fn run(engine: &Engine, json: bool) -> anyhow::Result<ExitStatus> {
     let root = engine.root().to_path_buf();
     let mut checks = Vec::new();
 
-    // The JS engine, by parsing a file through it.
-    let probe = std::env::temp_dir().join(format!("tsq-doctor-{}.ts", std::process::id()));
-    std::fs::write(&probe, "export function probe(): number { return 1; }\n")?;
-    let mut parsed = None;
-    let result = tsq::api::parse_files(std::slice::from_ref(&probe), probe.parent().unwrap_or(&root), &mut |r| parsed = Some(r.is_ok()));
-    let _ = std::fs::remove_file(&probe);
-    let ok = result.is_ok() && parsed == Some(true);
-    checks.push(Check {
-        name: "engine",
-        ok,
-        detail: format!("{} running TypeScript {} (tsq {})", engine_name(), tsq::ts::TYPESCRIPT_VERSION, env!("CARGO_PKG_VERSION")),
-        fix: (!ok).then(|| {
-            format!("the engine could not parse a file ({}); rebuild tsq (README, Build from source)", result.err().map(|e| e.to_string()).unwrap_or_default())
-        }),
-    });
+    checks.push(engine_check(&root)?);
 
     // Settings, with their sources.
     let provenance = tsq::config::provenance(&root);
@@ -70,66 +56,9 @@ pub fn run(engine: &Engine, json: bool) -> anyhow::Result<ExitStatus> {
         }),
     }
 
-    // The local model: built in; loaded and asked for one vector when it
-    // is the embedder in force (the default without a key).
-    let voyage_key = std::env::var("VOYAGE_API_KEY").is_ok_and(|k| !k.trim().is_empty());
-    let needs_local = matches!(embedder, EmbedderChoice::Local) || (embedder == EmbedderChoice::Auto && !voyage_key);
-    let model = format!("{} ({}d), built in", tsq::embed::local::MODEL, tsq::embed::local::DIMENSION);
-    let answered = needs_local.then(|| {
-        use tsq::embed::Embedder;
-        tsq::embed::local::LocalEmbedder::load().and_then(|e| e.embed_query("doctor")).map(|v| v.len())
-    });
-    let (ok, detail) = match answered {
-        None => (true, format!("{model}; not used: the embedder is {embedder:?}")),
-        Some(Ok(n)) if n == tsq::embed::local::DIMENSION => (true, format!("{model}: loaded and answered")),
-        Some(Ok(n)) => (false, format!("{model}: answered with {n} dimensions")),
-        Some(Err(e)) => (false, format!("{model}: {e}")),
-    };
-    checks.push(Check {
-        name: "local model",
-        ok,
-        detail,
-        fix: (!ok).then(|| "this binary's embedded model is damaged: reinstall tsq, or use `embedder = \"none\"` in tsq.toml".into()),
-    });
-    checks.push(Check {
-        name: "voyage",
-        ok: true,
-        detail: if voyage_key { "VOYAGE_API_KEY is set (not shown)".into() } else { "VOYAGE_API_KEY is not set: the local embedder answers".into() },
-        fix: None,
-    });
+    checks.extend(embedder_checks(embedder));
 
-    // The index.
-    match engine.status() {
-        Ok(None) => checks.push(Check {
-            name: "index",
-            ok: true,
-            detail: format!("none yet in {} (the first search or `tsq index` builds it)", root.display()),
-            fix: None,
-        }),
-        Ok(Some(s)) => checks.push(Check {
-            name: "index",
-            ok: true,
-            detail: format!(
-                "{}: schema v{}, {} files, {} chunks, vectors {}/{} ({}), structure {}/{} declarations",
-                s.location,
-                tsq::index::SCHEMA_VERSION,
-                s.files,
-                s.chunks,
-                s.vectors,
-                s.embeddable,
-                s.embedder,
-                s.structure[0],
-                s.structure[1]
-            ),
-            fix: None,
-        }),
-        Err(e) => checks.push(Check {
-            name: "index",
-            ok: false,
-            detail: e.to_string(),
-            fix: Some(format!("run `tsq clean --root {}` then `tsq index`", root.display())),
-        }),
-    }
+    checks.push(index_check(engine, &root));
 
     let healthy = checks.iter().all(|c| c.ok);
     let mut out = std::io::stdout().lock();
@@ -152,4 +81,78 @@ pub fn run(engine: &Engine, json: bool) -> anyhow::Result<ExitStatus> {
         }
     }
     Ok(if healthy { ExitStatus::Success } else { ExitStatus::Error })
+}
+
+/// The JS engine, by parsing a file through it.
+fn engine_check(root: &std::path::Path) -> anyhow::Result<Check> {
+    let probe = std::env::temp_dir().join(format!("tsq-doctor-{}.ts", std::process::id()));
+    std::fs::write(&probe, "export function probe(): number { return 1; }\n")?;
+    let mut parsed = None;
+    let result = tsq::api::parse_files(std::slice::from_ref(&probe), probe.parent().unwrap_or(root), &mut |r| parsed = Some(r.is_ok()));
+    let _ = std::fs::remove_file(&probe);
+    let ok = result.is_ok() && parsed == Some(true);
+    Ok(Check {
+        name: "engine",
+        ok,
+        detail: format!("{} running TypeScript {} (tsq {})", engine_name(), tsq::ts::TYPESCRIPT_VERSION, env!("CARGO_PKG_VERSION")),
+        fix: (!ok).then(|| {
+            format!("the engine could not parse a file ({}); rebuild tsq (README, Build from source)", result.err().map(|e| e.to_string()).unwrap_or_default())
+        }),
+    })
+}
+
+/// The local model (built in; loaded and asked for one vector when it is
+/// the embedder in force, the default without a key) and Voyage's key.
+fn embedder_checks(embedder: EmbedderChoice) -> Vec<Check> {
+    let voyage_key = std::env::var("VOYAGE_API_KEY").is_ok_and(|k| !k.trim().is_empty());
+    let needs_local = matches!(embedder, EmbedderChoice::Local) || (embedder == EmbedderChoice::Auto && !voyage_key);
+    let model = format!("{} ({}d), built in", tsq::embed::local::MODEL, tsq::embed::local::DIMENSION);
+    let answered = needs_local.then(|| {
+        use tsq::embed::Embedder;
+        tsq::embed::local::LocalEmbedder::load().and_then(|e| e.embed_query("doctor")).map(|v| v.len())
+    });
+    let (ok, detail) = match answered {
+        None => (true, format!("{model}; not used: the embedder is {embedder:?}")),
+        Some(Ok(n)) if n == tsq::embed::local::DIMENSION => (true, format!("{model}: loaded and answered")),
+        Some(Ok(n)) => (false, format!("{model}: answered with {n} dimensions")),
+        Some(Err(e)) => (false, format!("{model}: {e}")),
+    };
+    let local = Check {
+        name: "local model",
+        ok,
+        detail,
+        fix: (!ok).then(|| "this binary's embedded model is damaged: reinstall tsq, or use `embedder = \"none\"` in tsq.toml".into()),
+    };
+    let voyage = Check {
+        name: "voyage",
+        ok: true,
+        detail: if voyage_key { "VOYAGE_API_KEY is set (not shown)".into() } else { "VOYAGE_API_KEY is not set: the local embedder answers".into() },
+        fix: None,
+    };
+    vec![local, voyage]
+}
+
+/// The index: none yet, its counts, or why it cannot be read.
+fn index_check(engine: &Engine, root: &std::path::Path) -> Check {
+    match engine.status() {
+        Ok(None) => Check { name: "index", ok: true, detail: format!("none yet in {} (the first search or `tsq index` builds it)", root.display()), fix: None },
+        Ok(Some(s)) => Check {
+            name: "index",
+            ok: true,
+            detail: format!(
+                "{}: schema v{}, {} files, {} chunks, vectors {}/{} ({}), structure {}/{} declarations",
+                s.location,
+                tsq::index::SCHEMA_VERSION,
+                s.files,
+                s.chunks,
+                s.vectors,
+                s.embeddable,
+                s.embedder,
+                s.structure[0],
+                s.structure[1]
+            ),
+            fix: None,
+        },
+        Err(e) => Check { name: "index", ok: false, detail: e.to_string(), fix: Some(format!("run `tsq clean --root {}` then `tsq index`", root.display())) },
+    }
 }

@@ -68,35 +68,7 @@ pub fn answer(
                 to_inspect.push((results.len(), i, q));
                 results.push(LookupResultItem { location: m, score, metadata: None });
             }
-            None => {
-                // No declaration to resolve: the chunk as indexed.
-                results.push(LookupResultItem {
-                    location: LookupMatch {
-                        symbol: SymbolRef {
-                            name: c.name.clone(),
-                            kind: c.node_kind.clone(),
-                            file_path: Some(c.relative_path.clone()),
-                            line: Some(c.start_line),
-                            is_abstract: None,
-                        },
-                        qualified_name: c.breadcrumb.split(" > ").skip(1).collect::<Vec<_>>().join("."),
-                        start_line: c.start_line,
-                        end_line: c.end_line,
-                        project: String::new(),
-                    },
-                    score,
-                    metadata: None,
-                });
-                match snapshots.iter_mut().find(|s| s.file_path == c.relative_path) {
-                    Some(s) if !s.text.contains(c.full_source.as_str()) => {
-                        s.text.push('\n');
-                        s.text.push_str(&c.full_source);
-                        s.text.push('\n');
-                    }
-                    Some(_) => {}
-                    None => snapshots.push(Snapshot { file_path: c.relative_path.clone(), text: format!("// {}\n{}\n", c.relative_path, c.full_source) }),
-                }
-            }
+            None => results.push(as_indexed(c, score, &mut snapshots)),
         }
     }
     // Snapshots in the order of their best result.
@@ -125,4 +97,36 @@ pub fn answer(
             });
     }
     Ok(assemble(&frame, results, snapshots, Vec::new()))
+}
+
+/// A result with no declaration to resolve: the chunk as indexed, its
+/// source added to its file's snapshot.
+fn as_indexed(c: &crate::chunk::CodeChunk, score: f64, snapshots: &mut Vec<Snapshot>) -> LookupResultItem {
+    let item = LookupResultItem {
+        location: LookupMatch {
+            symbol: SymbolRef {
+                name: c.name.clone(),
+                kind: c.node_kind.clone(),
+                file_path: Some(c.relative_path.clone()),
+                line: Some(c.start_line),
+                is_abstract: None,
+            },
+            qualified_name: c.breadcrumb.split(" > ").skip(1).collect::<Vec<_>>().join("."),
+            start_line: c.start_line,
+            end_line: c.end_line,
+            project: String::new(),
+        },
+        score,
+        metadata: None,
+    };
+    match snapshots.iter_mut().find(|s| s.file_path == c.relative_path) {
+        Some(s) if !s.text.contains(c.full_source.as_str()) => {
+            s.text.push('\n');
+            s.text.push_str(&c.full_source);
+            s.text.push('\n');
+        }
+        Some(_) => {}
+        None => snapshots.push(Snapshot { file_path: c.relative_path.clone(), text: format!("// {}\n{}\n", c.relative_path, c.full_source) }),
+    }
+    item
 }
