@@ -246,8 +246,15 @@ export interface FileOccurrences {
   global: boolean;
   /** Checked in a program of its import closure (`narrow` requests). */
   narrow?: boolean;
+  /** The workspace files a module augmentation of it augments (when that is all it adds). */
+  augments: string[];
+  /** The module specifiers it imports, sorted, each once. */
+  specifiers: string[];
   imports: string[];
   reexports: string[];
+  /** Failed lookup locations and package.json files its resolution read. */
+  lookups: string[];
+  affecting: string[];
   apiText: string | null;
 }
 

@@ -12,7 +12,9 @@
   /** The workspace files `sf` imports, and those it re-exports from
    *  (`export * from`, `export { x } from`): an API change of the latter
    *  is an API change of `sf` for its importers, as in TypeScript's
-   *  builder. */
+   *  builder. And the module specifiers it imports (`specifiers`): while
+   *  they stay the same, so does what every program holding `sf`
+   *  resolves and fails to resolve from it (`Scope::check_unresolved`). */
   function moduleEdges(program, sf) {
     const inWorkspace = (f) => f && !f.includes("/node_modules/") && !f.startsWith("/__tsq__/");
     const resolve = (spec) => {
@@ -33,7 +35,8 @@
         if (f) reexports.add(f);
       }
     }
-    return { imports: [...imports].sort(), reexports: [...reexports].sort() };
+    const specifiers = [...new Set((sf.imports || []).map((s) => s.text))].sort();
+    return { imports: [...imports].sort(), reexports: [...reexports].sort(), specifiers };
   }
 
   /** The workspace files `sf`'s module augmentations augment, when they

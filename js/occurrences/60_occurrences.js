@@ -393,11 +393,11 @@
     // only to programs holding one of them (a narrow program,
     // js/occurrences/61_occurrence_requests.js, leaves it out otherwise).
     const augments = global ? augmentedFiles(program, sf) : [];
-    const { imports, reexports } = moduleEdges(program, sf);
+    const { imports, reexports, specifiers } = moduleEdges(program, sf);
     const { lookups, affecting } = resolutionInputs(program, sf);
     const answers = project ? declarationAnswers(ws, project, pi, program, sf, declared, fileIndex) : [];
     for (const [nameNode, symbol, id] of contextual) contextualMembers(checker, nameNode, symbol, id, bases);
-    return { relativePath: file, declarations, answers, occurrences, items, calls, bases, global, augments, imports, reexports, lookups, affecting, apiText: apiText(program, sf) };
+    return { relativePath: file, declarations, answers, occurrences, items, calls, bases, global, augments, specifiers, imports, reexports, lookups, affecting, apiText: apiText(program, sf) };
   }
 
   /** What a `symbol =` answer shows of each declaration of the file

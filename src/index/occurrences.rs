@@ -71,6 +71,8 @@ pub struct OccFileRow {
     /// The package.json files its resolution consulted
     /// (`affectingLocations` inside the workspace).
     pub affecting: Vec<String>,
+    /// The module specifiers it imports (`FileOccurrences::specifiers`).
+    pub specifiers: Vec<String>,
     /// Declarations, items, call edges and base members (JSON).
     pub facts: String,
     /// Why the file has no rows (retried after its next change).
@@ -103,6 +105,7 @@ pub fn occ_files_batch(rows: &[OccFileRow]) -> Result<RecordBatch, arrow_schema:
         strings(rows.iter().map(|r| r.reexports.clone())),
         strings(rows.iter().map(|r| r.lookups.clone())),
         strings(rows.iter().map(|r| r.affecting.clone())),
+        strings(rows.iter().map(|r| r.specifiers.clone())),
         Arc::new(StringArray::from_iter_values(rows.iter().map(|r| r.facts.as_str()))),
         Arc::new(StringArray::from(rows.iter().map(|r| r.error.as_deref()).collect::<Vec<_>>())),
         Arc::new(Int64Array::from_iter_values(rows.iter().map(|r| r.indexed_at))),
@@ -160,6 +163,7 @@ fn occ_file_rows(b: &RecordBatch) -> impl Iterator<Item = OccFileRow> + '_ {
         reexports: c.strings("reexports", i),
         lookups: c.strings("lookups", i),
         affecting: c.strings("affecting", i),
+        specifiers: c.strings("specifiers", i),
         facts: c.str("facts", i).unwrap_or_default(),
         error: c.str("error", i),
         indexed_at: c.i64("indexedAt", i).unwrap_or_default(),
@@ -257,9 +261,36 @@ impl Store {
     /// Every file row; `facts` only when asked (it is the bulk).
     pub async fn occ_files(&self, facts: bool) -> Result<Vec<OccFileRow>, IndexError> {
         let columns: &[&str] = if facts {
-            &["relativePath", "contentHash", "apiHash", "global", "augments", "imports", "reexports", "lookups", "affecting", "facts", "error", "indexedAt"]
+            &[
+                "relativePath",
+                "contentHash",
+                "apiHash",
+                "global",
+                "augments",
+                "imports",
+                "reexports",
+                "lookups",
+                "affecting",
+                "specifiers",
+                "facts",
+                "error",
+                "indexedAt",
+            ]
         } else {
-            &["relativePath", "contentHash", "apiHash", "global", "augments", "imports", "reexports", "lookups", "affecting", "error", "indexedAt"]
+            &[
+                "relativePath",
+                "contentHash",
+                "apiHash",
+                "global",
+                "augments",
+                "imports",
+                "reexports",
+                "lookups",
+                "affecting",
+                "specifiers",
+                "error",
+                "indexedAt",
+            ]
         };
         let mut out = Vec::new();
         for b in Store::scan(&self.occ_files, None, Some(columns)).await? {

@@ -362,6 +362,7 @@ pub fn occ_files_schema() -> SchemaRef {
         Field::new("reexports", list_of_strings(), false),
         Field::new("lookups", list_of_strings(), false),
         Field::new("affecting", list_of_strings(), false),
+        Field::new("specifiers", list_of_strings(), false),
         Field::new("facts", DataType::Utf8, false),
         Field::new("error", DataType::Utf8, true),
         Field::new("indexedAt", DataType::Int64, false),

@@ -130,6 +130,7 @@ fn rows_of(f: FileOccurrences, content_hash: String, api_hash: Option<String>, n
         reexports: f.reexports,
         lookups: f.lookups,
         affecting: f.affecting,
+        specifiers: f.specifiers,
         facts: serde_json::to_string(&facts).unwrap_or_default(),
         error: None,
         indexed_at: now,
@@ -162,7 +163,8 @@ pub fn sync(
 ) -> Result<OccurrenceReport, StructureError> {
     let started = std::time::Instant::now();
     let start = read_start(index)?;
-    let Plan { current, indexable, deleted, mut queue, full, mut imports, mut consulted, affecting_now, affecting_changed } = plan(ws, tree, view, &start)?;
+    let Plan { current, indexable, deleted, mut queue, full, mut imports, mut consulted, affecting_now, affecting_changed, resolution_moved } =
+        plan(ws, tree, view, &start)?;
     let Start { root, stored, marker, mut scope, mut pending, .. } = start;
     let mut report = OccurrenceReport { full, ..Default::default() };
     if report.full {
@@ -242,8 +244,12 @@ pub fn sync(
                 scope.follow_imports(&f.relative_path, &f.imports, &reported, &imports);
             }
             // Checked in its closure's program: its imports (and so every
-            // program's files and unresolved imports) are as recorded.
-            if !f.narrow {
+            // program's files and unresolved imports) are as recorded. So
+            // are they where it imports the same specifiers as before and
+            // nothing moved under resolution: every program holding it
+            // resolves them as it did.
+            let same_specifiers = !resolution_moved && old.is_some_and(|o| o.error.is_none() && o.specifiers == f.specifiers);
+            if !f.narrow && !same_specifiers {
                 scope.check_unresolved(&f.relative_path, &reported_order);
             }
             let content_hash = current[&f.relative_path].1.clone();

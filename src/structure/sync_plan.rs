@@ -139,6 +139,9 @@ pub(super) struct Plan {
     pub(super) consulted: HashMap<String, Vec<String>>,
     pub(super) affecting_now: Affecting,
     pub(super) affecting_changed: Vec<String>,
+    /// Files were created or deleted, or a package.json changed: what a
+    /// module specifier resolves to may have changed in any program.
+    pub(super) resolution_moved: bool,
 }
 
 pub(super) fn plan(ws: &Workspace, tree: &Tree, view: &FileView, start: &Start) -> Result<Plan, StructureError> {
@@ -189,7 +192,8 @@ pub(super) fn plan(ws: &Workspace, tree: &Tree, view: &FileView, start: &Start) 
         }
         queue.extend(affected);
     }
-    Ok(Plan { current, indexable, deleted, queue, full, imports, consulted, affecting_now, affecting_changed })
+    let resolution_moved = !deleted.is_empty() || !created.is_empty() || !affecting_changed.is_empty();
+    Ok(Plan { current, indexable, deleted, queue, full, imports, consulted, affecting_now, affecting_changed, resolution_moved })
 }
 
 /// Queues every file that imports a file whose API changed, directly or

@@ -496,6 +496,10 @@ pub struct FileOccurrences {
     /// owner's whole program.
     #[serde(default)]
     pub narrow: bool,
+    /// The module specifiers it imports, sorted, each once: what its
+    /// module resolution resolves in every program that holds it.
+    #[serde(default)]
+    pub specifiers: Vec<String>,
     pub imports: Vec<String>,
     pub reexports: Vec<String>,
     /// Workspace paths where a created file would answer an import

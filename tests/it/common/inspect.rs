@@ -72,7 +72,8 @@ pub fn same_but_union_order(a: &str, b: &str) -> bool {
 }
 
 /// `text` with the members of every union (at every bracket depth) sorted.
-/// A union runs between separators (`,` `;` `:` `=` `=>` and brackets).
+/// A union runs between separators (`,` `;` `:` `=` `=>`, brackets and
+/// the quotes of a JSON string: a union can end a signature's value).
 pub fn union_canonical(text: &str) -> String {
     fn close(run: &mut Vec<String>, out: &mut String) {
         let mut parts: Vec<String> = std::mem::take(run).into_iter().map(|p| p.trim().to_string()).collect();
@@ -113,7 +114,7 @@ pub fn union_canonical(text: &str) -> String {
                     run.push(String::new());
                     *i += 1;
                 }
-                ',' | ';' | ':' | '=' => {
+                ',' | ';' | ':' | '=' | '"' => {
                     close(&mut run, &mut out);
                     run = vec![String::new()];
                     out.push(c);
