@@ -310,3 +310,47 @@ fn a_narrow_program_holds_the_augmenters_of_the_modules_it_holds() {
     assert_eq!(sync("other.ts", "return 1;", "void 0;\n  return 1;"), 1);
     assert_exact(&e, &ws.0, 1, 5);
 }
+
+/// A file that two programs hold, where only its owner resolves one of
+/// its imports (`ext`, through the owner's `paths` into `node_modules`;
+/// the catch-all program holds the file through an import): after a
+/// cascade re-indexes it in its owner's program alone, the other
+/// program's record of what the file fails to resolve still holds (the
+/// file imports the same specifiers), so `tsq inspect` stays on the rows.
+/// Found by vue's corpus run: after a rename's cascade, every inspect in
+/// `reactivity` went live. One file per batch (`TSQ_OCCURRENCE_BATCH`), so
+/// the catch-all program is reported before the owner's batch.
+#[test]
+fn a_cascade_keeps_what_other_holders_fail_to_resolve() {
+    let ws = workspace_of(
+        "occ-holders-unresolved",
+        &[
+            ("tsconfig.json", r#"{ "compilerOptions": { "strict": true, "target": "es2022", "module": "esnext", "moduleResolution": "bundler" }, "include": ["aaa/**/*.ts"] }"#),
+            (
+                "app/tsconfig.json",
+                r#"{ "compilerOptions": { "strict": true, "target": "es2022", "module": "esnext", "moduleResolution": "bundler", "paths": { "ext": ["./node_modules/.ext/index.d.ts"] } }, "include": ["src/**/*.ts"] }"#,
+            ),
+            ("app/node_modules/.ext/index.d.ts", "export declare const ext: number;\n"),
+            ("app/src/g.ts", "export function g(): number {\n  return 1;\n}\n"),
+            ("app/src/f.ts", "import { g } from './g';\nimport { ext } from 'ext';\nexport function f() {\n  return [g(), ext];\n}\n"),
+            ("aaa/use.ts", "import { f } from '../app/src/f';\nexport const used = f();\n"),
+        ],
+    );
+    let e = engine(&ws.0);
+    assert_exact(&e, &ws.0, 1, 3);
+    // Not vacuous: the catch-all program fails to resolve `ext` from f.ts.
+    let coverage = serde_json::to_string(&e.inspect("symbol = app/src/f.ts > f", Some(1)).unwrap()).unwrap();
+    assert!(coverage.contains("ext"), "the coverage names the import the catch-all program fails to resolve: {coverage}");
+    // g's API changes: f.ts and use.ts are re-indexed through the cascade.
+    edit(&ws.0, "app/src/g.ts", "export function g(): number {\n  return 1;", "export function g(): string {\n  return 'one';");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tsq"))
+        .args(["index", "--embedder", "none", "--json", "--root"])
+        .arg(&ws.0)
+        .env("TSQ_OCCURRENCE_BATCH", "1")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "tsq index: {}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((v["occurrences"]["indexed"].as_u64(), v["occurrences"]["cascaded"].as_u64()), (Some(3), Some(2)), "{v}");
+    assert_exact(&e, &ws.0, 1, 3);
+}
