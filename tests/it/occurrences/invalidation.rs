@@ -325,7 +325,10 @@ fn a_cascade_keeps_what_other_holders_fail_to_resolve() {
     let ws = workspace_of(
         "occ-holders-unresolved",
         &[
-            ("tsconfig.json", r#"{ "compilerOptions": { "strict": true, "target": "es2022", "module": "esnext", "moduleResolution": "bundler" }, "include": ["aaa/**/*.ts"] }"#),
+            (
+                "tsconfig.json",
+                r#"{ "compilerOptions": { "strict": true, "target": "es2022", "module": "esnext", "moduleResolution": "bundler" }, "include": ["aaa/**/*.ts"] }"#,
+            ),
             (
                 "app/tsconfig.json",
                 r#"{ "compilerOptions": { "strict": true, "target": "es2022", "module": "esnext", "moduleResolution": "bundler", "paths": { "ext": ["./node_modules/.ext/index.d.ts"] } }, "include": ["src/**/*.ts"] }"#,
