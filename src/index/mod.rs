@@ -44,6 +44,7 @@ pub(crate) use sync::SyncInput;
 pub use sync::SyncReport;
 
 use crate::progress::Progress;
+pub(crate) use schema::UNRANKED_KINDS;
 use store::Store;
 pub(crate) use sync::relative;
 
@@ -399,7 +400,7 @@ impl Index {
             let files = self.store.files().await?;
             let chunks = Store::count(&self.store.chunks, None).await?;
             let vectors = Store::count(&self.store.chunks, Some("vector IS NOT NULL")).await?;
-            let embeddable = Store::count(&self.store.chunks, Some(sync::EMBEDDABLE)).await?;
+            let embeddable = Store::count(&self.store.chunks, Some(&schema::embeddable())).await?;
             let structure = self.store.occurrence_coverage().await?;
             Ok(Status {
                 structure,

@@ -323,6 +323,16 @@ pub fn file_row(c: &Columns<'_>, row: usize) -> FileRow {
 }
 
 /// A SQL string literal for LanceDB filters.
+/// Node kinds kept out of ranking (context for snapshots, not answers;
+/// a re-export ranks only where a question names its file) and given no
+/// vectors. The one list; `embeddable` is its SQL.
+pub(crate) const UNRANKED_KINDS: &[&str] = &["import", "re-export"];
+
+/// The chunks that get vectors, as a filter: every kind but `UNRANKED_KINDS`.
+pub(crate) fn embeddable() -> String {
+    format!("`nodeKind` NOT IN ({})", UNRANKED_KINDS.iter().map(|k| sql_str(k)).collect::<Vec<_>>().join(", "))
+}
+
 pub(crate) fn sql_str(s: &str) -> String {
     format!("'{}'", s.replace('\'', "''"))
 }

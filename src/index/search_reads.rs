@@ -218,7 +218,7 @@ impl Index {
         if files.is_empty() || names.is_empty() {
             return Ok(Vec::new());
         }
-        let pre = format!("{} AND {} AND `nodeKind` NOT IN ('import', 're-export')", sql_in("relativePath", files), sql_in("name", names));
+        let pre = format!("{} AND {} AND {}", sql_in("relativePath", files), sql_in("name", names), super::schema::embeddable());
         self.runtime.block_on(super::sync::read_chunks(&self.store, &pre))
     }
 }
@@ -250,8 +250,8 @@ impl Index {
     /// How many embeddable chunks have vectors, of how many.
     pub fn vector_coverage(&self) -> Result<(usize, usize), IndexError> {
         self.runtime.block_on(async {
-            let with = Store::count(&self.store.chunks, Some(&format!("vector IS NOT NULL AND {}", super::sync::EMBEDDABLE))).await?;
-            let all = Store::count(&self.store.chunks, Some(super::sync::EMBEDDABLE)).await?;
+            let with = Store::count(&self.store.chunks, Some(&format!("vector IS NOT NULL AND {}", super::schema::embeddable()))).await?;
+            let all = Store::count(&self.store.chunks, Some(&super::schema::embeddable())).await?;
             Ok((with, all))
         })
     }

@@ -23,8 +23,6 @@ use crate::source::Tree;
 use crate::ts::files::FileView;
 
 pub(crate) use super::layout::JOURNAL;
-/// Chunks that get vectors: import and re-export chunks are never ranked.
-pub(crate) const EMBEDDABLE: &str = "`nodeKind` NOT IN ('import', 're-export')";
 
 /// What a sync did (`tsq index --json`).
 #[derive(Debug, Clone, Default, Serialize)]
@@ -346,7 +344,7 @@ fn signature_key(c: &CodeChunk) -> String {
 
 async fn previous_signatures(store: &Store, paths: &[String]) -> Result<Vec<(String, String)>, IndexError> {
     let mut out = Vec::new();
-    let filter = format!("{} AND {EMBEDDABLE}", sql_in("relativePath", paths));
+    let filter = format!("{} AND {}", sql_in("relativePath", paths), schema::embeddable());
     for b in Store::scan(&store.chunks, Some(&filter), Some(&["relativePath", "nodeKind", "parentName", "name", "signature"])).await? {
         let c = Columns(&b);
         for i in 0..b.num_rows() {
@@ -367,7 +365,7 @@ async fn previous_signatures(store: &Store, paths: &[String]) -> Result<Vec<(Str
 /// a changed signature, so `embed_missing` re-embeds exactly those.
 async fn cascade(store: &Store, old: &HashSet<String>, dirty: &HashSet<String>) -> Result<usize, IndexError> {
     let mut ids = Vec::new();
-    for b in Store::scan(&store.chunks, Some(EMBEDDABLE), Some(&["id", "relativePath", "embeddingText"])).await? {
+    for b in Store::scan(&store.chunks, Some(&schema::embeddable()), Some(&["id", "relativePath", "embeddingText"])).await? {
         let c = Columns(&b);
         for i in 0..b.num_rows() {
             let rel = c.str("relativePath", i).unwrap_or_default();

@@ -5,14 +5,13 @@
 
 use super::schema::{self, sql_in, Columns, WindowRow};
 use super::store::Store;
-use super::sync::EMBEDDABLE;
 use super::IndexError;
 use crate::embed::{Document, Embedder};
 use crate::progress::Progress;
 
 /// Gives vectors to chunks that lack them, a batch per commit.
 pub async fn embed_missing(store: &Store, embedder: &dyn Embedder, limit: Option<usize>, progress: &dyn Progress) -> Result<usize, IndexError> {
-    let filter = format!("vector IS NULL AND {EMBEDDABLE}");
+    let filter = format!("vector IS NULL AND {}", schema::embeddable());
     let total = Store::count(&store.chunks, Some(&filter)).await?;
     let total = limit.map_or(total, |l| l.min(total));
     let mut done = 0;

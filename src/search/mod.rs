@@ -39,8 +39,7 @@ pub struct SearchConfig {
     pub max_token_budget: usize,
 }
 
-/// Node kinds kept out of ranking: context for snapshots, not answers.
-pub(crate) const UNRANKED_KINDS: &[&str] = &["import", "re-export"];
+pub(crate) use crate::index::UNRANKED_KINDS;
 
 #[derive(Debug, thiserror::Error)]
 pub enum SearchError {
