@@ -422,7 +422,7 @@
     };
   }
 
-  /** Helpers the extended analyses (js/40_*.js) share. */
+  /** Helpers the extended analyses (js/analyses/) share. */
   globalThis.tsqAnalyses["symbol-sample"] = (ws, req) => symbolSample(ws, Math.max(1, req.typeDepth), 1000);
   /** Helpers the other resolver files and the extended analyses share. */
   globalThis.tsqLs = {

@@ -98,7 +98,7 @@ pub enum ServiceRequest {
     /// matches) and builds the smart snapshot of each matched file.
     #[serde(rename_all = "camelCase")]
     Lookup { targets: Vec<LookupTarget> },
-    /// Runs one of the extended analyses (`js/40_*.js`) over the workspace,
+    /// Runs one of the extended analyses (`js/analyses/40_*.js` … `48_*.js`) over the workspace,
     /// or over the declarations `names` points at when given.
     #[serde(rename_all = "camelCase")]
     Analyze { analysis: String, file: Option<String>, names: Option<Vec<String>>, type_depth: i32 },
