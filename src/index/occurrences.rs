@@ -260,40 +260,24 @@ impl Store {
 
     /// Every file row; `facts` only when asked (it is the bulk).
     pub async fn occ_files(&self, facts: bool) -> Result<Vec<OccFileRow>, IndexError> {
-        let columns: &[&str] = if facts {
-            &[
-                "relativePath",
-                "contentHash",
-                "apiHash",
-                "global",
-                "augments",
-                "imports",
-                "reexports",
-                "lookups",
-                "affecting",
-                "specifiers",
-                "facts",
-                "error",
-                "indexedAt",
-            ]
-        } else {
-            &[
-                "relativePath",
-                "contentHash",
-                "apiHash",
-                "global",
-                "augments",
-                "imports",
-                "reexports",
-                "lookups",
-                "affecting",
-                "specifiers",
-                "error",
-                "indexedAt",
-            ]
-        };
+        const COLUMNS: &[&str] = &[
+            "relativePath",
+            "contentHash",
+            "apiHash",
+            "global",
+            "augments",
+            "imports",
+            "reexports",
+            "lookups",
+            "affecting",
+            "specifiers",
+            "facts",
+            "error",
+            "indexedAt",
+        ];
+        let columns: Vec<&str> = COLUMNS.iter().copied().filter(|c| facts || *c != "facts").collect();
         let mut out = Vec::new();
-        for b in Store::scan(&self.occ_files, None, Some(columns)).await? {
+        for b in Store::scan(&self.occ_files, None, Some(&columns)).await? {
             out.extend(occ_file_rows(&b));
         }
         Ok(out)

@@ -15,6 +15,19 @@ use tsq::embed::EmbedderChoice;
 const ESNEXT: &str = r#"{ "compilerOptions": { "strict": true, "target": "es2022", "module": "esnext", "moduleResolution": "bundler" }, "include": ["*.ts"] }"#;
 
 /// A workspace of `files` (path, text) in a fresh directory.
+/// A `tsq index` process over `root`, as a user runs it, with `env` set:
+/// its JSON report and its log (`--verbose`).
+fn tsq_index(root: &std::path::Path, env: &[(&str, &str)]) -> (serde_json::Value, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tsq"))
+        .args(["index", "--embedder", "none", "--json", "--verbose", "--root"])
+        .arg(root)
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "tsq index: {}", String::from_utf8_lossy(&out.stderr));
+    (serde_json::from_slice(&out.stdout).unwrap(), String::from_utf8_lossy(&out.stderr).to_string())
+}
+
 fn workspace_of(name: &str, files: &[(&str, &str)]) -> TempDir {
     let ws = TempDir::new(name);
     for (rel, text) in files {
@@ -289,15 +302,8 @@ fn a_narrow_program_holds_the_augmenters_of_the_modules_it_holds() {
     // The roots of the narrow program a `tsq index` process built, from its build log.
     let sync = |rel: &str, from: &str, to: &str| -> u64 {
         edit(&ws.0, rel, from, to);
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_tsq"))
-            .args(["index", "--embedder", "none", "--json", "--verbose", "--root"])
-            .arg(&ws.0)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "tsq index: {}", String::from_utf8_lossy(&out.stderr));
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let (v, log) = tsq_index(&ws.0, &[]);
         assert_eq!(v["occurrences"]["indexed"], 1, "a body-only edit of {rel} re-indexes it alone");
-        let log = String::from_utf8_lossy(&out.stderr).to_string();
         let line = log.lines().find(|l| l.contains("program built")).unwrap_or_else(|| panic!("no program build logged: {log}"));
         line.split_whitespace().find_map(|w| w.strip_prefix("root_files=")).and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("{line}"))
     };
@@ -346,14 +352,7 @@ fn a_cascade_keeps_what_other_holders_fail_to_resolve() {
     assert!(coverage.contains("ext"), "the coverage names the import the catch-all program fails to resolve: {coverage}");
     // g's API changes: f.ts and use.ts are re-indexed through the cascade.
     edit(&ws.0, "app/src/g.ts", "export function g(): number {\n  return 1;", "export function g(): string {\n  return 'one';");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tsq"))
-        .args(["index", "--embedder", "none", "--json", "--root"])
-        .arg(&ws.0)
-        .env("TSQ_OCCURRENCE_BATCH", "1")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "tsq index: {}", String::from_utf8_lossy(&out.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (v, _) = tsq_index(&ws.0, &[("TSQ_OCCURRENCE_BATCH", "1")]);
     assert_eq!((v["occurrences"]["indexed"].as_u64(), v["occurrences"]["cascaded"].as_u64()), (Some(3), Some(2)), "{v}");
     assert_exact(&e, &ws.0, 1, 3);
 }
