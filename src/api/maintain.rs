@@ -97,7 +97,7 @@ impl Engine {
             return Ok(0);
         }
         let tree = self.walk();
-        let report = self.sync_occurrences_of(&tree, &crate::progress::silent())?;
+        let report = self.sync_occurrences_if_stale(&tree, &crate::progress::silent())?;
         let done = report.indexed + report.failed.len();
         if done > 0 || report.interrupted {
             return Ok(done.max(1));

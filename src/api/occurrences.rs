@@ -113,6 +113,21 @@ impl Engine {
         Ok(RowsFor::Fresh(report))
     }
 
+    /// `sync_occurrences_of` for the background worker: it takes the pass
+    /// lock only when there is work, so that an answer meanwhile is not
+    /// told that rows are being refreshed when none are (`RowsFor`).
+    pub(super) fn sync_occurrences_if_stale(&self, tree: &Tree, progress: &dyn Progress) -> Result<OccurrenceReport, EngineError> {
+        self.sync_tree(tree, progress)?;
+        {
+            let guard = self.open_index()?;
+            if !occurrences::needs_sync(guard.as_ref().expect("opened above"), tree, &self.view).map_err(structure_error)? {
+                return Ok(OccurrenceReport::default());
+            }
+        }
+        let _pass = lock(&self.occurrence_pass);
+        self.run_occurrence_sync(tree, progress, None)
+    }
+
     /// One occurrence sync; the caller holds `occurrence_pass`. The index
     /// is locked only to read and to write, not while a batch is checked.
     fn run_occurrence_sync(&self, tree: &Tree, progress: &dyn Progress, limit: Option<usize>) -> Result<OccurrenceReport, EngineError> {

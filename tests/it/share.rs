@@ -369,30 +369,52 @@ fn file_urls_dirty_checkouts_and_bad_urls() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tsq_serve_pulls_the_configured_share_on_start() -> anyhow::Result<()> {
-    use rmcp::model::CallToolRequestParams;
-    use rmcp::ServiceExt;
     let ci = origin("share-serve-ci");
     let store = TempDir::new("share-serve-store");
     let url = format!("file://{}", store.0.display());
     publish(None, None, &url, &ci.0);
     let reader = clone(&ci.0, "share-serve-reader");
     std::fs::write(reader.0.join("tsq.toml"), format!("[share]\nfrom = \"{url}\"\n"))?;
+    // The server's log goes to a file, so that a failure shows what it did.
+    let logs = TempDir::new("share-serve-log");
+    let log = logs.0.join("serve.log");
+    let text = match serve_and_ask(&reader.0, &log).await {
+        Ok(text) => text,
+        Err(e) => anyhow::bail!("{e:#}\n--- tsq serve's log ---\n{}", std::fs::read_to_string(&log).unwrap_or_default()),
+    };
+    let said = || format!("{text}\n--- tsq serve's log ---\n{}", std::fs::read_to_string(&log).unwrap_or_default());
+    assert!(text.contains(&format!("index: from {url}@")), "{}", said());
+    assert!(text.contains("Called by: checkout (packages/app/src/main.ts)"), "{}", said());
+    Ok(())
+}
+
+/// `tsq serve --root root` (log in `log`) asked `symbol = add`: its answer.
+async fn serve_and_ask(root: &Path, log: &Path) -> anyhow::Result<String> {
+    use anyhow::Context;
+    use rmcp::model::CallToolRequestParams;
+    use rmcp::ServiceExt;
     let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_tsq"));
     cmd.arg("serve")
         .arg("--root")
-        .arg(&reader.0)
+        .arg(root)
         .env("TSQ_EMBEDDER", "none")
+        .env("TSQ_LOG", "debug")
         .env_remove("TSQ_SHARE_KEY")
         .env_remove("TSQ_SHARE_FROM")
         .env_remove("TSQ_SHARE_PUBLIC_KEY")
-        .stderr(Stdio::null());
-    let (stdout, stdin, _child) = common::serve_stdio(cmd)?;
-    let client = ().serve((stdout, stdin)).await?;
+        .stderr(std::fs::File::create(log)?);
+    let (stdout, stdin, mut child) = common::serve_stdio(cmd).context("starting tsq serve")?;
+    let client = ().serve((stdout, stdin)).await.context("the MCP handshake")?;
     let args = serde_json::json!({ "query": "symbol = add" }).as_object().unwrap().clone();
-    let r = client.call_tool(CallToolRequestParams::new("codebase_search").with_arguments(args)).await?;
+    let asked = client.call_tool(CallToolRequestParams::new("codebase_search").with_arguments(args)).await;
+    let r = match asked {
+        Ok(r) => r,
+        Err(e) => {
+            let status = child.try_wait().ok().flatten();
+            anyhow::bail!("codebase_search failed: {e} (tsq serve: {})", status.map_or("still running".to_string(), |s| s.to_string()));
+        }
+    };
     let text: String = r.content.iter().filter_map(|c| c.as_text().map(|t| t.text.clone())).collect::<Vec<_>>().join("\n");
-    assert!(text.contains(&format!("index: from {url}@")), "{text}");
-    assert!(text.contains("Called by: checkout (packages/app/src/main.ts)"), "{text}");
-    client.cancel().await?;
-    Ok(())
+    client.cancel().await.context("closing the MCP session")?;
+    Ok(text)
 }
