@@ -37,15 +37,21 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def corpus_dirs(names):
-    out = subprocess.run(["bash", os.path.join(REPO, "../shared/corpus.sh"), *names], capture_output=True, text=True, check=True).stdout
-    return dict(line.split("\t", 1) for line in out.splitlines() if "\t" in line)
+    """NAME -> directory: ../shared/corpus.sh's corpora, `desktop` from
+    benches/app-corpus.sh (the large React app), and NAME=DIR as given."""
+    given = dict(n.split("=", 1) for n in names if "=" in n)
+    listed = [n for n in names if "=" not in n]
+    out = subprocess.run(["bash", os.path.join(REPO, "../shared/corpus.sh"), *[n for n in listed if n != "desktop"]], capture_output=True, text=True, check=True).stdout
+    if "desktop" in listed:
+        out += subprocess.run(["bash", os.path.join(REPO, "benches/app-corpus.sh")], capture_output=True, text=True, check=True).stdout
+    return {**dict(line.split("\t", 1) for line in out.splitlines() if "\t" in line), **given}
 
 
 def fresh_copies(names, prefix):
     """(name, work dir, root) of a fresh copy of each available corpus,
     without its index; the caller removes the work dir."""
     dirs = corpus_dirs(names)
-    for name in names:
+    for name in (n.split("=", 1)[0] for n in names):
         if name not in dirs:
             print(f"{name}: not available (fetch its snapshot first)", file=sys.stderr)
             continue

@@ -74,6 +74,7 @@
    *  a file created there re-indexes `sf`; `affecting`, the package.json
    *  files inside the workspace that resolution (and `sf`'s module
    *  format) consulted: a change to one re-indexes `sf`. */
+  const resolutionPaths = new WeakMap();
   function resolutionInputs(program, sf) {
     const inRoot = (f) => {
       if (!f || f.startsWith("/__tsq__/")) return null;
@@ -84,14 +85,23 @@
     const affecting = new Set();
     const record = (r) => {
       if (!r) return;
-      for (const f of r.failedLookupLocations || []) {
-        const x = inRoot(f);
-        if (x && !x.includes("node_modules/")) lookups.add(x);
+      // Resolutions are shared through TypeScript's per-directory cache:
+      // each one's workspace paths are worked out once.
+      let paths = resolutionPaths.get(r);
+      if (!paths) {
+        paths = { lookups: [], affecting: [] };
+        for (const f of r.failedLookupLocations || []) {
+          const x = inRoot(f);
+          if (x && !x.includes("node_modules/")) paths.lookups.push(x);
+        }
+        for (const f of r.affectingLocations || []) {
+          const x = inRoot(f);
+          if (x) paths.affecting.push(x);
+        }
+        resolutionPaths.set(r, paths);
       }
-      for (const f of r.affectingLocations || []) {
-        const x = inRoot(f);
-        if (x) affecting.add(x);
-      }
+      for (const x of paths.lookups) lookups.add(x);
+      for (const x of paths.affecting) affecting.add(x);
     };
     for (const spec of sf.imports || []) record(program.getResolvedModule(sf, spec.text, program.getModeForUsageLocation(sf, spec)));
     for (const ref of sf.typeReferenceDirectives || []) record(program.getResolvedTypeReferenceDirectiveFromTypeReferenceDirective(ref, sf));

@@ -34,6 +34,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
+use super::ahead::Ahead;
 use super::inputs::{layout_hash, read_configs, Affecting, Pending};
 use super::rows::{DeclarationRow, Facts};
 use super::scope::Scope;
@@ -65,6 +66,12 @@ const NARROW_FILES: usize = 8;
 /// environment": 1.61 → 1.40 GB at 278 s; 1,024 gave 1.31-1.38 GB at
 /// 301-305 s).
 const MEMORY_MB: u32 = 1200;
+/// Isolates a full pass checks its batches in (`structure::ahead`,
+/// `TSQ_OCCURRENCE_JOBS`). 1: on the 2-core machines measured, a second
+/// isolate made the desktop app's pass 7% faster for 540 MB more
+/// (benches/README.md, "A large app"): the two isolates together spent
+/// 54% more CPU time on the same work.
+const JOBS: usize = 1;
 
 /// What an occurrence sync did.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -192,11 +199,20 @@ pub fn sync(
     // A full pass goes project by project (each program is built once and
     // released after its files; a batch is a slice with its own checker).
     let mut owners: Option<HashMap<String, usize>> = None;
+    // With a second isolate (a full pass from the start, whose batches are
+    // fixed: nothing cascades), every other batch is checked there.
+    let jobs = std::env::var("TSQ_OCCURRENCE_JOBS").ok().and_then(|v| v.parse().ok()).unwrap_or(JOBS);
+    let mut ahead = None;
+    let mut k = 0;
     while !queue.is_empty() {
         if report.full && owners.is_none() {
             let files: Vec<String> = queue.iter().cloned().collect();
             let paths: Vec<PathBuf> = files.iter().map(|p| current[p].0.clone()).collect();
             owners = Some(files.into_iter().zip(ws.owners(&paths)?).map(|(f, o)| (f, o.unwrap_or(usize::MAX))).collect());
+            if jobs > 1 && queue.len() > batch_size && k == 0 {
+                let batches = all_batches(&queue, owners.as_ref(), batch_size).into_iter().map(|b| b.iter().map(|p| current[p].0.clone()).collect()).collect();
+                ahead = Some(ws.ahead(tree, batches, memory_mb)?);
+            }
         }
         let batch = next_batch(&queue, owners.as_ref(), batch_size);
         for b in &batch {
@@ -214,7 +230,12 @@ pub fn sync(
         } else {
             None
         };
-        let Occurrences { files, failed, programs } = ws.occurrences(&paths, report.full, memory_mb, narrow)?;
+        let checked = match &ahead {
+            Some(a) if Ahead::has(k) => a.take()?,
+            _ => ws.occurrences(&paths, report.full, memory_mb, narrow)?,
+        };
+        k += 1;
+        let Occurrences { files, failed, programs } = checked;
         // The race guard: nothing in the workspace changed meanwhile.
         let moved = current.values().any(|(path, hash)| view.get(path).map(|e| &e.hash != hash).unwrap_or(true));
         if moved {
@@ -293,6 +314,8 @@ pub fn sync(
             break;
         }
     }
+    // The second isolate's programs go before the pass's last steps.
+    drop(ahead);
     report.indexed = done.len().saturating_sub(report.failed.len());
     report.cascaded = cascaded.len();
     let finish =
@@ -395,6 +418,20 @@ fn narrow_request(
         })
         .collect();
     Narrow { globals, augmenters, imports, files }
+}
+
+/// Every batch `next_batch` gives for `queue` when nothing is added.
+fn all_batches(queue: &BTreeSet<String>, owners: Option<&HashMap<String, usize>>, size: usize) -> Vec<Vec<String>> {
+    let mut left = queue.clone();
+    let mut out = Vec::new();
+    while !left.is_empty() {
+        let b = next_batch(&left, owners, size);
+        for p in &b {
+            left.remove(p);
+        }
+        out.push(b);
+    }
+    out
 }
 
 /// The next `size` files of `queue`: by owner project when `owners` is

@@ -113,3 +113,50 @@ fn the_occurrence_pass_writes_the_same_rows_on_v8_as_on_quickjs() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(compared > 500, "the fixtures hold more rows than {compared}");
 }
+
+/// A full pass split over two isolates (`TSQ_OCCURRENCE_JOBS=2`, two-file
+/// batches, so that each isolate checks several) stores exactly the rows
+/// of one isolate checking 64-file batches.
+#[test]
+fn a_pass_over_two_isolates_writes_the_rows_of_one() {
+    let repo = common::repo();
+    let mut compared = 0;
+    for rel in [
+        "fixtures/ts-ls/multi-project",
+        "fixtures/ts-ls/cross-module",
+        "fixtures/call-sites/kinds",
+        "fixtures/occurrences/holder-lib",
+        "fixtures/occurrences/program-scope",
+    ] {
+        let dir = repo.join(rel);
+        let name = dir.file_name().unwrap().to_string_lossy().to_string();
+        let one = TempDir::copy_of(&dir, &format!("two-isolates-one-{name}"));
+        let mut expected = rows_on_quickjs(&one.0);
+        let two = TempDir::copy_of(&dir, &format!("two-isolates-two-{name}"));
+        let out = Command::new(env!("CARGO_BIN_EXE_tsq"))
+            .args(["index", "--embedder", "none", "--json", "--root"])
+            .arg(&two.0)
+            .env("TSQ_OCCURRENCE_JOBS", "2")
+            .env("TSQ_OCCURRENCE_BATCH", "2")
+            .env("TSQ_LOG", "debug")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        let log = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(log.matches("engine start-up (service isolate)").count(), 2, "{name}: the pass did not start a second isolate:\n{log}");
+        let index = Index::open_with(&two.0, &IndexConfig { embedder: EmbedderChoice::None, ..Default::default() }, None).unwrap();
+        let mut got = Vec::new();
+        for f in index.occ_files(false).unwrap() {
+            assert!(f.error.is_none(), "{name}: {} failed: {:?}", f.relative_path, f.error);
+            for o in index.occurrences_in(&f.relative_path).unwrap() {
+                got.push((o.relative_path, o.line, o.column, o.symbol, o.role, o.enclosing, o.caller, o.meaning));
+            }
+        }
+        expected.sort();
+        got.sort();
+        assert!(got.len() > 20, "{name}: {} rows", got.len());
+        assert_eq!(got, expected, "{name}: two isolates stored other rows than one");
+        compared += got.len();
+    }
+    eprintln!("two isolates: {compared} rows compared");
+}
