@@ -350,10 +350,9 @@ impl Workspace {
         }
     }
 
-    /// A second isolate that checks every other batch of a full pass
-    /// (`structure::ahead`), over this workspace's root, `tree` and view.
-    pub(crate) fn ahead(&self, tree: &Tree, batches: Vec<Vec<PathBuf>>, memory_mb: u32) -> Result<crate::structure::ahead::Ahead, TsError> {
-        crate::structure::ahead::Ahead::start(self.root.clone(), tree.clone(), Arc::clone(&self.view), batches, memory_mb)
+    /// The file view the workspace reads through (shared with the index).
+    pub(crate) fn view(&self) -> Arc<FileView> {
+        Arc::clone(&self.view)
     }
 
     /// Each file's owner project (its index in load order; `None` when no

@@ -2,6 +2,7 @@
 //! the occurrence index), `sync`, the background steps `tsq serve` runs
 //! when idle (`structure_step`, `embed_some`), `status` and `clean`.
 
+use super::peak::{self, PhasePeaks};
 use super::{lock, Engine, EngineError};
 use crate::embed::EmbedderChoice;
 use crate::index::{Index, IndexConfig, Status, SyncInput, SyncReport};
@@ -23,6 +24,9 @@ pub struct IndexReport {
     pub sync: SyncReport,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub occurrences: Option<crate::structure::occurrences::OccurrenceReport>,
+    /// Peak resident memory by phase (Linux only).
+    #[serde(rename = "peakMb", skip_serializing_if = "Option::is_none")]
+    pub peak_mb: Option<PhasePeaks>,
 }
 
 impl Engine {
@@ -40,10 +44,13 @@ impl Engine {
     pub fn index(&self, mode: StructureMode, progress: &dyn Progress) -> Result<(IndexReport, Option<EngineError>), EngineError> {
         let tree = self.walk();
         let parser = self.parser()?;
+        let sampler = peak::Sampler::start();
+        let mut peaks = sampler.as_ref().map(|_| PhasePeaks::default());
         let chunks = || {
             let mut guard = self.open_index()?;
             let index = guard.as_mut().expect("opened above");
             let mut report = index.sync_with(parser, SyncInput { tree: &tree, view: &self.view }, progress)?;
+            let chunks_mb = sampler.as_ref().map(peak::Sampler::take);
             let started = std::time::Instant::now();
             let failed = match index.embed_missing(None, progress) {
                 Ok(n) => {
@@ -54,9 +61,11 @@ impl Engine {
             };
             report.embed_ms = started.elapsed().as_millis() as u64;
             report.ms += report.embed_ms;
-            Ok::<_, EngineError>((report, failed))
+            // The model is not needed by the occurrence pass.
+            index.release_embedder();
+            Ok::<_, EngineError>((report, failed, chunks_mb))
         };
-        let (mut report, failed) = std::thread::scope(|s| {
+        let (mut report, failed, chunks_mb) = std::thread::scope(|s| {
             // The occurrence sync needs the service isolate, the projects
             // and their lib files: a fresh CLI process prepares them on
             // the other core while the chunk sync runs (benches/README.md,
@@ -66,22 +75,31 @@ impl Engine {
             }
             chunks()
         })?;
+        if let Some(p) = peaks.as_mut() {
+            p.chunks = chunks_mb.unwrap_or_default();
+            p.embed = sampler.as_ref().map_or(0, peak::Sampler::take);
+        }
         if let Some(e) = failed {
-            return Ok((IndexReport { sync: report, occurrences: None }, Some(e.into())));
+            return Ok((IndexReport { sync: report, occurrences: None, peak_mb: peaks }, Some(e.into())));
         }
         // The structure pass holds its own isolate and programs: the parse
         // isolates are not needed meanwhile (a later parse starts them).
         parser.release();
-        match mode {
-            StructureMode::None => Ok((IndexReport { sync: report, occurrences: None }, None)),
+        let (occurrences, failed) = match mode {
+            StructureMode::None => (None, None),
             StructureMode::Occurrences => match self.sync_occurrences_of(&tree, progress) {
                 Ok(o) => {
                     report.ms += o.ms;
-                    Ok((IndexReport { sync: report, occurrences: Some(o) }, None))
+                    (Some(o), None)
                 }
-                Err(e) => Ok((IndexReport { sync: report, occurrences: None }, Some(e))),
+                Err(e) => (None, Some(e)),
             },
+        };
+        if let Some(p) = peaks.as_mut() {
+            p.occurrences = if mode == StructureMode::None { 0 } else { sampler.as_ref().map_or(0, peak::Sampler::take) };
+            tracing::debug!(chunks_mb = p.chunks, embed_mb = p.embed, occurrences_mb = p.occurrences, "peak resident memory by phase");
         }
+        Ok((IndexReport { sync: report, occurrences, peak_mb: peaks }, failed))
     }
 
     /// `tsq serve`'s background structure step: builds the occurrence

@@ -26,6 +26,7 @@
 mod inspect;
 mod maintain;
 mod occurrences;
+pub mod peak;
 pub mod render;
 pub mod request;
 mod share;

@@ -8,7 +8,7 @@
 //! prefixed with the chunk's breadcrumb; a chunk is scored by its best
 //! window. Vectors are mean-pooled over the window's tokens and normalized.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex};
 
 use tokenizers::Tokenizer;
 
@@ -102,16 +102,23 @@ pub(crate) fn window_spans(len: usize, width: usize) -> Vec<std::ops::Range<usiz
 
 /// The local embedder, its model loaded on first use: an answer that
 /// embeds nothing (a `symbol =` lookup, an inspect) never pays for it.
+/// `release` drops it until the next use.
 #[derive(Default)]
-pub(crate) struct LazyLocal(OnceLock<Result<LocalEmbedder, String>>);
+pub(crate) struct LazyLocal(Mutex<Option<Arc<LocalEmbedder>>>);
 
 impl LazyLocal {
     pub fn new() -> LazyLocal {
         LazyLocal::default()
     }
 
-    fn get(&self) -> Result<&LocalEmbedder, EmbedError> {
-        self.0.get_or_init(|| LocalEmbedder::load().map_err(|e| e.to_string())).as_ref().map_err(|e| EmbedError::Local(e.clone()))
+    fn get(&self) -> Result<Arc<LocalEmbedder>, EmbedError> {
+        let mut loaded = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(e) = loaded.as_ref() {
+            return Ok(Arc::clone(e));
+        }
+        let e = Arc::new(LocalEmbedder::load()?);
+        *loaded = Some(Arc::clone(&e));
+        Ok(e)
     }
 }
 
@@ -126,6 +133,10 @@ impl Embedder for LazyLocal {
 
     fn embed_query(&self, query: &str) -> Result<Vec<f32>, EmbedError> {
         self.get()?.embed_query(query)
+    }
+
+    fn release(&self) {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).take();
     }
 
     fn batch_size(&self) -> usize {

@@ -72,6 +72,9 @@ pub trait Embedder: Send + Sync {
     fn batch_size(&self) -> usize {
         64
     }
+    /// Drops what a local model holds in memory until its next use
+    /// (`tsq index` before the occurrence pass); nothing for others.
+    fn release(&self) {}
 }
 
 /// Scores query-document pairs jointly.

@@ -289,6 +289,14 @@ impl Index {
         self.embedder.as_deref()
     }
 
+    /// Frees what the embedder holds until its next use (a local model's
+    /// weights), so that the next phase does not grow beside it.
+    pub(crate) fn release_embedder(&self) {
+        if let Some(e) = &self.embedder {
+            e.release();
+        }
+    }
+
     /// The model whose vectors the index holds (`None`: BM25 only).
     pub(crate) fn embedder_id(&self) -> Option<EmbedderId> {
         self.meta.embedder.clone()

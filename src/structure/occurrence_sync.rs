@@ -211,7 +211,7 @@ pub fn sync(
             owners = Some(files.into_iter().zip(ws.owners(&paths)?).map(|(f, o)| (f, o.unwrap_or(usize::MAX))).collect());
             if jobs > 1 && queue.len() > batch_size && k == 0 {
                 let batches = all_batches(&queue, owners.as_ref(), batch_size).into_iter().map(|b| b.iter().map(|p| current[p].0.clone()).collect()).collect();
-                ahead = Some(ws.ahead(tree, batches, memory_mb)?);
+                ahead = Some(Ahead::start(ws.root().to_path_buf(), tree.clone(), ws.view(), batches, memory_mb)?);
             }
         }
         let batch = next_batch(&queue, owners.as_ref(), batch_size);
