@@ -213,15 +213,21 @@
     const differs = new Map(); // p -> q -> whether q resolves p's files otherwise
     // A full pass keeps the process near `memoryMb` (soft): past it the
     // engine collects garbage (QuickJS otherwise collects cycles only once
-    // its heap grew half again), and if the checker's own types still
-    // hold too much, the project goes on with a fresh checker (the old
-    // one's types are collected). `floor` is what the last fresh checker
-    // left (programs and process), so that a bound below it checks a
-    // light file with the same checker rather than a new one per file.
+    // its heap grew half again), and if the checkers' types still hold
+    // too much, the project and the other holders this request built
+    // (`mergeHolders`: their checkers grow with every file too) go on
+    // with fresh checkers (the old ones' types are collected). `floor` is
+    // what the last fresh checker left (programs and process), so that a
+    // bound below it checks a light file with the same checker rather
+    // than a new one per file.
     const ops = Deno.core.ops;
     const bound = req.release && req.memoryMb > 0 ? req.memoryMb : 0;
     let floor = 0;
-    const over = () => ops.op_tsq_rss_mb() > Math.max(bound, floor + 100);
+    let fresh = 0;
+    // What a file may add past `floor` before the bound acts (a bound
+    // below it, in tests, acts at almost every file).
+    const slack = Math.min(100, bound);
+    const over = () => ops.op_tsq_rss_mb() > Math.max(bound, floor + slack);
     // A few files of a project whose program is not built (a fresh
     // process's incremental sync): their import closure's program first.
     const narrow = req.narrow || {};
@@ -245,8 +251,10 @@
       for (const f of list) {
         if (bound && over()) {
           ops.op_tsq_collect_garbage();
-          if (ops.op_tsq_rss_mb() > Math.max(bound * 0.8, floor + 100)) {
+          if (ops.op_tsq_rss_mb() > Math.max(bound * 0.8, floor + slack)) {
             p.freshChecker();
+            for (const q of built) q.freshChecker();
+            fresh++;
             ws.callMemo = undefined;
             program = null;
             ops.op_tsq_collect_garbage();
@@ -281,7 +289,7 @@
     }
     for (const q of built) if (!byProject.has(q)) programs.push(programFiles(q));
     if (req.release) for (const q of holders) q.freshChecker();
-    return { files, failed, programs, buildLog: ws.buildLog.splice(0) };
+    return { files, failed, programs, buildLog: ws.buildLog.splice(0), freshCheckers: fresh };
   }
 
   globalThis.tsqOccurrenceRequests = { indexFiles };

@@ -114,37 +114,38 @@ fn the_occurrence_pass_writes_the_same_rows_on_v8_as_on_quickjs() {
     assert!(compared > 500, "the fixtures hold more rows than {compared}");
 }
 
-/// A full pass split over two isolates (`TSQ_OCCURRENCE_JOBS=2`, two-file
-/// batches, so that each isolate checks several) stores exactly the rows
-/// of one isolate checking 64-file batches.
-#[test]
-fn a_pass_over_two_isolates_writes_the_rows_of_one() {
+/// The fixtures a full pass's variants (two isolates, the memory bound)
+/// are compared on: projects that share files, other holders, call sites.
+const PASS_VARIANT_FIXTURES: [&str; 5] = [
+    "fixtures/ts-ls/multi-project",
+    "fixtures/ts-ls/cross-module",
+    "fixtures/call-sites/kinds",
+    "fixtures/occurrences/holder-lib",
+    "fixtures/occurrences/program-scope",
+];
+
+/// Runs `tsq index` with `env` on a copy of each of
+/// `PASS_VARIANT_FIXTURES`, asserts `check` on its debug log, and compares
+/// the stored rows with a default pass's. Returns the rows compared.
+fn compare_pass_variant(label: &str, env: &[(&str, &str)], check: impl Fn(&str, &str)) -> usize {
     let repo = common::repo();
     let mut compared = 0;
-    for rel in [
-        "fixtures/ts-ls/multi-project",
-        "fixtures/ts-ls/cross-module",
-        "fixtures/call-sites/kinds",
-        "fixtures/occurrences/holder-lib",
-        "fixtures/occurrences/program-scope",
-    ] {
+    for rel in PASS_VARIANT_FIXTURES {
         let dir = repo.join(rel);
         let name = dir.file_name().unwrap().to_string_lossy().to_string();
-        let one = TempDir::copy_of(&dir, &format!("two-isolates-one-{name}"));
+        let one = TempDir::copy_of(&dir, &format!("{label}-default-{name}"));
         let mut expected = rows_on_quickjs(&one.0);
-        let two = TempDir::copy_of(&dir, &format!("two-isolates-two-{name}"));
+        let variant = TempDir::copy_of(&dir, &format!("{label}-{name}"));
         let out = Command::new(env!("CARGO_BIN_EXE_tsq"))
             .args(["index", "--embedder", "none", "--json", "--root"])
-            .arg(&two.0)
-            .env("TSQ_OCCURRENCE_JOBS", "2")
-            .env("TSQ_OCCURRENCE_BATCH", "2")
+            .arg(&variant.0)
+            .envs(env.iter().copied())
             .env("TSQ_LOG", "debug")
             .output()
             .unwrap();
         assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
-        let log = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(log.matches("engine start-up (service isolate)").count(), 2, "{name}: the pass did not start a second isolate:\n{log}");
-        let index = Index::open_with(&two.0, &IndexConfig { embedder: EmbedderChoice::None, ..Default::default() }, None).unwrap();
+        check(&name, &String::from_utf8_lossy(&out.stderr));
+        let index = Index::open_with(&variant.0, &IndexConfig { embedder: EmbedderChoice::None, ..Default::default() }, None).unwrap();
         let mut got = Vec::new();
         for f in index.occ_files(false).unwrap() {
             assert!(f.error.is_none(), "{name}: {} failed: {:?}", f.relative_path, f.error);
@@ -155,8 +156,35 @@ fn a_pass_over_two_isolates_writes_the_rows_of_one() {
         expected.sort();
         got.sort();
         assert!(got.len() > 20, "{name}: {} rows", got.len());
-        assert_eq!(got, expected, "{name}: two isolates stored other rows than one");
+        assert_eq!(got, expected, "{name}: the {label} pass stored other rows than the default pass");
         compared += got.len();
     }
+    compared
+}
+
+/// A full pass split over two isolates (`TSQ_OCCURRENCE_JOBS=2`, two-file
+/// batches, so that each isolate checks several) stores exactly the rows
+/// of one isolate checking 64-file batches.
+#[test]
+fn a_pass_over_two_isolates_writes_the_rows_of_one() {
+    let compared = compare_pass_variant("two-isolates", &[("TSQ_OCCURRENCE_JOBS", "2"), ("TSQ_OCCURRENCE_BATCH", "2")], |name, log| {
+        assert_eq!(log.matches("engine start-up (service isolate)").count(), 2, "{name}: the pass did not start a second isolate:\n{log}");
+    });
     eprintln!("two isolates: {compared} rows compared");
+}
+
+/// The memory bound at 1 MiB (`TSQ_OCCURRENCE_MEMORY_MB`): the pass goes
+/// on with fresh checkers, its own and other holders', at almost every
+/// file, and stores exactly the rows of the default pass.
+#[test]
+fn a_pass_with_fresh_checkers_at_every_file_writes_the_rows_of_one() {
+    let compared = compare_pass_variant("fresh-checkers", &[("TSQ_OCCURRENCE_MEMORY_MB", "1")], |name, log| {
+        let fresh: u32 = log
+            .lines()
+            .filter(|l| l.contains("memory bound: the request went on with fresh checkers"))
+            .filter_map(|l| l.split("fresh_checkers=").nth(1)?.split_whitespace().next()?.parse::<u32>().ok())
+            .sum();
+        assert!(fresh >= 2, "{name}: the bound started {fresh} fresh checkers:\n{log}");
+    });
+    eprintln!("fresh checkers: {compared} rows compared");
 }

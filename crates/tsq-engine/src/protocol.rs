@@ -173,6 +173,10 @@ pub enum ServiceResponse {
         programs: Vec<ProgramFiles>,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         build_log: Vec<BuildEntry>,
+        /// How often the memory bound (`memory_mb`) made the request go
+        /// on with fresh checkers.
+        #[serde(default)]
+        fresh_checkers: u32,
     },
     /// `owners`: per file, its owner project's index, or -1.
     Owners {
