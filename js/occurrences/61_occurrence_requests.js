@@ -211,7 +211,7 @@
     const built = new Set(); // other holders whose programs were built
     const programs = []; // each used project's workspace files (the live answers' scope)
     const differs = new Map(); // p -> q -> whether q resolves p's files otherwise
-    // A full pass keeps the process near `memoryMb` (soft): past it the
+    // A request keeps the process near `memoryMb` (soft): past it the
     // engine collects garbage (QuickJS otherwise collects cycles only once
     // its heap grew half again), and if the checkers' types still hold
     // too much, the project and the other holders this request built
@@ -221,7 +221,10 @@
     // bound below it checks a light file with the same checker rather
     // than a new one per file.
     const ops = Deno.core.ops;
-    const bound = req.release && req.memoryMb > 0 ? req.memoryMb : 0;
+    // Every request, not only a full pass's: in `tsq serve`, a signature
+    // edit's cascade re-indexes hundreds of files beside the warm
+    // programs (vue's peaked at 2.66 GB with the bound off there).
+    const bound = req.memoryMb > 0 ? req.memoryMb : 0;
     let floor = 0;
     let fresh = 0;
     // What a file may add past `floor` before the bound acts (a bound

@@ -113,10 +113,11 @@ pub enum ServiceRequest {
         files: Vec<String>,
         #[serde(default)]
         release: bool,
-        /// In a full pass, a soft bound on the process's resident memory
-        /// in MiB: past it, the engine collects garbage, and if that is
-        /// not enough the project goes on with a fresh checker (0: fresh
-        /// checkers only between requests).
+        /// A soft bound on the process's resident memory in MiB: past
+        /// it, between files, the engine collects garbage, and if that is
+        /// not enough the request's projects go on with fresh checkers
+        /// (0: off; a full pass still gets fresh checkers between its
+        /// requests).
         #[serde(default)]
         memory_mb: u32,
         /// An incremental sync of a few files whose owner program is not
