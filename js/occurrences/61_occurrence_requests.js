@@ -10,6 +10,10 @@
   const { indexFile, occurrenceRows, contextualEdges } = globalThis.tsqOccurrences;
   const { moduleEdges } = globalThis.tsqFileInputs;
 
+  /** A request of at most this many files outside a full pass (an edit
+   *  and a few importers) is not held to the memory bound. */
+  const FEW_FILES = 8;
+
   /** The other configured projects whose configs include `f` (a root
    *  catch-all tsconfig beside the file's own). */
   function otherHolders(ws, p, f) {
@@ -221,10 +225,13 @@
     // bound below it checks a light file with the same checker rather
     // than a new one per file.
     const ops = Deno.core.ops;
-    // Every request, not only a full pass's: in `tsq serve`, a signature
-    // edit's cascade re-indexes hundreds of files beside the warm
-    // programs (vue's peaked at 2.66 GB with the bound off there).
-    const bound = req.memoryMb > 0 ? req.memoryMb : 0;
+    // A full pass's requests, and any other of more than a few files: in
+    // `tsq serve`, a signature edit's cascade re-indexes hundreds of
+    // files beside the warm programs (vue's peaked at 2.66 GB with the
+    // bound off there). An edit's few files never outgrow it by much,
+    // and resident memory is the whole process's (a test process holds
+    // many workspaces).
+    const bound = req.memoryMb > 0 && (req.release || req.files.length > FEW_FILES) ? req.memoryMb : 0;
     let floor = 0;
     let fresh = 0;
     // What a file may add past `floor` before the bound acts (a bound

@@ -113,11 +113,12 @@ pub enum ServiceRequest {
         files: Vec<String>,
         #[serde(default)]
         release: bool,
-        /// A soft bound on the process's resident memory in MiB: past
-        /// it, between files, the engine collects garbage, and if that is
-        /// not enough the request's projects go on with fresh checkers
-        /// (0: off; a full pass still gets fresh checkers between its
-        /// requests).
+        /// A soft bound on the process's resident memory in MiB, for a
+        /// full pass's requests and any other of more than a few files
+        /// (a cascade): past it, between files, the engine collects
+        /// garbage, and if that is not enough the request's projects go
+        /// on with fresh checkers (0: off; a full pass still gets fresh
+        /// checkers between its requests).
         #[serde(default)]
         memory_mb: u32,
         /// An incremental sync of a few files whose owner program is not
