@@ -10,10 +10,6 @@
   const { indexFile, occurrenceRows, contextualEdges } = globalThis.tsqOccurrences;
   const { moduleEdges } = globalThis.tsqFileInputs;
 
-  /** A request of at most this many files outside a full pass (an edit
-   *  and a few importers) is not held to the memory bound. */
-  const FEW_FILES = 8;
-
   /** The other configured projects whose configs include `f` (a root
    *  catch-all tsconfig beside the file's own). */
   function otherHolders(ws, p, f) {
@@ -215,23 +211,16 @@
     const built = new Set(); // other holders whose programs were built
     const programs = []; // each used project's workspace files (the live answers' scope)
     const differs = new Map(); // p -> q -> whether q resolves p's files otherwise
-    // A request keeps the process near `memoryMb` (soft): past it the
+    // A full pass keeps the process near `memoryMb` (soft): past it the
     // engine collects garbage (QuickJS otherwise collects cycles only once
-    // its heap grew half again), and if the checkers' types still hold
-    // too much, the project and the other holders this request built
-    // (`mergeHolders`: their checkers grow with every file too) go on
-    // with fresh checkers (the old ones' types are collected). `floor` is
+    // its heap grew half again), and if the checker's own types still
+    // hold too much, the project goes on with a fresh checker (the old
+    // one's types are collected; `fresh` counts them). `floor` is
     // what the last fresh checker left (programs and process), so that a
     // bound below it checks a light file with the same checker rather
     // than a new one per file.
     const ops = Deno.core.ops;
-    // A full pass's requests, and any other of more than a few files: in
-    // `tsq serve`, a signature edit's cascade re-indexes hundreds of
-    // files beside the warm programs (vue's peaked at 2.66 GB with the
-    // bound off there). An edit's few files never outgrow it by much,
-    // and resident memory is the whole process's (a test process holds
-    // many workspaces).
-    const bound = req.memoryMb > 0 && (req.release || req.files.length > FEW_FILES) ? req.memoryMb : 0;
+    const bound = req.release && req.memoryMb > 0 ? req.memoryMb : 0;
     let floor = 0;
     let fresh = 0;
     // What a file may add past `floor` before the bound acts (a bound
@@ -263,7 +252,6 @@
           ops.op_tsq_collect_garbage();
           if (ops.op_tsq_rss_mb() > Math.max(bound * 0.8, floor + slack)) {
             p.freshChecker();
-            for (const q of built) q.freshChecker();
             fresh++;
             ws.callMemo = undefined;
             program = null;

@@ -58,8 +58,7 @@ const BATCH: usize = 64;
 /// import closure (`protocol::Narrow`): on vue, a body-only edit's program
 /// is a few dozen files instead of 461. More files share the whole program.
 const NARROW_FILES: usize = 8;
-/// An occurrence sync's soft bound on resident memory, MiB (a full pass
-/// or a cascade in `tsq serve` beside its warm programs): past it the engine
+/// A full pass's soft bound on resident memory, MiB: past it the engine
 /// collects garbage, then starts a fresh checker if that was not enough;
 /// 0 starts fresh checkers only between requests. Checked between files,
 /// so one type-heavy file can overshoot it. 1,200 keeps vue's full index

@@ -174,8 +174,8 @@ fn a_pass_over_two_isolates_writes_the_rows_of_one() {
 }
 
 /// The memory bound at 1 MiB (`TSQ_OCCURRENCE_MEMORY_MB`): the pass goes
-/// on with fresh checkers, its own and other holders', at almost every
-/// file, and stores exactly the rows of the default pass.
+/// on with a fresh checker at almost every file, and stores exactly the
+/// rows of the default pass.
 #[test]
 fn a_pass_with_fresh_checkers_at_every_file_writes_the_rows_of_one() {
     let compared = compare_pass_variant("fresh-checkers", &[("TSQ_OCCURRENCE_MEMORY_MB", "1")], |name, log| {

@@ -113,12 +113,10 @@ pub enum ServiceRequest {
         files: Vec<String>,
         #[serde(default)]
         release: bool,
-        /// A soft bound on the process's resident memory in MiB, for a
-        /// full pass's requests and any other of more than a few files
-        /// (a cascade): past it, between files, the engine collects
-        /// garbage, and if that is not enough the request's projects go
-        /// on with fresh checkers (0: off; a full pass still gets fresh
-        /// checkers between its requests).
+        /// In a full pass, a soft bound on the process's resident memory
+        /// in MiB: past it, the engine collects garbage, and if that is
+        /// not enough the project goes on with a fresh checker (0: fresh
+        /// checkers only between requests).
         #[serde(default)]
         memory_mb: u32,
         /// An incremental sync of a few files whose owner program is not
