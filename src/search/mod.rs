@@ -250,8 +250,9 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
 }
 
 /// Stage 1's ranking steps over fused scores: the query's factors (roles,
-/// definitions, paths), lending, the type step, the call graph, the path
-/// boost, re-exports and comment chunks; strongest first.
+/// definitions, paths), lending, the type step, the call graph, file
+/// evidence, the path boost, re-exports and comment chunks; strongest
+/// first.
 struct Ranking<'a> {
     index: &'a Index,
     shape: &'a rank::QueryShape<'a>,
@@ -290,6 +291,12 @@ impl Ranking<'_> {
             let mut finals: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
             rank::lend(&names, calls, &raw, &mut finals);
             scores.iter_mut().zip(finals).for_each(|(s, f)| s.final_score = f);
+        }
+        if self.shape.steps.files > 0.0 {
+            let files: Vec<&str> = cands.iter().map(|c| c.row.chunk.relative_path.as_str()).collect();
+            let finals: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
+            let lifted = rank::file_evidence(&files, &finals, self.shape.steps.files, rank::FILE_OTHERS);
+            scores.iter_mut().zip(lifted).for_each(|(s, f)| s.final_score = f);
         }
         if self.shape.steps.paths && self.shape.steps.path_top > 0.0 {
             let finals: Vec<f64> = scores.iter().map(|s| s.final_score).collect();

@@ -345,6 +345,37 @@ pub fn boost(scores: &[f64], factors: &[Factors], weight: f64) -> Vec<f64> {
     }
 }
 
+/// File evidence (issue 45, second pass): each candidate gains `weight ×`
+/// the mean of the `k` strongest other candidates of its file, so a file
+/// several parts of which match the question outranks a file with one
+/// matching part. Its own score is left out of its file's mean; when that
+/// lifts a score past 1.0, every score is divided by the largest.
+pub fn file_evidence(files: &[&str], scores: &[f64], weight: f64, k: usize) -> Vec<f64> {
+    let mut by_file: std::collections::HashMap<&str, Vec<(f64, usize)>> = std::collections::HashMap::new();
+    for (i, (f, &s)) in files.iter().zip(scores).enumerate() {
+        by_file.entry(f).or_default().push((s, i));
+    }
+    for v in by_file.values_mut() {
+        v.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        v.truncate(k + 1);
+    }
+    let lifted: Vec<f64> = files
+        .iter()
+        .zip(scores)
+        .enumerate()
+        .map(|(i, (f, &s))| {
+            let others: f64 = by_file[f].iter().filter(|&&(_, j)| j != i).take(k).map(|&(x, _)| x).sum();
+            s + weight * others / k.max(1) as f64
+        })
+        .collect();
+    let max = lifted.iter().copied().fold(0.0, f64::max);
+    if max > 1.0 {
+        lifted.iter().map(|s| s / max).collect()
+    } else {
+        lifted
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -410,6 +441,22 @@ mod tests {
         assert!((scores[1] - (0.2 + 0.8 * GRAPH_LIFT * 0.9)).abs() < 1e-9, "{scores:?}");
         assert_eq!(scores[2], 0.2);
         assert_eq!(scores[0], 0.27);
+    }
+
+    #[test]
+    fn a_file_with_several_matching_parts_outranks_a_file_with_one() {
+        // a.ts has one strong chunk; b.ts three good ones. Each gains 0.3 ×
+        // the mean of its file's (up to) three strongest others.
+        let files = ["a.ts", "b.ts", "b.ts", "b.ts", "c.ts"];
+        let out = file_evidence(&files, &[0.8, 0.7, 0.6, 0.5, 0.1], 0.3, 3);
+        assert!((out[0] - 0.8).abs() < 1e-9, "nothing else in a.ts: {out:?}");
+        assert!((out[1] - (0.7 + 0.3 * (0.6 + 0.5) / 3.0)).abs() < 1e-9, "{out:?}");
+        assert!((out[3] - (0.5 + 0.3 * (0.7 + 0.6) / 3.0)).abs() < 1e-9, "{out:?}");
+        assert!(out[1] > out[0], "b.ts's best now leads: {out:?}");
+        assert_eq!(out[4], 0.1);
+        // Scores stay within [0, 1], in the lifted order.
+        let out = file_evidence(&["a.ts", "a.ts"], &[1.0, 1.0], 0.5, 3);
+        assert!(out.iter().all(|&s| s <= 1.0) && out[0] == out[1], "{out:?}");
     }
 
     #[test]

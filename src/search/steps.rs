@@ -63,6 +63,11 @@ pub struct Steps {
     /// Re-export chunks rank, as barrels, when the question names their
     /// file (path evidence); otherwise they stay out.
     pub reexports: bool,
+    /// File evidence: each candidate gains this share of the mean of its
+    /// file's `FILE_OTHERS` strongest other candidates (`rank::file_evidence`);
+    /// 0.0: off. Measured, off: it gains on the tuned sets and loses on
+    /// the held-out and never-tuned ones (benches/README.md).
+    pub files: f64,
 }
 
 /// Which usage prior ranks (`structure::usage`).
@@ -98,6 +103,7 @@ impl Steps {
         symbols: false,
         comments: false,
         reexports: false,
+        files: 0.0,
     };
     /// What ships: each step that gained on the untuned queries
     /// (benches/README.md, the ablation).
@@ -123,11 +129,13 @@ impl Steps {
         symbols: true,
         comments: true,
         reexports: true,
+        files: 0.0,
     };
     /// The default before issue 45's steps: path evidence as a lift, the
     /// definition lift by name alone, no symbol-query weighting, comment
     /// chunks and re-exports as they were.
-    pub const BEFORE_45: Steps = Steps { path_top: 0.0, definition_syntax: false, symbols: false, comments: false, reexports: false, ..Steps::DEFAULT };
+    pub const BEFORE_45: Steps =
+        Steps { path_top: 0.0, definition_syntax: false, symbols: false, comments: false, reexports: false, files: 0.0, ..Steps::DEFAULT };
 }
 
 /// How far the most used symbol moves toward 1.0 (the usage prior).
@@ -152,6 +160,12 @@ pub const PATH_TOP: f64 = 1.0;
 pub(crate) const STEM_LIFT: f64 = 0.3;
 /// BM25's share of the hybrid for a symbol query (at least).
 pub(crate) const SYMBOL_BM25: f64 = 0.8;
+/// File evidence, where it is turned on (the ablation): the share of the
+/// mean of a candidate's strongest other candidates in its file that it
+/// gains (issue 45, second pass).
+pub const FILE_EVIDENCE: f64 = 0.3;
+/// How many of the file's other candidates that mean is over.
+pub(crate) const FILE_OTHERS: usize = 3;
 /// How many comment-only chunks may rank in the top 10.
 pub(crate) const COMMENTS_IN_TOP: usize = 1;
 /// Same-file decay in the concise list.

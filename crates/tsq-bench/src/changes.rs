@@ -60,6 +60,24 @@ fn distinct_files(hits: &[Hit]) -> Vec<Hit> {
     hits.iter().filter(|h| seen.insert(h.path.clone())).cloned().collect()
 }
 
+/// With `TSQ_BENCH_DUMP=<file>`, each question's first ten files of the
+/// default's ranking, the changed ones marked, appended to that file.
+fn dump(q: &EvalQuery, hits: &[Hit]) {
+    use std::io::Write;
+    let Some(path) = std::env::var_os("TSQ_BENCH_DUMP") else { return };
+    let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(path) else { return };
+    let files = distinct_files(hits);
+    let truth = |p: &str| q.relevant.iter().any(|r| r.path == p);
+    let _ = writeln!(f, "## {} {}", q.id, q.query);
+    for (i, h) in files.iter().take(10).enumerate() {
+        let _ = writeln!(f, "{i:>3} {} {}", if truth(&h.path) { "*" } else { " " }, h.path);
+    }
+    for r in &q.relevant {
+        let at = files.iter().position(|h| h.path == r.path);
+        let _ = writeln!(f, "  changed {} at {}", r.path, at.map_or("-".to_string(), |i| i.to_string()));
+    }
+}
+
 fn queries(repo: &str) -> anyhow::Result<Vec<EvalQuery>> {
     let path = format!("{}/../../benches/search-eval/changes-{repo}.jsonl", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).with_context(|| format!("{path}: run benches/search-eval/changes.py first"))?;
@@ -69,10 +87,11 @@ fn queries(repo: &str) -> anyhow::Result<Vec<EvalQuery>> {
 pub fn run(repos: &[String], embedder: EmbedderChoice) -> anyhow::Result<ExitStatus> {
     let engine = tsq::parse_pool::ParsePool::new(&Default::default())?;
     let settings = Settings::default();
-    let systems: [(&str, Option<Steps>); 4] = [
+    let systems: [(&str, Option<Steps>); 5] = [
         ("BM25 over whole files", None),
         ("BM25 over 2,500-char windows", None),
         ("tsq, default before issue 45", Some(Steps::BEFORE_45)),
+        ("tsq, default with file evidence 0.3", Some(Steps { files: tsq::search::rank::FILE_EVIDENCE, ..Steps::DEFAULT })),
         ("tsq, default", Some(Steps::DEFAULT)),
     ];
     let mut table: BTreeMap<String, Vec<FileScore>> = BTreeMap::new();
@@ -80,6 +99,7 @@ pub fn run(repos: &[String], embedder: EmbedderChoice) -> anyhow::Result<ExitSta
     for repo in repos {
         let qs = queries(repo)?;
         let dir = crate::search::workspace(repo)?;
+        crate::search::index_as_shipped(&dir, embedder)?;
         let mut index = Index::open(&dir, &IndexConfig { embedder, warm_vectors: true, ..Default::default() })?;
         let progress = crate::PhaseLines::new();
         eprintln!("bench changes: {repo}: indexing {}", dir.display());
@@ -104,6 +124,9 @@ pub fn run(repos: &[String], embedder: EmbedderChoice) -> anyhow::Result<ExitSta
                     }
                     _ => unreachable!(),
                 };
+                if i == systems.len() - 1 {
+                    dump(q, &hits);
+                }
                 scores[i].add(&hits, q);
             }
         }
