@@ -336,12 +336,17 @@ pub fn decay(files: &[&str], scores: &[f64], factor: f64) -> Vec<usize> {
 /// the boost's.
 pub fn boost(scores: &[f64], factors: &[Factors], weight: f64) -> Vec<f64> {
     let top = scores.iter().copied().fold(0.0, f64::max);
-    let boosted: Vec<f64> = scores.iter().zip(factors).map(|(&s, f)| f.boost(s, top, weight)).collect();
-    let max = boosted.iter().copied().fold(0.0, f64::max);
+    within_one(scores.iter().zip(factors).map(|(&s, f)| f.boost(s, top, weight)).collect())
+}
+
+/// Scores a step may have lifted past 1.0, divided by the largest when it
+/// passes 1.0: back in [0, 1], in the same order.
+fn within_one(scores: Vec<f64>) -> Vec<f64> {
+    let max = scores.iter().copied().fold(0.0, f64::max);
     if max > 1.0 {
-        boosted.iter().map(|s| s / max).collect()
+        scores.iter().map(|s| s / max).collect()
     } else {
-        boosted
+        scores
     }
 }
 
@@ -359,21 +364,17 @@ pub fn file_evidence(files: &[&str], scores: &[f64], weight: f64, k: usize) -> V
         v.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         v.truncate(k + 1);
     }
-    let lifted: Vec<f64> = files
-        .iter()
-        .zip(scores)
-        .enumerate()
-        .map(|(i, (f, &s))| {
-            let others: f64 = by_file[f].iter().filter(|&&(_, j)| j != i).take(k).map(|&(x, _)| x).sum();
-            s + weight * others / k.max(1) as f64
-        })
-        .collect();
-    let max = lifted.iter().copied().fold(0.0, f64::max);
-    if max > 1.0 {
-        lifted.iter().map(|s| s / max).collect()
-    } else {
-        lifted
-    }
+    within_one(
+        files
+            .iter()
+            .zip(scores)
+            .enumerate()
+            .map(|(i, (f, &s))| {
+                let others: f64 = by_file[f].iter().filter(|&&(_, j)| j != i).take(k).map(|&(x, _)| x).sum();
+                s + weight * others / k.max(1) as f64
+            })
+            .collect(),
+    )
 }
 
 #[cfg(test)]

@@ -171,15 +171,11 @@ pub(crate) fn workspace(repo: &str) -> anyhow::Result<PathBuf> {
 /// usage prior and the type step's owners read the occurrence rows). Up
 /// to date after the first run; the bench's own sync then finds nothing.
 pub(crate) fn index_as_shipped(dir: &Path, embedder: EmbedderChoice) -> anyhow::Result<()> {
-    let name = match embedder {
-        EmbedderChoice::Auto => "auto",
-        EmbedderChoice::None => "none",
-        EmbedderChoice::Local => "local",
-        EmbedderChoice::Voyage => "voyage",
-    };
+    // The same spelling `--embedder` parses.
+    let name = clap::ValueEnum::to_possible_value(&embedder).context("an embedder without a name")?.get_name().to_string();
     let t = Instant::now();
     let out = std::process::Command::new(crate::tsq_bin()?)
-        .args(["index", "--json", "--embedder", name, "--root"])
+        .args(["index", "--json", "--embedder", &name, "--root"])
         .arg(dir)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::inherit())
