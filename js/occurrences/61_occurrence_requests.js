@@ -211,16 +211,19 @@
     const built = new Set(); // other holders whose programs were built
     const programs = []; // each used project's workspace files (the live answers' scope)
     const differs = new Map(); // p -> q -> whether q resolves p's files otherwise
-    // A full pass keeps the process near `memoryMb` (soft): past it the
+    // Every pass keeps the process near `memoryMb` (soft): past it the
     // engine collects garbage (QuickJS otherwise collects cycles only once
     // its heap grew half again), and if the checker's own types still
     // hold too much, the project goes on with a fresh checker (the old
     // one's types are collected; `fresh` counts them). `floor` is
     // what the last fresh checker left (programs and process), so that a
     // bound below it checks a light file with the same checker rather
-    // than a new one per file.
+    // than a new one per file. An incremental pass (`tsq serve` after an
+    // edit whose API change cascades to hundreds of importers) keeps its
+    // programs, so only the bound keeps one checker from holding the
+    // types of every file it re-checks.
     const ops = Deno.core.ops;
-    const bound = req.release && req.memoryMb > 0 ? req.memoryMb : 0;
+    const bound = req.memoryMb > 0 ? req.memoryMb : 0;
     let floor = 0;
     let fresh = 0;
     // What a file may add past `floor` before the bound acts (a bound
