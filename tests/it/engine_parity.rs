@@ -179,11 +179,7 @@ fn a_pass_over_two_isolates_writes_the_rows_of_one() {
 #[test]
 fn a_pass_with_fresh_checkers_at_every_file_writes_the_rows_of_one() {
     let compared = compare_pass_variant("fresh-checkers", &[("TSQ_OCCURRENCE_MEMORY_MB", "1")], |name, log| {
-        let fresh: u32 = log
-            .lines()
-            .filter(|l| l.contains("memory bound: the request went on with fresh checkers"))
-            .filter_map(|l| l.split("fresh_checkers=").nth(1)?.split_whitespace().next()?.parse::<u32>().ok())
-            .sum();
+        let fresh = common::fresh_checkers(log);
         // The first file always finds the process past 1 MiB.
         assert!(fresh >= 1, "{name}: the bound started no fresh checker:\n{log}");
     });

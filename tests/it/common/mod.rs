@@ -205,3 +205,12 @@ pub fn without_backends(text: &str) -> String {
     let first: Vec<&str> = first.split(" | ").filter(|p| !p.contains("structure: ") && !p.ends_with(" tokens")).collect();
     format!("{}\n{rest}", first.join(" | "))
 }
+
+/// Fresh checkers the occurrence pass's memory bound started, summed over
+/// a `TSQ_LOG=debug` log (`Workspace::occurrences`' debug line).
+pub fn fresh_checkers(log: &str) -> u32 {
+    log.lines()
+        .filter(|l| l.contains("memory bound: the request went on with fresh checkers"))
+        .filter_map(|l| l.split("fresh_checkers=").nth(1)?.split_whitespace().next()?.parse::<u32>().ok())
+        .sum()
+}
