@@ -36,6 +36,18 @@ fn workspace_of(name: &str, files: &[(&str, &str)]) -> TempDir {
     ws
 }
 
+/// `z.ts` exporting `make(): number`, and six files `u0.ts`…`u5.ts` that
+/// import and call it: a signature edit of `make` cascades to all six.
+fn make_and_six_importers(name: &str) -> TempDir {
+    let mut files: Vec<(String, String)> =
+        vec![("tsconfig.json".into(), ESNEXT.into()), ("z.ts".into(), "export function make(): number { return 1; }\n".into())];
+    for i in 0..6 {
+        files.push((format!("u{i}.ts"), format!("import {{ make }} from './z';\nexport function use{i}() {{ return make(); }}\n")));
+    }
+    let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    workspace_of(name, &refs)
+}
+
 /// Issue 44's first scenario: a heritage change in `z.ts` reaches
 /// `x.ts`'s call through `y.ts`, whose own emit (`export { Svc }`) does
 /// not change. TypeScript re-checks every file that imports `z.ts`,
@@ -254,13 +266,7 @@ fn a_body_only_edit_adding_a_repeated_local_moves_no_id() {
 /// not change. The answer meanwhile is computed live and says so.
 #[test]
 fn a_cascade_left_by_a_sync_is_finished_by_the_next() {
-    let mut files: Vec<(String, String)> =
-        vec![("tsconfig.json".into(), ESNEXT.into()), ("z.ts".into(), "export function make(): number { return 1; }\n".into())];
-    for i in 0..6 {
-        files.push((format!("u{i}.ts"), format!("import {{ make }} from './z';\nexport function use{i}() {{ return make(); }}\n")));
-    }
-    let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
-    let ws = workspace_of("occ-deferred", &refs);
+    let ws = make_and_six_importers("occ-deferred");
     engine(&ws.0).sync_occurrences(&tsq::progress::silent()).unwrap();
     // A server that re-indexes at most 3 files before an answer.
     let serve =
@@ -365,15 +371,9 @@ fn a_cascade_keeps_what_other_holders_fail_to_resolve() {
 /// Language Service's.
 #[test]
 fn a_cascade_under_the_memory_bound_stays_exact() {
-    let mut files: Vec<(String, String)> =
-        vec![("tsconfig.json".into(), ESNEXT.into()), ("z.ts".into(), "export function make(n: number): number { return n; }\n".into())];
-    for i in 0..6 {
-        files.push((format!("u{i}.ts"), format!("import {{ make }} from './z';\nexport function use{i}() {{ return make({i}); }}\n")));
-    }
-    let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
-    let ws = workspace_of("occ-bounded-cascade", &refs);
+    let ws = make_and_six_importers("occ-bounded-cascade");
     tsq_index(&ws.0, &[]);
-    edit(&ws.0, "z.ts", "make(n: number): number { return n; }", "make(n: number, k?: number): string { return `${n}${k}`; }");
+    edit(&ws.0, "z.ts", "make(): number { return 1; }", "make(): string { return 'one'; }");
     let (report, log) = tsq_index(&ws.0, &[("TSQ_OCCURRENCE_MEMORY_MB", "1")]);
     assert_eq!(report["occurrences"]["full"], false, "{report}");
     assert_eq!(report["occurrences"]["indexed"], 7, "the edited file and its six importers: {report}");
