@@ -203,7 +203,11 @@
       const needed = new Set(byProject.keys());
       for (const [p, list] of byProject) for (const f of list) for (const q of otherHolders(ws, p, f)) needed.add(q);
       for (const p of ws.projects) {
-        if (!needed.has(p)) p.release();
+        if (!needed.has(p) && p.built) {
+          p.release();
+          // The call memo holds every built program.
+          ws.callMemo = undefined;
+        }
       }
     }
     const files = [];

@@ -276,6 +276,9 @@
       // its (now absent) program as up to date.
       this.listVersion = (this.listVersion || 0) + 1;
       this.built = false;
+      // Nothing of this project may keep the program alive.
+      this.unresolvedFor = undefined;
+      this.unresolved = undefined;
     }
 
     /** A fresh checker over the same files. The next `program()` is a new
