@@ -184,9 +184,23 @@ pub fn resident_mb() -> Option<f64> {
 /// only as caches, never relying on a `deref` staying the same object.
 #[op2(nofast)]
 fn op_tsq_collect_garbage(isolate: &mut v8::Isolate) {
+    collect(isolate, "inside a request");
+}
+
+/// Clears the kept objects, collects, hands free pages back, and logs
+/// the heap left (debug logs only; benches/README.md reads them).
+fn collect(isolate: &mut v8::Isolate, when: &'static str) {
+    let started = Instant::now();
     isolate.clear_kept_objects();
     isolate.low_memory_notification();
     trim_malloc();
+    if tracing::enabled!(tracing::Level::DEBUG) {
+        let stats = isolate.get_heap_statistics();
+        let ms = started.elapsed().as_millis() as u64;
+        let rss_mb = resident_mb().unwrap_or(0.0) as u64;
+        let [malloc_used_mb, malloc_free_mb] = malloc_mb().unwrap_or_default();
+        tracing::debug!(heap_mb = stats.total_heap_size() / (1 << 20), rss_mb, malloc_used_mb, malloc_free_mb, ms, when, "engine heap after a collection");
+    }
 }
 
 /// What the C allocator holds, in MiB: in use (the engine's heap plus
@@ -315,18 +329,7 @@ impl Isolate {
 
     /// Runs the engine's garbage collector now.
     fn collect_garbage(&mut self) {
-        let started = Instant::now();
-        let isolate = self.runtime.v8_isolate();
-        isolate.clear_kept_objects();
-        isolate.low_memory_notification();
-        trim_malloc();
-        if tracing::enabled!(tracing::Level::DEBUG) {
-            let stats = isolate.get_heap_statistics();
-            let ms = started.elapsed().as_millis() as u64;
-            let rss_mb = resident_mb().unwrap_or(0.0) as u64;
-            let [malloc_used_mb, malloc_free_mb] = malloc_mb().unwrap_or_default();
-            tracing::debug!(heap_mb = stats.total_heap_size() / (1 << 20), rss_mb, malloc_used_mb, malloc_free_mb, ms, "engine heap after a collection");
-        }
+        collect(self.runtime.v8_isolate(), "after a request");
     }
 
     /// Puts `request` in its slot, calls the JS entry point `entry`, and
