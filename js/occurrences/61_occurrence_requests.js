@@ -261,9 +261,11 @@
             p.freshChecker();
             fresh++;
             ws.callMemo = undefined;
-            program = null;
-            ops.op_tsq_collect_garbage();
+            // The new program first: until it is asked for, the Language
+            // Service keeps the old one, and with it the old checker, so a
+            // collection before it would free nothing.
             program = p.program();
+            ops.op_tsq_collect_garbage();
             floor = ops.op_tsq_rss_mb();
           }
         }
