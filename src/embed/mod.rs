@@ -7,6 +7,7 @@ mod http;
 pub mod local;
 mod minilm;
 mod onnx;
+pub mod static_table;
 pub mod voyage;
 
 use std::fmt;
@@ -23,6 +24,8 @@ pub enum EmbedderChoice {
     /// BM25 only: no vectors.
     None,
     Local,
+    /// The static token table distilled from the local model.
+    Static,
     Voyage,
 }
 
@@ -33,8 +36,9 @@ impl std::str::FromStr for EmbedderChoice {
             "auto" => Ok(EmbedderChoice::Auto),
             "none" => Ok(EmbedderChoice::None),
             "local" => Ok(EmbedderChoice::Local),
+            "static" => Ok(EmbedderChoice::Static),
             "voyage" => Ok(EmbedderChoice::Voyage),
-            other => Err(format!("unknown embedder `{other}` (expected auto, none, local or voyage)")),
+            other => Err(format!("unknown embedder `{other}` (expected auto, none, local, static or voyage)")),
         }
     }
 }
@@ -117,6 +121,7 @@ pub(crate) fn choose(choice: EmbedderChoice, http: &HttpConfig) -> Result<Option
             None => Err(EmbedError::Transport { service: "voyage", message: "--embedder voyage needs VOYAGE_API_KEY in the environment".into() }),
         },
         EmbedderChoice::Local => Ok(Some(Box::new(local::LazyLocal::new()))),
+        EmbedderChoice::Static => Ok(Some(Box::new(static_table::StaticEmbedder::load()?))),
         EmbedderChoice::Auto => match key {
             Some(key) => Ok(Some(Box::new(voyage::VoyageEmbedder::new(key, http.clone())?))),
             None => Ok(Some(Box::new(local::LazyLocal::new()))),
