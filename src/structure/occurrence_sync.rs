@@ -51,8 +51,16 @@ use crate::ts::files::FileView;
 use crate::ts::protocol::{FileOccurrences, Narrow, NarrowAugmenter, NarrowFile};
 use crate::workspace::{Occurrences, Workspace};
 
-/// Files per request to the service isolate (one progress step).
+/// Files per request to the service isolate (one progress step) in a full
+/// pass.
 const BATCH: usize = 64;
+/// Files per request in an incremental pass (the cascade after an edit,
+/// mostly inside `tsq serve`). A request's response sits in the JS heap
+/// and again in Rust while it is converted, on top of the programs a
+/// server keeps: on vue, a signature edit's 375-file cascade peaked at
+/// 1,606 MB with 64 files a request and 1,371 MB with 16
+/// (benches/README.md, issue 47's fourth pass).
+const INCREMENTAL_BATCH: usize = 16;
 /// An incremental sync of at most this many files, whose owner program is
 /// not built (a fresh CLI process), checks them in a program of their
 /// import closure (`protocol::Narrow`): on vue, a body-only edit's program
@@ -188,7 +196,8 @@ pub fn sync(
     }
 
     // Files per request (`TSQ_OCCURRENCE_BATCH`, a knob for the kill -9 test).
-    let batch_size = std::env::var("TSQ_OCCURRENCE_BATCH").ok().and_then(|v| v.parse().ok()).unwrap_or(BATCH).max(1);
+    let batch_env: Option<usize> = std::env::var("TSQ_OCCURRENCE_BATCH").ok().and_then(|v| v.parse().ok());
+    let batch_size = |full: bool| batch_env.unwrap_or(if full { BATCH } else { INCREMENTAL_BATCH }).max(1);
     // The soft bound on resident memory (`TSQ_OCCURRENCE_MEMORY_MB`, a memory/time knob).
     let memory_mb = std::env::var("TSQ_OCCURRENCE_MEMORY_MB").ok().and_then(|v| v.parse().ok()).unwrap_or(MEMORY_MB);
     let mut done: HashSet<String> = HashSet::new();
@@ -209,12 +218,13 @@ pub fn sync(
             let files: Vec<String> = queue.iter().cloned().collect();
             let paths: Vec<PathBuf> = files.iter().map(|p| current[p].0.clone()).collect();
             owners = Some(files.into_iter().zip(ws.owners(&paths)?).map(|(f, o)| (f, o.unwrap_or(usize::MAX))).collect());
-            if jobs > 1 && queue.len() > batch_size && k == 0 {
-                let batches = all_batches(&queue, owners.as_ref(), batch_size).into_iter().map(|b| b.iter().map(|p| current[p].0.clone()).collect()).collect();
+            if jobs > 1 && queue.len() > batch_size(true) && k == 0 {
+                let batches =
+                    all_batches(&queue, owners.as_ref(), batch_size(true)).into_iter().map(|b| b.iter().map(|p| current[p].0.clone()).collect()).collect();
                 ahead = Some(Ahead::start(ws.root().to_path_buf(), tree.clone(), ws.view(), batches, memory_mb)?);
             }
         }
-        let batch = next_batch(&queue, owners.as_ref(), batch_size);
+        let batch = next_batch(&queue, owners.as_ref(), batch_size(report.full));
         for b in &batch {
             queue.remove(b);
         }
