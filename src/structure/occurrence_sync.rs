@@ -58,9 +58,9 @@ const BATCH: usize = 64;
 /// mostly inside `tsq serve`). A request's response sits in the JS heap
 /// and again in Rust while it is converted, on top of the programs a
 /// server keeps: on vue, a signature edit's 375-file cascade peaked at
-/// 1,606 MB with 64 files a request and 1,371 MB with 16
-/// (benches/README.md, issue 47's fourth pass).
-const INCREMENTAL_BATCH: usize = 16;
+/// 1,606 MB with 64 files a request, 1,359-1,371 MB with 16 and 1,268 MB
+/// with 8 (benches/README.md, issue 47's fourth pass).
+const INCREMENTAL_BATCH: usize = 8;
 /// An incremental sync of at most this many files, whose owner program is
 /// not built (a fresh CLI process), checks them in a program of their
 /// import closure (`protocol::Narrow`): on vue, a body-only edit's program
