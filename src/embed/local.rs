@@ -8,8 +8,6 @@
 //! prefixed with the chunk's breadcrumb; a chunk is scored by its best
 //! window. Vectors are mean-pooled over the window's tokens and normalized.
 
-use std::sync::{Arc, Mutex};
-
 use tokenizers::Tokenizer;
 
 use super::minilm::MiniLm;
@@ -21,15 +19,17 @@ use super::{Document, EmbedError, Embedder, EmbedderId};
 /// 4-bit (`vendor-models/derive_w4.py`); before, the model was
 /// `all-MiniLM-L6-v2-int8`.
 pub const MODEL: &str = "all-MiniLM-L6-v2-int8-w4";
+/// Documents per embedding call.
+const BATCH: usize = 32;
 pub const DIMENSION: usize = 384;
 /// Tokens per window, [CLS] and [SEP] included.
-pub(crate) const WINDOW_TOKENS: usize = 128;
+pub(super) const WINDOW_TOKENS: usize = 128;
 /// At most this many windows per chunk (the first ~3,000 tokens); a chunk
 /// longer than that is found by its beginning, its name or BM25.
-pub(crate) const MAX_WINDOWS: usize = 24;
+pub(super) const MAX_WINDOWS: usize = 24;
 
 pub(super) static MODEL_BYTES: &[u8] = include_bytes!("../../vendor-models/minilm/model-w4.onnx");
-pub(super) static TOKENIZER_JSON: &[u8] = include_bytes!("../../vendor-models/minilm/tokenizer.json");
+static TOKENIZER_JSON: &[u8] = include_bytes!("../../vendor-models/minilm/tokenizer.json");
 
 pub struct LocalEmbedder {
     model: MiniLm,
@@ -44,10 +44,7 @@ impl LocalEmbedder {
     pub fn load() -> Result<LocalEmbedder, EmbedError> {
         let model = MiniLm::load(MODEL_BYTES).map_err(|e| EmbedError::Local(format!("loading the model: {e}")))?;
         let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
-        let mut tokenizer = Tokenizer::from_bytes(TOKENIZER_JSON).map_err(|e| EmbedError::Local(format!("tokenizer: {e}")))?;
-        // The packaged tokenizer pads and truncates at 128; windows are cut here.
-        tokenizer.with_padding(None);
-        tokenizer.with_truncation(None).map_err(|e| EmbedError::Local(e.to_string()))?;
+        let tokenizer = plain_tokenizer()?;
         let id = |t: &str| tokenizer.token_to_id(t).ok_or_else(|| EmbedError::Local(format!("tokenizer has no {t}")));
         let (cls, sep) = (id("[CLS]")?, id("[SEP]")?);
         if tokenizer.get_vocab_size(true) > model.vocabulary() {
@@ -56,23 +53,15 @@ impl LocalEmbedder {
         Ok(LocalEmbedder { model, tokenizer, threads, cls, sep })
     }
 
-    fn tokens(&self, text: &str) -> Result<Vec<u32>, EmbedError> {
-        Ok(self.tokenizer.encode(text, false).map_err(|e| EmbedError::Local(e.to_string()))?.get_ids().to_vec())
-    }
-
     /// The windows of one document: `[CLS] breadcrumb body [SEP]`.
     pub fn windows(&self, doc: &Document<'_>) -> Result<Vec<Vec<u32>>, EmbedError> {
-        let mut prefix = self.tokens(doc.breadcrumb)?;
-        prefix.truncate(WINDOW_TOKENS / 4);
-        let body = self.tokens(doc.text)?;
-        Ok(window_spans(body.len(), WINDOW_TOKENS - 2 - prefix.len())
-            .into_iter()
-            .take(MAX_WINDOWS)
-            .map(|r| {
+        let w = DocumentWindows::of(&self.tokenizer, doc)?;
+        Ok(w.iter()
+            .map(|(prefix, body)| {
                 let mut ids = Vec::with_capacity(WINDOW_TOKENS);
                 ids.push(self.cls);
-                ids.extend_from_slice(&prefix);
-                ids.extend_from_slice(&body[r]);
+                ids.extend_from_slice(prefix);
+                ids.extend_from_slice(body);
                 ids.push(self.sep);
                 ids
             })
@@ -82,6 +71,45 @@ impl LocalEmbedder {
     /// Mean-pooled, normalized vectors of token sequences.
     fn run(&self, seqs: &[Vec<u32>]) -> Vec<Vec<f32>> {
         self.model.embed(seqs, self.threads)
+    }
+}
+
+/// The model's tokenizer without the packaged padding and truncation at
+/// 128 (windows are cut by `DocumentWindows`). The static table shares it.
+pub(super) fn plain_tokenizer() -> Result<Tokenizer, EmbedError> {
+    let mut tokenizer = Tokenizer::from_bytes(TOKENIZER_JSON).map_err(|e| EmbedError::Local(format!("tokenizer: {e}")))?;
+    tokenizer.with_padding(None);
+    tokenizer.with_truncation(None).map_err(|e| EmbedError::Local(e.to_string()))?;
+    Ok(tokenizer)
+}
+
+/// A text's token ids, no special tokens.
+pub(super) fn token_ids(tokenizer: &Tokenizer, text: &str) -> Result<Vec<u32>, EmbedError> {
+    Ok(tokenizer.encode(text, false).map_err(|e| EmbedError::Local(e.to_string()))?.get_ids().to_vec())
+}
+
+/// One document's windows, shared by the local model and the static
+/// table: the breadcrumb's tokens (at most a quarter window) before each
+/// window of the body's, `window_spans` wide, at most `MAX_WINDOWS`.
+pub(super) struct DocumentWindows {
+    prefix: Vec<u32>,
+    body: Vec<u32>,
+    spans: Vec<std::ops::Range<usize>>,
+}
+
+impl DocumentWindows {
+    pub(super) fn of(tokenizer: &Tokenizer, doc: &Document<'_>) -> Result<DocumentWindows, EmbedError> {
+        let mut prefix = token_ids(tokenizer, doc.breadcrumb)?;
+        prefix.truncate(WINDOW_TOKENS / 4);
+        let body = token_ids(tokenizer, doc.text)?;
+        let mut spans = window_spans(body.len(), WINDOW_TOKENS - 2 - prefix.len());
+        spans.truncate(MAX_WINDOWS);
+        Ok(DocumentWindows { prefix, body, spans })
+    }
+
+    /// Each window as (breadcrumb, body slice).
+    pub(super) fn iter(&self) -> impl Iterator<Item = (&[u32], &[u32])> {
+        self.spans.iter().map(|r| (self.prefix.as_slice(), &self.body[r.clone()]))
     }
 }
 
@@ -100,48 +128,9 @@ pub(crate) fn window_spans(len: usize, width: usize) -> Vec<std::ops::Range<usiz
     out
 }
 
-/// The local embedder, its model loaded on first use: an answer that
-/// embeds nothing (a `symbol =` lookup, an inspect) never pays for it.
-/// `release` drops it until the next use.
-#[derive(Default)]
-pub(crate) struct LazyLocal(Mutex<Option<Arc<LocalEmbedder>>>);
-
-impl LazyLocal {
-    pub fn new() -> LazyLocal {
-        LazyLocal::default()
-    }
-
-    fn get(&self) -> Result<Arc<LocalEmbedder>, EmbedError> {
-        let mut loaded = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(e) = loaded.as_ref() {
-            return Ok(Arc::clone(e));
-        }
-        let e = Arc::new(LocalEmbedder::load()?);
-        *loaded = Some(Arc::clone(&e));
-        Ok(e)
-    }
-}
-
-impl Embedder for LazyLocal {
-    fn id(&self) -> EmbedderId {
-        EmbedderId { model: MODEL.into(), dimension: DIMENSION }
-    }
-
-    fn embed_documents(&self, docs: &[Document<'_>]) -> Result<Vec<Vec<Vec<f32>>>, EmbedError> {
-        self.get()?.embed_documents(docs)
-    }
-
-    fn embed_query(&self, query: &str) -> Result<Vec<f32>, EmbedError> {
-        self.get()?.embed_query(query)
-    }
-
-    fn release(&self) {
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).take();
-    }
-
-    fn batch_size(&self) -> usize {
-        32
-    }
+/// The local embedder, its model loaded on first use (`super::Lazy`).
+pub(crate) fn lazy() -> super::Lazy<LocalEmbedder> {
+    super::Lazy::new(EmbedderId { model: MODEL.into(), dimension: DIMENSION }, BATCH, LocalEmbedder::load)
 }
 
 impl Embedder for LocalEmbedder {
@@ -163,13 +152,13 @@ impl Embedder for LocalEmbedder {
 
     fn embed_query(&self, query: &str) -> Result<Vec<f32>, EmbedError> {
         let mut ids = vec![self.cls];
-        ids.extend(self.tokens(query)?.into_iter().take(WINDOW_TOKENS - 2));
+        ids.extend(token_ids(&self.tokenizer, query)?.into_iter().take(WINDOW_TOKENS - 2));
         ids.push(self.sep);
         self.run(&[ids]).pop().ok_or_else(|| EmbedError::Local("no vector".into()))
     }
 
     fn batch_size(&self) -> usize {
-        32
+        BATCH
     }
 }
 

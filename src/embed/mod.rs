@@ -4,6 +4,7 @@
 //! This module is the only one in tsq that does network IO.
 
 mod http;
+mod lazy;
 pub mod local;
 mod minilm;
 mod onnx;
@@ -13,6 +14,7 @@ pub mod voyage;
 use std::fmt;
 
 pub use http::HttpConfig;
+pub(crate) use lazy::Lazy;
 
 /// Which backend a run uses (`--embedder`, `TSQ_EMBEDDER`, `embedder` in
 /// `tsq.toml`). `Auto`: Voyage when `VOYAGE_API_KEY` is set, else local.
@@ -120,11 +122,11 @@ pub(crate) fn choose(choice: EmbedderChoice, http: &HttpConfig) -> Result<Option
             Some(key) => Ok(Some(Box::new(voyage::VoyageEmbedder::new(key, http.clone())?))),
             None => Err(EmbedError::Transport { service: "voyage", message: "--embedder voyage needs VOYAGE_API_KEY in the environment".into() }),
         },
-        EmbedderChoice::Local => Ok(Some(Box::new(local::LazyLocal::new()))),
-        EmbedderChoice::Static => Ok(Some(Box::new(static_table::StaticEmbedder::load()?))),
+        EmbedderChoice::Local => Ok(Some(Box::new(local::lazy()))),
+        EmbedderChoice::Static => Ok(Some(Box::new(static_table::lazy()))),
         EmbedderChoice::Auto => match key {
             Some(key) => Ok(Some(Box::new(voyage::VoyageEmbedder::new(key, http.clone())?))),
-            None => Ok(Some(Box::new(local::LazyLocal::new()))),
+            None => Ok(Some(Box::new(local::lazy()))),
         },
     }
 }

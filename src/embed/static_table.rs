@@ -5,16 +5,21 @@
 //! is the mean of its tokens' rows, normalized: no forward pass, so a
 //! repository's vectors take about as long as tokenizing it.
 //!
-//! Windows are as the local model's (`local::window_spans`, the breadcrumb
-//! before each), so a chunk is scored by its best window either way.
+//! Windows are as the local model's (`local::DocumentWindows`, the
+//! breadcrumb before each), so a chunk is scored by its best window either
+//! way.
 
 use tokenizers::Tokenizer;
 
-use super::local::{window_spans, MAX_WINDOWS, TOKENIZER_JSON, WINDOW_TOKENS};
+use super::local::{plain_tokenizer, token_ids, DocumentWindows, WINDOW_TOKENS};
 use super::{Document, EmbedError, Embedder, EmbedderId};
 
 /// What the index records with every vector.
 pub const MODEL: &str = "minilm-static-256-int8";
+/// Documents per embedding call (pooling is cheap).
+const BATCH: usize = 256;
+/// The table's width (`derive_static.py`'s PCA); `load` checks it.
+pub const DIMENSION: usize = 256;
 static TABLE: &[u8] = include_bytes!("../../vendor-models/static/tokens.bin");
 
 pub struct StaticEmbedder {
@@ -47,17 +52,14 @@ fn read_table(bytes: &[u8]) -> Result<(&[u8], usize, usize), String> {
 impl StaticEmbedder {
     pub fn load() -> Result<StaticEmbedder, EmbedError> {
         let (table, count, dimension) = read_table(TABLE).map_err(|e| EmbedError::Local(format!("static table: {e}")))?;
-        let mut tokenizer = Tokenizer::from_bytes(TOKENIZER_JSON).map_err(|e| EmbedError::Local(format!("tokenizer: {e}")))?;
-        tokenizer.with_padding(None);
-        tokenizer.with_truncation(None).map_err(|e| EmbedError::Local(e.to_string()))?;
+        if dimension != DIMENSION {
+            return Err(EmbedError::Local(format!("the static table has {dimension} dimensions, tsq expects {DIMENSION}")));
+        }
+        let tokenizer = plain_tokenizer()?;
         if tokenizer.get_vocab_size(true) > count {
             return Err(EmbedError::Local(format!("the tokenizer has {} tokens, the static table {count}", tokenizer.get_vocab_size(true))));
         }
         Ok(StaticEmbedder { tokenizer, table, dimension })
-    }
-
-    fn tokens(&self, text: &str) -> Result<Vec<u32>, EmbedError> {
-        Ok(self.tokenizer.encode(text, false).map_err(|e| EmbedError::Local(e.to_string()))?.get_ids().to_vec())
     }
 
     /// The normalized mean of the tokens' rows (zeros for no tokens).
@@ -75,32 +77,26 @@ impl StaticEmbedder {
     }
 }
 
+/// The static embedder, its table checked on first use (`super::Lazy`).
+pub(crate) fn lazy() -> super::Lazy<StaticEmbedder> {
+    super::Lazy::new(EmbedderId { model: MODEL.into(), dimension: DIMENSION }, BATCH, StaticEmbedder::load)
+}
+
 impl Embedder for StaticEmbedder {
     fn id(&self) -> EmbedderId {
-        EmbedderId { model: MODEL.into(), dimension: self.dimension }
+        EmbedderId { model: MODEL.into(), dimension: DIMENSION }
     }
 
     fn embed_documents(&self, docs: &[Document<'_>]) -> Result<Vec<Vec<Vec<f32>>>, EmbedError> {
-        docs.iter()
-            .map(|d| {
-                let mut prefix = self.tokens(d.breadcrumb)?;
-                prefix.truncate(WINDOW_TOKENS / 4);
-                let body = self.tokens(d.text)?;
-                Ok(window_spans(body.len(), WINDOW_TOKENS - 2 - prefix.len())
-                    .into_iter()
-                    .take(MAX_WINDOWS)
-                    .map(|r| self.pool(prefix.iter().chain(&body[r])))
-                    .collect())
-            })
-            .collect()
+        docs.iter().map(|d| Ok(DocumentWindows::of(&self.tokenizer, d)?.iter().map(|(prefix, body)| self.pool(prefix.iter().chain(body))).collect())).collect()
     }
 
     fn embed_query(&self, query: &str) -> Result<Vec<f32>, EmbedError> {
-        Ok(self.pool(self.tokens(query)?.iter().take(WINDOW_TOKENS - 2)))
+        Ok(self.pool(token_ids(&self.tokenizer, query)?.iter().take(WINDOW_TOKENS - 2)))
     }
 
     fn batch_size(&self) -> usize {
-        256
+        BATCH
     }
 }
 
@@ -129,7 +125,7 @@ mod tests {
         let e = StaticEmbedder::load().unwrap();
         let text = "const value = compute(value, options.retryDelay);\n".repeat(60);
         let windows = e.embed_documents(&[Document { text: &text, breadcrumb: "src/a.ts > f" }]).unwrap().remove(0);
-        assert!(windows.len() > 1 && windows.len() <= MAX_WINDOWS, "{} windows", windows.len());
+        assert!(windows.len() > 1 && windows.len() <= super::super::local::MAX_WINDOWS, "{} windows", windows.len());
     }
 
     #[test]
