@@ -150,10 +150,6 @@ impl Engine {
             report = OccurrenceReport { indexed: report.indexed + again.indexed, occurrences: report.occurrences + again.occurrences, ..again };
         }
         if report.indexed + report.removed + report.failed.len() > 0 {
-            if tracing::enabled!(tracing::Level::DEBUG) {
-                let mb = lock(&self.index).as_ref().map_or(0, |i| i.cache_bytes() >> 20);
-                tracing::debug!(mb, "LanceDB caches after the occurrence sync");
-            }
             tracing::info!(
                 full = report.full,
                 cascaded = report.cascaded,

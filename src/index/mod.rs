@@ -270,11 +270,6 @@ impl Index {
         Ok(index)
     }
 
-    /// What LanceDB's caches hold, in bytes (debug logs).
-    pub(crate) fn cache_bytes(&self) -> u64 {
-        self.store.cache_bytes()
-    }
-
     pub fn root(&self) -> &Path {
         &self.root
     }

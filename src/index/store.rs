@@ -23,25 +23,10 @@ pub(crate) const ANN_MIN_ROWS: usize = 50_000;
 
 pub(crate) use super::schema::TABLES;
 
-/// LanceDB's caches for the seven tables (one session), in bytes.
-/// Lance's defaults (6 GiB of index pages, 1 GiB of metadata) never evict
-/// in practice, so a long-lived `tsq serve` kept the index pages and
-/// manifests of every version its syncs wrote: 17 MB → 60 MB over one
-/// 375-file cascade on vue, and on with every edit after
-/// (benches/README.md, issue 47's fifth pass). A query needs far less
-/// (vue's warm retrieval is as fast with 32 and 16 MiB).
-const INDEX_CACHE_BYTES: usize = 64 << 20;
-const METADATA_CACHE_BYTES: usize = 32 << 20;
-
-fn session() -> std::sync::Arc<lancedb::Session> {
-    std::sync::Arc::new(lancedb::Session::new(INDEX_CACHE_BYTES, METADATA_CACHE_BYTES, std::sync::Arc::new(lancedb::ObjectStoreRegistry::default())))
-}
-
 pub struct Store {
     pub dir: PathBuf,
     pub dimension: usize,
     db: Connection,
-    session: std::sync::Arc<lancedb::Session>,
     pub chunks: Table,
     pub vectors: Table,
     pub files: Table,
@@ -68,13 +53,7 @@ impl Store {
     /// second element says whether that happened (the caller reconciles).
     pub async fn open(dir: &Path, dimension: usize) -> Result<(Store, bool), IndexError> {
         // Strong consistency: every read sees what other processes committed.
-        let session = session();
-        let db = lancedb::connect(&dir.display().to_string())
-            .read_consistency_interval(std::time::Duration::ZERO)
-            .session(session.clone())
-            .execute()
-            .await
-            .map_err(lance)?;
+        let db = lancedb::connect(&dir.display().to_string()).read_consistency_interval(std::time::Duration::ZERO).execute().await.map_err(lance)?;
         let mut recovered = false;
         let names = db.table_names().execute().await.map_err(lance)?;
         // `derived`: a table the occurrence sync fills from the sources
@@ -128,12 +107,7 @@ impl Store {
         )?;
         tracing::debug!(ms = started.elapsed().as_millis() as u64, "index tables opened");
         recovered |= a || b || c || g || h || i || j;
-        Ok((Store { dir: dir.to_path_buf(), dimension, db, session, chunks, vectors, files, occurrences, occ_files, occ_declarations, usage }, recovered))
-    }
-
-    /// What LanceDB's caches hold, in bytes (debug logs).
-    pub(crate) fn cache_bytes(&self) -> u64 {
-        self.session.size_bytes()
+        Ok((Store { dir: dir.to_path_buf(), dimension, db, chunks, vectors, files, occurrences, occ_files, occ_declarations, usage }, recovered))
     }
 
     /// The vector dimension the chunks table was created with.
