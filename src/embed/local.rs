@@ -115,7 +115,7 @@ impl DocumentWindows {
 
 /// Token ranges of the windows over a body of `len` tokens, `width` tokens
 /// each, at a 75% stride; at least one (possibly empty) window.
-pub(crate) fn window_spans(len: usize, width: usize) -> Vec<std::ops::Range<usize>> {
+fn window_spans(len: usize, width: usize) -> Vec<std::ops::Range<usize>> {
     let width = width.max(8);
     let stride = (width * 3 / 4).max(1);
     let mut out = Vec::with_capacity(len / stride + 1);

@@ -27,7 +27,6 @@ pub struct StaticEmbedder {
     /// The embedded table's rows (int8 values, then an f32 scale), read in
     /// place: 7.9 MB, never copied.
     table: &'static [u8],
-    dimension: usize,
 }
 
 /// Checks `derive_static.py`'s table: `TSQSTAT1`, rows and dimension (u32
@@ -59,16 +58,16 @@ impl StaticEmbedder {
         if tokenizer.get_vocab_size(true) > count {
             return Err(EmbedError::Local(format!("the tokenizer has {} tokens, the static table {count}", tokenizer.get_vocab_size(true))));
         }
-        Ok(StaticEmbedder { tokenizer, table, dimension })
+        Ok(StaticEmbedder { tokenizer, table })
     }
 
     /// The normalized mean of the tokens' rows (zeros for no tokens).
     fn pool<'a>(&self, ids: impl IntoIterator<Item = &'a u32>) -> Vec<f32> {
-        let mut v = vec![0f32; self.dimension];
-        let record = self.dimension + 4;
+        let mut v = vec![0f32; DIMENSION];
+        let record = DIMENSION + 4;
         for &id in ids {
             let Some(row) = self.table.get(id as usize * record..(id as usize + 1) * record) else { continue };
-            let (values, s) = row.split_at(self.dimension);
+            let (values, s) = row.split_at(DIMENSION);
             let scale = f32::from_le_bytes([s[0], s[1], s[2], s[3]]);
             v.iter_mut().zip(values).for_each(|(a, &b)| *a += b as i8 as f32 * scale);
         }
