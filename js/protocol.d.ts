@@ -91,7 +91,14 @@ export type ServiceRequest =
   | { method: "owners"; files: string[] }
   /** Builds and binds the programs of the files' owner projects, so that
    *  the next occurrence pass over them is incremental (`tsq serve`). */
-  | { method: "warm"; files: string[] };
+  | { method: "warm"; files: string[] }
+  /** Parses the lib files of the files' owner projects, building no program. */
+  | { method: "libs"; files: string[] }
+  /** Every project resolves the files' imports again at its next program. */
+  | { method: "invalidate"; files: string[] }
+  /** A fresh checker for every built program (files stay parsed and
+   *  bound); Rust collects after it. */
+  | { method: "settle" };
 
 export type ServiceResponse =
   | { kind: "loaded"; workspace: WorkspaceInfo }

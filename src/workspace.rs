@@ -383,6 +383,16 @@ impl Workspace {
         }
     }
 
+    /// Fresh checkers for every built program, then a collection
+    /// (`ServiceRequest::Settle`): a long incremental pass's types stop
+    /// holding memory. The programs stay built.
+    pub(crate) fn settle(&self) -> Result<(), TsError> {
+        match self.service.call(ServiceRequest::Settle)? {
+            ServiceResponse::Warmed { .. } => Ok(()),
+            other => Err(TsError::Protocol(format!("expected `warmed`, got {other:?}"))),
+        }
+    }
+
     /// Builds and binds the programs of `files`' owner projects (`tsq
     /// serve` when idle), so that the occurrence pass after an edit of
     /// one of them is incremental. Returns how many programs were built.

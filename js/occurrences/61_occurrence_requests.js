@@ -265,11 +265,18 @@
             // Service keeps the old one, and with it the old checker, so a
             // collection before it would free nothing.
             program = p.program();
+            // Every other project checked since its last fresh checker goes
+            // too: a cascade passes through several projects (vue's reaches
+            // three of packages-private/ before packages/), and each
+            // checker it left holds the types of the files it checked.
+            for (const q of ws.projects) if (q !== p) q.dropChecker();
             ops.op_tsq_collect_garbage();
             floor = ops.op_tsq_rss_mb();
           }
         }
         const sf = program.getSourceFile(f);
+        // Its checker is asked for (`Project.checkedSinceFresh`).
+        p.uses++;
         if (!sf) {
           failed.push({ relativePath: L.rel(f), message: `project ${L.rel(p.name)} does not hold this file` });
           continue;

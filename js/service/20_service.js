@@ -183,6 +183,7 @@
     /** The program, built on first use (only the projects a query needs
      *  are ever built); the first build is timed into the build log. */
     program() {
+      this.uses = (this.uses || 0) + 1;
       if (this.built) {
         this.checkAffecting();
         return this.resolved(this.service.getProgram());
@@ -293,11 +294,27 @@
     freshChecker() {
       if (!this.built) return;
       this.checkerEpoch = (this.checkerEpoch || 0) + 1;
+      this.usesAtFresh = (this.uses || 0) + 1;
       this.options = { ...this.options, tsqCheckerEpoch: this.checkerEpoch };
       // The project version must move too, or the service never looks.
       this.listVersion = (this.listVersion || 0) + 1;
       this.unresolvedFor = undefined;
       this.unresolved = undefined;
+    }
+
+    /** Whether the checker was asked for since its last fresh start (a
+     *  built program no one asked for since `freshChecker` holds no types). */
+    checkedSinceFresh() {
+      return this.built && this.uses !== this.usesAtFresh;
+    }
+
+    /** A fresh checker now: the new program is built at once, so the old
+     *  checker is garbage (until asked for, the Language Service keeps the
+     *  old program, and with it the old checker). */
+    dropChecker() {
+      if (!this.checkedSinceFresh()) return;
+      this.freshChecker();
+      this.program();
     }
 
     /** Files a query may touch: this project's own source files. */
@@ -557,6 +574,12 @@
         done.add(p);
         p.parseLibs();
       }
+      return { kind: "warmed", built: 0, buildLog: [] };
+    },
+    settle() {
+      if (!workspace) throw new Error("settle before load");
+      for (const p of workspace.projects) p.dropChecker();
+      workspace.callMemo = undefined;
       return { kind: "warmed", built: 0, buildLog: [] };
     },
     warm(req) {

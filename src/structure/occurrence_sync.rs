@@ -326,6 +326,14 @@ pub fn sync(
     }
     // The second isolate's programs go before the pass's last steps.
     drop(ahead);
+    // An incremental pass of more than one request (a cascade in `tsq
+    // serve`) leaves a checker holding the types of every file it checked,
+    // hundreds of MB: fresh checkers and a collection before the usage
+    // prior and compaction allocate their own.
+    if !report.full && done.len() > INCREMENTAL_BATCH {
+        ws.settle()?;
+        tracing::debug!(files = done.len(), "settled: fresh checkers after a long incremental pass");
+    }
     report.indexed = done.len().saturating_sub(report.failed.len());
     report.cascaded = cascaded.len();
     let finish =

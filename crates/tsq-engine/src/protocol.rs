@@ -143,6 +143,12 @@ pub enum ServiceRequest {
     /// changed): TypeScript's `hasInvalidatedResolutions`. Answered
     /// `warmed` with nothing built.
     Invalidate { files: Vec<String> },
+    /// Gives every built project a fresh checker over the same program
+    /// (its files stay parsed and bound) and collects: what a long
+    /// incremental pass checked stops holding memory before the next
+    /// phase allocates (`tsq serve` after a cascade). Answered `warmed`
+    /// with nothing built.
+    Settle,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

@@ -39,9 +39,13 @@ fn workspace_of(name: &str, files: &[(&str, &str)]) -> TempDir {
 /// `z.ts` exporting `make(): number`, and six files `u0.ts`…`u5.ts` that
 /// import and call it: a signature edit of `make` cascades to all six.
 fn make_and_six_importers(name: &str) -> TempDir {
+    make_and_importers(name, 6)
+}
+
+fn make_and_importers(name: &str, importers: usize) -> TempDir {
     let mut files: Vec<(String, String)> =
         vec![("tsconfig.json".into(), ESNEXT.into()), ("z.ts".into(), "export function make(): number { return 1; }\n".into())];
-    for i in 0..6 {
+    for i in 0..importers {
         files.push((format!("u{i}.ts"), format!("import {{ make }} from './z';\nexport function use{i}() {{ return make(); }}\n")));
     }
     let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
@@ -380,4 +384,25 @@ fn a_cascade_under_the_memory_bound_stays_exact() {
     let fresh = crate::common::fresh_checkers(&log);
     assert!(fresh >= 1, "the bound started no fresh checker in the incremental pass:\n{log}");
     assert_exact(&engine(&ws.0), &ws.0, 1, 7);
+}
+
+/// A cascade longer than one request (twelve importers, eight files a
+/// request) ends with fresh checkers and a collection before the usage
+/// prior and compaction (`Workspace::settle`), and the rows stay exact.
+#[test]
+fn a_long_cascade_settles_and_stays_exact() {
+    let ws = make_and_importers("occ-settled-cascade", 12);
+    tsq_index(&ws.0, &[]);
+    edit(&ws.0, "z.ts", "make(): number { return 1; }", "make(): string { return 'one'; }");
+    let (report, log) = tsq_index(&ws.0, &[]);
+    assert_eq!(report["occurrences"]["full"], false, "{report}");
+    assert_eq!(report["occurrences"]["indexed"], 13, "the edited file and its twelve importers: {report}");
+    assert!(log.contains("settled: fresh checkers after a long incremental pass files=13"), "no settle after the cascade:\n{log}");
+    assert!(log.contains("engine heap after a collection") && log.contains("when=\"after a request\""), "the settle did not collect:\n{log}");
+    assert_exact(&engine(&ws.0), &ws.0, 1, 13);
+    // One file's edit is one request: nothing to settle.
+    edit(&ws.0, "u0.ts", "return make();", "return make() + '';");
+    let (report, log) = tsq_index(&ws.0, &[]);
+    assert_eq!(report["occurrences"]["indexed"], 1, "{report}");
+    assert!(!log.contains("settled:"), "a one-request pass settled:\n{log}");
 }
