@@ -383,7 +383,7 @@ impl Workspace {
         }
     }
 
-    /// Fresh checkers for every built program, then a collection
+    /// Fresh checkers for every program checked since its last one, then a collection
     /// (`ServiceRequest::Settle`): a long incremental pass's types stop
     /// holding memory. The programs stay built.
     pub(crate) fn settle(&self) -> Result<(), TsError> {

@@ -316,9 +316,10 @@ impl Isolate {
             fs.next_epoch();
         }
         // A full occurrence pass drops programs and checkers between its
-        // requests, and a settle drops checkers: collect them now. QuickJS otherwise collects only when
-        // its heap grows half again past the size at its last collection,
-        // so a pass would peak at 1.5 times what it holds.
+        // requests, and a settle drops checkers: collect them now. QuickJS
+        // otherwise collects only when its heap grows half again past the
+        // size at its last collection, so a pass would peak at 1.5 times
+        // what it holds.
         let collect = matches!(request, ServiceRequest::Occurrences { release: true, .. } | ServiceRequest::Settle);
         let response = self.round_trip("tsqService", request);
         if collect {

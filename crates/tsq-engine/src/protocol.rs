@@ -143,11 +143,11 @@ pub enum ServiceRequest {
     /// changed): TypeScript's `hasInvalidatedResolutions`. Answered
     /// `warmed` with nothing built.
     Invalidate { files: Vec<String> },
-    /// Gives every built project a fresh checker over the same program
-    /// (its files stay parsed and bound) and collects: what a long
-    /// incremental pass checked stops holding memory before the next
-    /// phase allocates (`tsq serve` after a cascade). Answered `warmed`
-    /// with nothing built.
+    /// Gives every project whose checker was asked for since its last
+    /// fresh one a fresh checker over the same program (its files stay
+    /// parsed and bound), and collects: what a long incremental pass
+    /// checked stops holding memory before the next phase allocates
+    /// (`tsq serve` after a cascade). Answered `warmed` with nothing built.
     Settle,
 }
 
