@@ -119,6 +119,11 @@
       this.registry = registry;
       this.buildLog = buildLog;
       this.built = false;
+      // How often the checker was asked for, and the count at its last
+      // fresh start (`checkedSinceFresh`).
+      this.uses = 0;
+      this.usesAtFresh = 0;
+      this.checkerEpoch = 0;
       this.setParsed(parsed);
       const host = {
         ...fsHost,
@@ -183,7 +188,7 @@
     /** The program, built on first use (only the projects a query needs
      *  are ever built); the first build is timed into the build log. */
     program() {
-      this.uses = (this.uses || 0) + 1;
+      this.uses++;
       if (this.built) {
         this.checkAffecting();
         return this.resolved(this.service.getProgram());
@@ -293,8 +298,8 @@
      *  registry keys files by source-affecting options only). */
     freshChecker() {
       if (!this.built) return;
-      this.checkerEpoch = (this.checkerEpoch || 0) + 1;
-      this.usesAtFresh = (this.uses || 0) + 1;
+      this.checkerEpoch++;
+      this.usesAtFresh = this.uses + 1;
       this.options = { ...this.options, tsqCheckerEpoch: this.checkerEpoch };
       // The project version must move too, or the service never looks.
       this.listVersion = (this.listVersion || 0) + 1;
