@@ -107,7 +107,7 @@ export type ServiceResponse =
   | { kind: "analyzed"; result: unknown /* per analysis, see Analyses below */ }
   /** `programs`: the workspace files of every program the request built
    *  or used (the scope of live answers from their files). */
-  | { kind: "occurrences"; files: FileOccurrences[]; failed: { relativePath: string; message: string }[]; programs: { project: string; files: string[]; unresolved: string[] }[]; buildLog: BuildEntry[]; freshCheckers: number }
+  | { kind: "occurrences"; files: FileOccurrences[]; failed: { relativePath: string; message: string }[]; programs: { project: string; files: string[]; unresolved: string[] }[]; buildLog: BuildEntry[]; freshCheckers: number; collectedInside: number }
   | { kind: "owners"; projects: number[] }
   /** `warmed`: how many programs this request built (already built ones
    *  are not counted). */

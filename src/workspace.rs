@@ -342,10 +342,13 @@ impl Workspace {
     pub(crate) fn occurrences(&self, files: &[PathBuf], release: bool, memory_mb: u32, narrow: Option<Narrow>) -> Result<Occurrences, TsError> {
         let request = ServiceRequest::Occurrences { files: files.iter().map(|f| slash(f)).collect(), release, memory_mb, narrow };
         match self.service.call(request)? {
-            ServiceResponse::Occurrences { files, failed, programs, mut build_log, fresh_checkers } => {
+            ServiceResponse::Occurrences { files, failed, programs, mut build_log, fresh_checkers, collected_inside } => {
                 log_builds(&mut build_log);
                 if fresh_checkers > 0 {
                     tracing::debug!(fresh_checkers, files = files.len(), "memory bound: the request went on with fresh checkers");
+                }
+                if collected_inside > 0 {
+                    tracing::debug!(collected_inside, files = files.len(), "memory bound: collected inside files");
                 }
                 Ok(Occurrences { files, failed, programs })
             }

@@ -17,6 +17,25 @@
   const { baseId, declName, fileIds, externalId, externalMember, symbolId, resolveAlias } = globalThis.tsqSymbolIds;
   const { moduleEdges, augmentedFiles, resolutionInputs, apiText } = globalThis.tsqFileInputs;
 
+  // The request's memory check (`pacedBy`; js/occurrences/61_occurrence_requests.js
+  // sets it for a request's length), called at every identifier and
+  // declaration and between a file's stages: one type-heavy file's garbage
+  // (vue's cascade: 250 MB in one file) is collected while the file is
+  // indexed, not only once it is done.
+  let pace = null;
+  const tick = () => {
+    if (pace) pace();
+  };
+  /** Runs `body` with `check` as the memory check, then none. */
+  function pacedBy(check, body) {
+    pace = check;
+    try {
+      return body();
+    } finally {
+      pace = null;
+    }
+  }
+
   /** The workspace symbols find-references relates to an identifier
    *  (its `forEachRelatedSymbol`, base types aside: those are `bases`
    *  rows): the symbol's roots (a union's property is each member's),
@@ -177,6 +196,7 @@
       ts.forEachChild(node, walkDoc);
     };
     const addOccurrence = (node) => {
+      tick();
       // CommonJS's `module` and `exports` in `module.exports = x` and
       // `exports.y = …` name the module, not the value exported: no row
       // (find-references reports `x` and `y` alone).
@@ -332,6 +352,7 @@
     // Declarations, with their items and call edges.
     const visit = (node) => {
       if (ids.has(node) && L.DECLARATION_KINDS.has(node.kind)) {
+        tick();
         const ref = L.symbolRef(sf, node);
         const nameNode = node.kind === SK.Constructor ? node : ts.getNameOfDeclaration(node);
         // A constructor is referenced through its class's name (as tsq's
@@ -378,8 +399,10 @@
       for (const [to, sites] of byTarget) calls.push({ from: key, to, sites });
     };
     visit(sf);
+    tick();
 
     const occurrences = occurrenceRows(program, sf);
+    tick();
 
     // A script, `declare global` or `declare module "x"` changes what
     // every file sees, not only its importers' view.
@@ -395,8 +418,12 @@
     const augments = global ? augmentedFiles(program, sf) : [];
     const { imports, reexports, specifiers } = moduleEdges(program, sf);
     const { lookups, affecting } = resolutionInputs(program, sf);
+    tick();
     const answers = project ? declarationAnswers(ws, project, pi, program, sf, declared, fileIndex) : [];
-    for (const [nameNode, symbol, id] of contextual) contextualMembers(checker, nameNode, symbol, id, bases);
+    for (const [nameNode, symbol, id] of contextual) {
+      tick();
+      contextualMembers(checker, nameNode, symbol, id, bases);
+    }
     return { relativePath: file, declarations, answers, occurrences, items, calls, bases, global, augments, specifiers, imports, reexports, lookups, affecting, apiText: apiText(program, sf) };
   }
 
@@ -463,6 +490,7 @@
     const units = new Map(); // L.snapshot's cache for this file
     const visit = (node) => {
       if (L.DECLARATION_KINDS.has(node.kind)) {
+        tick();
         const d = declared.get(node);
         const answer = {
           name: L.nameText(node),
@@ -572,5 +600,5 @@
     visit(sf);
   }
 
-  globalThis.tsqOccurrences = { indexFile, occurrenceRows, contextualEdges };
+  globalThis.tsqOccurrences = { indexFile, occurrenceRows, contextualEdges, pacedBy };
 })(globalThis);

@@ -7,7 +7,7 @@
 
 ((globalThis) => {
   const L = globalThis.tsqLs;
-  const { indexFile, occurrenceRows, contextualEdges } = globalThis.tsqOccurrences;
+  const { indexFile, occurrenceRows, contextualEdges, pacedBy } = globalThis.tsqOccurrences;
   const { moduleEdges } = globalThis.tsqFileInputs;
 
   /** The other configured projects whose configs include `f` (a root
@@ -234,6 +234,28 @@
     // below it, in tests, acts at almost every file).
     const slack = Math.min(100, bound);
     const over = () => ops.op_tsq_rss_mb() > Math.max(bound, floor + slack);
+    // What the request's last collection left: a collection inside a file
+    // needs the file to have grown `slack` past it, so that live types
+    // (which only a fresh checker between files frees) do not make it
+    // collect at every check.
+    let collected = 0;
+    const collect = () => {
+      ops.op_tsq_collect_garbage();
+      collected = ops.op_tsq_rss_mb();
+      return collected;
+    };
+    // Inside a file (`pacedBy`): every 64th identifier or declaration reads
+    // the resident size, and past the bound the engine collects there.
+    let ticks = 0;
+    let inside = 0;
+    const check = () => {
+      if (++ticks % 64) return;
+      const rss = ops.op_tsq_rss_mb();
+      if (rss > Math.max(bound, floor + slack, collected + slack)) {
+        collect();
+        inside++;
+      }
+    };
     // A few files of a project whose program is not built (a fresh
     // process's incremental sync): their import closure's program first.
     const narrow = req.narrow || {};
@@ -256,8 +278,11 @@
       const owns = (f) => ws.projectOf(f) === p;
       for (const f of list) {
         if (bound && over()) {
-          ops.op_tsq_collect_garbage();
-          if (ops.op_tsq_rss_mb() > Math.max(bound * 0.8, floor + slack)) {
+          // Past the bound: collect, unless a collection inside the last
+          // file left about this much (another would free little).
+          const rss = ops.op_tsq_rss_mb();
+          const left = rss > collected + slack ? collect() : rss;
+          if (left > Math.max(bound * 0.8, floor + slack)) {
             p.freshChecker();
             fresh++;
             ws.callMemo = undefined;
@@ -270,8 +295,7 @@
             // three of packages-private/ before packages/), and each
             // checker it left holds the types of the files it checked.
             for (const q of ws.projects) if (q !== p) q.dropChecker();
-            ops.op_tsq_collect_garbage();
-            floor = ops.op_tsq_rss_mb();
+            floor = collect();
           }
         }
         const sf = program.getSourceFile(f);
@@ -282,9 +306,11 @@
           continue;
         }
         try {
-          const entry = indexFile(program, sf, ws, owns(f) ? p : null, pi);
-          mergeHolders(ws, p, entry, f, sf, holders, differs, built);
-          files.push(entry);
+          files.push(pacedBy(bound ? check : null, () => {
+            const entry = indexFile(program, sf, ws, owns(f) ? p : null, pi);
+            mergeHolders(ws, p, entry, f, sf, holders, differs, built);
+            return entry;
+          }));
         } catch (e) {
           const overflow = e instanceof RangeError;
           // The message and where it was thrown (a bug report's first line).
@@ -303,7 +329,7 @@
     }
     for (const q of built) if (!byProject.has(q)) programs.push(programFiles(q));
     if (req.release) for (const q of holders) q.freshChecker();
-    return { files, failed, programs, buildLog: ws.buildLog.splice(0), freshCheckers: fresh };
+    return { files, failed, programs, buildLog: ws.buildLog.splice(0), freshCheckers: fresh, collectedInside: inside };
   }
 
   globalThis.tsqOccurrenceRequests = { indexFiles };

@@ -129,13 +129,18 @@ const PASS_VARIANT_FIXTURES: [&str; 5] = [
 /// the stored rows with a default pass's. Returns the rows compared.
 fn compare_pass_variant(label: &str, env: &[(&str, &str)], check: impl Fn(&str, &str)) -> usize {
     let repo = common::repo();
+    let dirs: Vec<PathBuf> = PASS_VARIANT_FIXTURES.iter().map(|rel| repo.join(rel)).collect();
+    compare_pass_variant_in(&dirs, label, env, check)
+}
+
+/// `compare_pass_variant` over the workspaces `dirs`.
+fn compare_pass_variant_in(dirs: &[PathBuf], label: &str, env: &[(&str, &str)], check: impl Fn(&str, &str)) -> usize {
     let mut compared = 0;
-    for rel in PASS_VARIANT_FIXTURES {
-        let dir = repo.join(rel);
+    for dir in dirs {
         let name = dir.file_name().unwrap().to_string_lossy().to_string();
-        let one = TempDir::copy_of(&dir, &format!("{label}-default-{name}"));
+        let one = TempDir::copy_of(dir, &format!("{label}-default-{name}"));
         let mut expected = rows_on_quickjs(&one.0);
-        let variant = TempDir::copy_of(&dir, &format!("{label}-{name}"));
+        let variant = TempDir::copy_of(dir, &format!("{label}-{name}"));
         let out = Command::new(env!("CARGO_BIN_EXE_tsq"))
             .args(["index", "--embedder", "none", "--json", "--root"])
             .arg(&variant.0)
@@ -174,14 +179,37 @@ fn a_pass_over_two_isolates_writes_the_rows_of_one() {
 }
 
 /// The memory bound at 1 MiB (`TSQ_OCCURRENCE_MEMORY_MB`): the pass goes
-/// on with a fresh checker at almost every file, and stores exactly the
-/// rows of the default pass.
+/// on with a fresh checker at almost every file and collects inside files,
+/// and stores exactly the rows of the default pass.
 #[test]
 fn a_pass_with_fresh_checkers_at_every_file_writes_the_rows_of_one() {
-    let compared = compare_pass_variant("fresh-checkers", &[("TSQ_OCCURRENCE_MEMORY_MB", "1")], |name, log| {
+    let repo = common::repo();
+    let mut dirs: Vec<PathBuf> = PASS_VARIANT_FIXTURES.iter().map(|rel| repo.join(rel)).collect();
+    // One type-heavy file, which grows well past 1 MiB while it is
+    // indexed: the bound collects inside it (`pacedBy` in
+    // js/occurrences/60_occurrences.js).
+    let heavy = TempDir::new("fresh-checkers-heavy-file");
+    heavy.write("tsconfig.json", br#"{ "compilerOptions": { "strict": true, "target": "es2022", "module": "esnext" } }"#);
+    let mut text = String::from("export interface Shape0 { a: number }\nexport function make0(x: Shape0): Shape0 { return x; }\n");
+    for i in 1..400 {
+        let p = i - 1;
+        text += &format!(
+            "export interface Shape{i} extends Shape{p} {{ b{i}: string; next?: Shape{p}; pick: Pick<Shape{p}, 'a'> }}\n\
+             export function make{i}(x: Shape{i}): Shape{i} {{ const y = make{p}(x); return {{ ...x, ...y, a: y.a + {i}, next: {{ ...y }} }}; }}\n"
+        );
+    }
+    heavy.write("src/heavy.ts", text.as_bytes());
+    dirs.push(heavy.0.clone());
+    let inside = std::cell::Cell::new(0);
+    let compared = compare_pass_variant_in(&dirs, "fresh-checkers", &[("TSQ_OCCURRENCE_MEMORY_MB", "1")], |name, log| {
         let fresh = common::fresh_checkers(log);
         // The first file always finds the process past 1 MiB.
         assert!(fresh >= 1, "{name}: the bound started no fresh checker:\n{log}");
+        let n = common::collected_inside(log);
+        if name.starts_with("tsq-fresh-checkers-heavy-file") {
+            assert!(n >= 1, "{name}: the bound never collected inside the heavy file:\n{log}");
+        }
+        inside.set(inside.get() + n);
     });
-    eprintln!("fresh checkers: {compared} rows compared");
+    eprintln!("fresh checkers: {compared} rows compared, {} collections inside files", inside.get());
 }

@@ -183,6 +183,10 @@ pub enum ServiceResponse {
         /// on with fresh checkers.
         #[serde(default)]
         fresh_checkers: u32,
+        /// How often the bound collected garbage inside a file (one
+        /// type-heavy file's growth), besides between files.
+        #[serde(default)]
+        collected_inside: u32,
     },
     /// `owners`: per file, its owner project's index, or -1.
     Owners {

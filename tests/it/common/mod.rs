@@ -209,8 +209,14 @@ pub fn without_backends(text: &str) -> String {
 /// Fresh checkers the occurrence pass's memory bound started, summed over
 /// a `TSQ_LOG=debug` log (`Workspace::occurrences`' debug line).
 pub fn fresh_checkers(log: &str) -> u32 {
-    log.lines()
-        .filter(|l| l.contains("memory bound: the request went on with fresh checkers"))
-        .filter_map(|l| l.split("fresh_checkers=").nth(1)?.split_whitespace().next()?.parse::<u32>().ok())
-        .sum()
+    bound_count(log, "memory bound: the request went on with fresh checkers", "fresh_checkers=")
+}
+
+/// Collections inside files by the same bound, summed over such a log.
+pub fn collected_inside(log: &str) -> u32 {
+    bound_count(log, "memory bound: collected inside files", "collected_inside=")
+}
+
+fn bound_count(log: &str, message: &str, field: &str) -> u32 {
+    log.lines().filter(|l| l.contains(message)).filter_map(|l| l.split(field).nth(1)?.split_whitespace().next()?.parse::<u32>().ok()).sum()
 }
