@@ -234,7 +234,7 @@
     // below it, in tests, acts at almost every file). Where the floor is
     // above the bound (vue's cascade in `tsq serve`: 1,027 MiB against
     // 1,000), floor + slack is the bound in effect: at 100 the server
-    // peaked at 1,203-1,205 MiB, at 50 at 1,089 MiB, for 3% more time
+    // peaked at 1,203-1,205 MiB, at 50 at 1,089-1,097 MiB, for 3% more time
     // (benches/README.md, issue 47's seventh pass).
     const slack = Math.min(50, bound);
     const over = () => ops.op_tsq_rss_mb() > Math.max(bound, floor + slack);
