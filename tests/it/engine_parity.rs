@@ -128,9 +128,13 @@ const PASS_VARIANT_FIXTURES: [&str; 5] = [
 /// `PASS_VARIANT_FIXTURES`, asserts `check` on its debug log, and compares
 /// the stored rows with a default pass's. Returns the rows compared.
 fn compare_pass_variant(label: &str, env: &[(&str, &str)], check: impl Fn(&str, &str)) -> usize {
+    compare_pass_variant_in(&pass_variant_dirs(), label, env, check)
+}
+
+/// `PASS_VARIANT_FIXTURES` as paths.
+fn pass_variant_dirs() -> Vec<PathBuf> {
     let repo = common::repo();
-    let dirs: Vec<PathBuf> = PASS_VARIANT_FIXTURES.iter().map(|rel| repo.join(rel)).collect();
-    compare_pass_variant_in(&dirs, label, env, check)
+    PASS_VARIANT_FIXTURES.iter().map(|rel| repo.join(rel)).collect()
 }
 
 /// `compare_pass_variant` over the workspaces `dirs`.
@@ -183,8 +187,7 @@ fn a_pass_over_two_isolates_writes_the_rows_of_one() {
 /// and stores exactly the rows of the default pass.
 #[test]
 fn a_pass_with_fresh_checkers_at_every_file_writes_the_rows_of_one() {
-    let repo = common::repo();
-    let mut dirs: Vec<PathBuf> = PASS_VARIANT_FIXTURES.iter().map(|rel| repo.join(rel)).collect();
+    let mut dirs = pass_variant_dirs();
     // One type-heavy file, which grows well past 1 MiB while it is
     // indexed: the bound collects inside it (`pacedBy` in
     // js/occurrences/60_occurrences.js).
