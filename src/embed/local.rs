@@ -14,11 +14,13 @@ use super::minilm::MiniLm;
 use super::{Document, EmbedError, Embedder, EmbedderId};
 
 /// The index records this with every vector; an index embedded by another
-/// model is re-embedded. The forward pass gives ONNX Runtime's vectors for
-/// this model (within 1e-5; `minilm::tests`). "w4": the token table is
-/// 4-bit (`vendor-models/derive_w4.py`); before, the model was
-/// `all-MiniLM-L6-v2-int8`.
-pub const MODEL: &str = "all-MiniLM-L6-v2-int8-w4";
+/// model is re-embedded. The forward pass gives ONNX Runtime's float
+/// vectors for this model within the rounding of 8-bit activations
+/// (`minilm::tests`). "w4": the token table is 4-bit
+/// (`vendor-models/derive_w4.py`); "a8": the dense layers' activations are
+/// 8-bit (`int8.rs`). Before, the model was `all-MiniLM-L6-v2-int8-w4`
+/// (float activations) and `all-MiniLM-L6-v2-int8`.
+pub const MODEL: &str = "all-MiniLM-L6-v2-int8-w4-a8";
 /// Documents per embedding call.
 const BATCH: usize = 32;
 pub const DIMENSION: usize = 384;

@@ -5,19 +5,24 @@
 //! The weights come from `vendor-models/minilm/model-w4.onnx` (`onnx.rs`
 //! reads it): the vendored int8 model with its token table made 4-bit by
 //! `vendor-models/derive_w4.py`. The encoder is weight-only int8, each
-//! matrix `Cast` and `Mul`ed by its scales in the graph, so the model's own
-//! arithmetic is float32 on dequantized weights, which is what this does. A linear layer is found by
-//! its bias's name (`…attention.self.query.bias`): the `Add` that takes the
-//! bias, the `MatMul` before it, and the `Mul`/`Cast` pair behind that
-//! `MatMul`'s weight. `tests` checks the vectors against ONNX Runtime's
-//! (`fixtures/embed/minilm-reference.json`, `vendor-models/reference.py`).
+//! matrix `Cast` and `Mul`ed by its scales in the graph. A linear layer is
+//! found by its bias's name (`…attention.self.query.bias`): the `Add` that
+//! takes the bias, the `MatMul` before it, and the `Mul`/`Cast` pair behind
+//! that `MatMul`'s weight.
 //!
-//! Matrix products go through `matrixmultiply` (a pure-Rust SGEMM, already
-//! linked through LanceDB). Each sequence runs alone, so nothing is padded;
-//! a batch is split across threads.
+//! The dense layers run in integers (`int8.rs`): each token's activations
+//! rounded to 8 bits, times the int8 weights as they are vendored. That is
+//! where the time goes, and VNNI does four times the work of a float
+//! instruction there. Attention's two products stay float32, through
+//! `matrixmultiply` (a pure-Rust SGEMM, already linked through LanceDB).
+//! `tests` checks the vectors against ONNX Runtime's float ones
+//! (`fixtures/embed/minilm-reference.json`, `vendor-models/reference.py`).
+//! Each sequence runs alone, so nothing is padded; a batch is split across
+//! threads.
 
 use std::collections::HashMap;
 
+use super::int8::{Kernel, QLinear, Scratch};
 use super::onnx::{self, Node};
 
 const HIDDEN: usize = 384;
@@ -29,12 +34,20 @@ const EPS: f32 = 1e-12;
 /// Positions the model has embeddings for.
 pub const MAX_TOKENS: usize = 512;
 
-/// A dense layer: `x · w + b`, `w` row-major `[inputs, outputs]`.
+/// A dense layer as vendored: `x · (w × scales) + b`, `w` int8 row-major
+/// `[inputs, outputs]`, one scale per output.
 struct Linear {
-    w: Vec<f32>,
+    w: Vec<i8>,
+    scales: Vec<f32>,
     b: Vec<f32>,
     inputs: usize,
     outputs: usize,
+}
+
+impl Linear {
+    fn pack(self, kernel: Kernel) -> Result<QLinear, String> {
+        QLinear::new(kernel, &self.w, self.scales, self.b, self.inputs, self.outputs)
+    }
 }
 
 struct Norm {
@@ -44,11 +57,11 @@ struct Norm {
 
 struct Layer {
     /// Query, key and value side by side: `[384, 1152]`.
-    qkv: Linear,
-    attention_out: Linear,
+    qkv: QLinear,
+    attention_out: QLinear,
     attention_norm: Norm,
-    intermediate: Linear,
-    output: Linear,
+    intermediate: QLinear,
+    output: QLinear,
     output_norm: Norm,
 }
 
@@ -64,6 +77,10 @@ impl MiniLm {
     /// Builds the model from the vendored ONNX file. Errors name the weight
     /// that could not be found or had the wrong shape.
     pub fn load(model: &'static [u8]) -> Result<MiniLm, String> {
+        MiniLm::load_for(model, Kernel::detect())
+    }
+
+    fn load_for(model: &'static [u8], kernel: Kernel) -> Result<MiniLm, String> {
         let graph = onnx::parse(model)?;
         let w = Weights::new(&graph);
         let words = w.words("inner.embeddings.word_embeddings.weight")?;
@@ -80,11 +97,11 @@ impl MiniLm {
             let k = w.linear(&format!("{p}.attention.self.key"))?;
             let v = w.linear(&format!("{p}.attention.self.value"))?;
             layers.push(Layer {
-                qkv: side_by_side(&[q, k, v]),
-                attention_out: w.linear(&format!("{p}.attention.output.dense"))?,
+                qkv: side_by_side(&[q, k, v]).pack(kernel)?,
+                attention_out: w.linear(&format!("{p}.attention.output.dense"))?.pack(kernel)?,
                 attention_norm: w.norm(&format!("{p}.attention.output.LayerNorm"))?,
-                intermediate: w.linear(&format!("{p}.intermediate.dense"))?,
-                output: w.linear(&format!("{p}.output.dense"))?,
+                intermediate: w.linear(&format!("{p}.intermediate.dense"))?.pack(kernel)?,
+                output: w.linear(&format!("{p}.output.dense"))?.pack(kernel)?,
                 output_norm: w.norm(&format!("{p}.output.LayerNorm"))?,
             });
         }
@@ -110,7 +127,8 @@ impl MiniLm {
     pub fn embed(&self, seqs: &[Vec<u32>], threads: usize) -> Vec<Vec<f32>> {
         let threads = threads.clamp(1, seqs.len().max(1));
         if threads == 1 {
-            return seqs.iter().map(|s| self.sequence(s)).collect();
+            let mut scratch = Scratch::default();
+            return seqs.iter().map(|s| self.sequence(s, &mut scratch)).collect();
         }
         // Sequences differ in length: each thread takes the next one.
         let next = std::sync::atomic::AtomicUsize::new(0);
@@ -119,11 +137,11 @@ impl MiniLm {
             let workers: Vec<_> = (0..threads)
                 .map(|_| {
                     scope.spawn(|| {
-                        let mut done = Vec::new();
+                        let (mut done, mut scratch) = (Vec::new(), Scratch::default());
                         loop {
                             let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                             let Some(seq) = seqs.get(i) else { return done };
-                            done.push((i, self.sequence(seq)));
+                            done.push((i, self.sequence(seq, &mut scratch)));
                         }
                     })
                 })
@@ -137,8 +155,37 @@ impl MiniLm {
         out
     }
 
-    /// One sequence's vector.
-    fn sequence(&self, ids: &[u32]) -> Vec<f32> {
+    /// One sequence's vector. The element-wise loops (GELU, softmax,
+    /// LayerNorm, rounding) are compiled three times on x86-64: for the
+    /// baseline target, for AVX2 and for AVX-512, chosen at run time. All do
+    /// the same float operations in the same order (Rust never fuses a
+    /// multiply and an add, and the sums are in eight lanes everywhere), so
+    /// the vectors are the same; only the lanes per instruction differ.
+    fn sequence(&self, ids: &[u32], scratch: &mut Scratch) -> Vec<f32> {
+        #[cfg(target_arch = "x86_64")]
+        match super::int8::lanes() {
+            // SAFETY: the CPU has the feature.
+            super::int8::Lanes::Avx512 => return unsafe { self.sequence_avx512(ids, scratch) },
+            super::int8::Lanes::Avx2 => return unsafe { self.sequence_avx2(ids, scratch) },
+            super::int8::Lanes::Sse2 => {}
+        }
+        self.sequence_body(ids, scratch)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn sequence_avx2(&self, ids: &[u32], scratch: &mut Scratch) -> Vec<f32> {
+        self.sequence_body(ids, scratch)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f")]
+    fn sequence_avx512(&self, ids: &[u32], scratch: &mut Scratch) -> Vec<f32> {
+        self.sequence_body(ids, scratch)
+    }
+
+    #[inline(always)]
+    fn sequence_body(&self, ids: &[u32], scratch: &mut Scratch) -> Vec<f32> {
         let t = ids.len().min(MAX_TOKENS);
         let mut out = vec![0f32; HIDDEN];
         if t == 0 {
@@ -159,7 +206,7 @@ impl MiniLm {
         let mut hidden = vec![0f32; t * HIDDEN];
         let mut wide = vec![0f32; t * FFN];
         for layer in &self.layers {
-            linear(&x, t, &layer.qkv, &mut qkv);
+            layer.qkv.forward(&x, t, &mut qkv, scratch);
             let stride = 3 * HIDDEN as isize;
             for h in 0..HEADS {
                 let (q, k, v) = (h * HEAD, HIDDEN + h * HEAD, 2 * HIDDEN + h * HEAD);
@@ -206,11 +253,11 @@ impl MiniLm {
                     );
                 }
             }
-            linear(&context, t, &layer.attention_out, &mut hidden);
+            layer.attention_out.forward(&context, t, &mut hidden, scratch);
             add_norm(&mut x, &hidden, &layer.attention_norm);
-            linear(&x, t, &layer.intermediate, &mut wide);
+            layer.intermediate.forward(&x, t, &mut wide, scratch);
             wide.iter_mut().for_each(|v| *v = gelu(*v));
-            linear(&wide, t, &layer.output, &mut hidden);
+            layer.output.forward(&wide, t, &mut hidden, scratch);
             add_norm(&mut x, &hidden, &layer.output_norm);
         }
         for row in x.chunks_exact(HIDDEN) {
@@ -222,66 +269,77 @@ impl MiniLm {
     }
 }
 
-/// `out = x · w + b` for `rows` rows.
-fn linear(x: &[f32], rows: usize, l: &Linear, out: &mut [f32]) {
-    for row in out[..rows * l.outputs].chunks_exact_mut(l.outputs) {
-        row.copy_from_slice(&l.b);
-    }
-    // SAFETY: x holds rows × inputs, w inputs × outputs, out rows × outputs.
-    unsafe {
-        matrixmultiply::sgemm(
-            rows,
-            l.inputs,
-            l.outputs,
-            1.0,
-            x.as_ptr(),
-            l.inputs as isize,
-            1,
-            l.w.as_ptr(),
-            l.outputs as isize,
-            1,
-            1.0,
-            out.as_mut_ptr(),
-            l.outputs as isize,
-            1,
-        );
-    }
-}
-
+#[inline(always)]
 fn softmax(row: &mut [f32]) {
     let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-    let mut sum = 0.0;
-    for v in row.iter_mut() {
-        *v = (*v - max).exp();
-        sum += *v;
+    row.iter_mut().for_each(|v| *v = exp(*v - max));
+    let inv = 1.0 / sum(row);
+    row.iter_mut().for_each(|v| *v *= inv);
+}
+
+/// A sum in eight interleaved lanes (one order on every target, and a loop
+/// the compiler vectorizes, where a running total is one add at a time).
+#[inline(always)]
+pub(super) fn sum(xs: &[f32]) -> f32 {
+    let mut lanes = [0f32; 8];
+    let chunks = xs.chunks_exact(8);
+    let rest: f32 = chunks.remainder().iter().sum();
+    for c in chunks {
+        for (l, v) in lanes.iter_mut().zip(c) {
+            *l += v;
+        }
     }
-    row.iter_mut().for_each(|v| *v /= sum);
+    lanes.iter().sum::<f32>() + rest
 }
 
 /// Exact GELU, `x·Φ(x)`, with erf from Abramowitz and Stegun 7.1.26
 /// (absolute error below 1.5e-7, under float32's own rounding here): one
 /// `exp` and no branch but the sign, where libm's `erff` branches by range.
+#[inline(always)]
 fn gelu(x: f32) -> f32 {
     let z = (x / std::f32::consts::SQRT_2).abs();
     let t = 1.0 / (1.0 + 0.327_591_1 * z);
     let poly = t * (0.254_829_6 + t * (-0.284_496_74 + t * (1.421_413_7 + t * (-1.453_152_1 + t * 1.061_405_4))));
-    let erf = 1.0 - poly * (-z * z).exp();
+    let erf = 1.0 - poly * exp(-z * z);
     0.5 * x * (1.0 + erf.copysign(x))
 }
 
+/// `e^x` for the x ≤ 0 that softmax and GELU give (and any x below 88),
+/// within 2 ulp: `2^n · e^r` with `|r| ≤ ln 2 / 2` and Cephes' `expf`
+/// polynomial for `e^r`. Plain arithmetic with no call and no branch, so a
+/// loop of it is vectorized, where libm's `expf` is a call per element
+/// (softmax and GELU take 2.4 million of them per 128-token window).
+#[inline(always)]
+fn exp(x: f32) -> f32 {
+    // 1.5 × 2^23: adding it rounds to an integer, kept in the low bits.
+    const ROUND: f32 = 12_582_912.0;
+    let x = x.clamp(-87.0, 88.0);
+    let shifted = x * std::f32::consts::LOG2_E + ROUND;
+    let n = shifted - ROUND;
+    let r = x - n * 0.693_359_4 + n * 2.121_944_4e-4;
+    let p = ((((1.987_569_1e-4 * r + 1.398_199_9e-3) * r + 8.333_452e-3) * r + 4.166_579_6e-2) * r + 0.166_666_65) * r + 0.5;
+    let e = p * r * r + r + 1.0;
+    let two_n = f32::from_bits(shifted.to_bits().wrapping_sub(ROUND.to_bits()).wrapping_add(127) << 23);
+    e * two_n
+}
+
 /// `x = norm(x + y)`, row by row.
+#[inline(always)]
 fn add_norm(x: &mut [f32], y: &[f32], n: &Norm) {
     x.iter_mut().zip(y).for_each(|(a, b)| *a += b);
     layer_norm(x, n);
 }
 
+#[inline(always)]
 fn layer_norm(x: &mut [f32], n: &Norm) {
+    let mut centered = [0f32; HIDDEN];
     for row in x.chunks_exact_mut(HIDDEN) {
-        let mean = row.iter().sum::<f32>() / HIDDEN as f32;
-        let var = row.iter().map(|v| (v - mean) * (v - mean)).sum::<f32>() / HIDDEN as f32;
+        let mean = sum(row) / HIDDEN as f32;
+        centered.iter_mut().zip(row.iter()).for_each(|(c, v)| *c = (v - mean) * (v - mean));
+        let var = sum(&centered) / HIDDEN as f32;
         let inv = 1.0 / (var + EPS).sqrt();
-        for (j, v) in row.iter_mut().enumerate() {
-            *v = (*v - mean) * inv * n.gamma[j] + n.beta[j];
+        for ((v, &gamma), &beta) in row.iter_mut().zip(&n.gamma).zip(&n.beta) {
+            *v = (*v - mean) * inv * gamma + beta;
         }
     }
 }
@@ -296,7 +354,8 @@ fn side_by_side(parts: &[Linear]) -> Linear {
             w.extend_from_slice(&p.w[i * p.outputs..(i + 1) * p.outputs]);
         }
     }
-    Linear { w, b: parts.iter().flat_map(|p| p.b.iter().copied()).collect(), inputs, outputs }
+    let scales = parts.iter().flat_map(|p| p.scales.iter().copied()).collect();
+    Linear { w, scales, b: parts.iter().flat_map(|p| p.b.iter().copied()).collect(), inputs, outputs }
 }
 
 /// The token table, 4-bit (`vendor-models/derive_w4.py`): row `r` packs
@@ -426,8 +485,7 @@ impl<'g> Weights<'g> {
         if scales.len() != outputs {
             return Err(format!("`{prefix}` has {} scales for {outputs} outputs", scales.len()));
         }
-        let w = q.iter().enumerate().map(|(i, &v)| f32::from(v) * scales[i % outputs]).collect();
-        Ok(Linear { w, b: self.floats(&bias_name, outputs)?, inputs, outputs })
+        Ok(Linear { w: q.to_vec(), scales, b: self.floats(&bias_name, outputs)?, inputs, outputs })
     }
 }
 
@@ -447,9 +505,12 @@ mod tests {
         vector: Vec<f32>,
     }
 
-    /// The forward pass gives ONNX Runtime's vectors: every component within
-    /// 1e-5 and a cosine above 0.99999, on short, long (128-token) and
-    /// padded-batch cases.
+    /// The forward pass gives ONNX Runtime's float vectors within the
+    /// rounding of 8-bit activations: every component within 0.02, every
+    /// cosine above 0.997 and the median above 0.999 (measured: 0.9975 for
+    /// a one-token text, 0.9993-0.9995 for the others), on short, long
+    /// (128-token) and padded-batch cases. Before the activations were
+    /// rounded (float32 throughout) this was 1e-5 and 0.99999.
     #[test]
     fn vectors_match_onnx_runtime() {
         let reference: Reference = serde_json::from_str(include_str!("../../fixtures/embed/minilm-reference.json")).unwrap();
@@ -458,13 +519,43 @@ mod tests {
         let seqs: Vec<Vec<u32>> = reference.cases.iter().map(|c| c.ids.clone()).collect();
         let got = model.embed(&seqs, 2);
         assert_eq!(got, model.embed(&seqs, 1), "threads change nothing");
+        let mut scratch = Scratch::default();
+        let baseline: Vec<Vec<f32>> = seqs.iter().map(|s| model.sequence_body(s, &mut scratch)).collect();
+        assert_eq!(got, baseline, "the build of the loops for this CPU's lanes changes nothing");
+        let float = MiniLm::load_for(super::super::local::MODEL_BYTES, Kernel::Float).unwrap();
+        assert_eq!(got, float.embed(&seqs, 2), "the float kernel gives the integer kernel's vectors");
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2.
+            let avx2: Vec<Vec<f32>> = seqs.iter().map(|s| unsafe { model.sequence_avx2(s, &mut scratch) }).collect();
+            assert_eq!(avx2, baseline, "the AVX2 build of the loops changes nothing");
+        }
         assert!(reference.cases.len() >= 6);
+        let mut cosines = Vec::new();
         for (case, v) in reference.cases.iter().zip(&got) {
             let worst = case.vector.iter().zip(v).map(|(a, b)| (a - b).abs()).fold(0f32, f32::max);
             let cosine: f32 = case.vector.iter().zip(v).map(|(a, b)| a * b).sum();
             eprintln!("{}: max difference {worst:.2e}, cosine {cosine:.7}", case.text);
-            assert!(worst < 1e-5 && cosine > 0.99999, "{}: max difference {worst}, cosine {cosine}", case.text);
+            assert!(worst < 0.02 && cosine > 0.997, "{}: max difference {worst}, cosine {cosine}", case.text);
+            cosines.push(cosine);
         }
+        cosines.sort_by(f32::total_cmp);
+        assert!(cosines[cosines.len() / 2] > 0.999, "median cosine {}", cosines[cosines.len() / 2]);
+    }
+
+    /// The vectorizable `exp` is libm's within a few parts in 10^7 over
+    /// every input softmax and GELU give it (and 0 below the clamp).
+    #[test]
+    fn exp_is_libms_within_float_rounding() {
+        let mut worst = 0f32;
+        for i in 0..=200_000 {
+            let x = -87.0 + 87.0 * i as f32 / 200_000.0;
+            let (got, want) = (exp(x), x.exp());
+            worst = worst.max(((got - want) / want).abs());
+        }
+        assert!(worst < 3e-7, "relative error {worst}");
+        assert_eq!(exp(0.0), 1.0);
+        assert!(exp(-1000.0) < 1e-37 && exp(-1000.0) >= 0.0);
     }
 
     #[test]

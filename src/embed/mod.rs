@@ -4,6 +4,7 @@
 //! This module is the only one in tsq that does network IO.
 
 mod http;
+mod int8;
 mod lazy;
 pub mod local;
 mod minilm;
