@@ -210,12 +210,16 @@ impl Index {
         let generation = swap::generation(&dir);
         let old_meta = read_meta(&dir);
         let wanted = embedder.as_ref().map(|e| e.id());
-        let mut rebuild = None;
+        let (mut rebuild, mut reembed) = (None, None);
         if let Some(m) = &old_meta {
             if m.schema_version != SCHEMA_VERSION {
                 rebuild = Some(format!("index schema v{} is not v{SCHEMA_VERSION}: rebuilding", m.schema_version));
             } else if let (Some(old), Some(new)) = (&m.embedder, &wanted) {
-                if old != new {
+                // Another model of the same size needs new vectors only;
+                // the chunks and the occurrence rows do not depend on it.
+                if old != new && old.dimension == new.dimension {
+                    reembed = Some(format!("embedder changed from {old} to {new}: re-embedding everything (chunks and structure kept)"));
+                } else if old != new {
                     rebuild = Some(format!("embedder changed from {old} to {new}: re-embedding everything"));
                 }
             }
@@ -259,6 +263,15 @@ impl Index {
         };
         let warm = config.warm_vectors.then(warm::Cache::default);
         let mut index = Index { root, dir, runtime, store, embedder, meta, config: config.clone(), warm, generation, notes };
+        if let Some(why) = reembed {
+            // Vectors first, then the record of the model: a crash between
+            // the two clears them again at the next open.
+            index.with_lock(|ix| {
+                ix.runtime.block_on(ix.store.clear_vectors())?;
+                write_meta(&ix.dir, &ix.meta)
+            })?;
+            index.notes.push(why);
+        }
         if index.dir.join(sync::JOURNAL).exists() {
             // A writer died mid-batch (or is writing now: the lock waits for it).
             index.with_lock(|ix| ix.runtime.block_on(sync::recover_journal(&ix.store)))?;

@@ -119,6 +119,16 @@ impl Store {
         }
     }
 
+    /// Forgets every vector (another model of the same size takes over):
+    /// the window vectors go, and every chunk's `vector` becomes null, so
+    /// `embed_missing` embeds them all again. Chunks, files and the
+    /// occurrence rows stay.
+    pub(crate) async fn clear_vectors(&self) -> Result<(), IndexError> {
+        Store::delete(&self.vectors, "true").await?;
+        self.chunks.update().only_if("vector IS NOT NULL").column("vector", "NULL").execute().await.map_err(lance)?;
+        Ok(())
+    }
+
     pub async fn drop_all(&self) -> Result<(), IndexError> {
         for name in TABLES {
             let _ = self.db.drop_table(name, &[]).await;

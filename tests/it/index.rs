@@ -112,6 +112,36 @@ fn vectors_follow_the_embedder_and_are_never_mixed() {
     let r = sync(&mut none);
     assert_eq!((r.parsed, r.embedded), (0, 0));
     drop(none);
+    // Another model of the same size (a new local model's arithmetic):
+    // only the vectors are redone; the chunks are not parsed again.
+    struct Renamed;
+    impl Embedder for Renamed {
+        fn id(&self) -> EmbedderId {
+            EmbedderId { model: "test-hash-2".into(), dimension: 8 }
+        }
+        fn embed_documents(&self, docs: &[Document<'_>]) -> Result<Vec<Vec<Vec<f32>>>, EmbedError> {
+            Ok(docs.iter().map(|_| vec![vec![0.5; 8]]).collect())
+        }
+        fn embed_query(&self, _: &str) -> Result<Vec<f32>, EmbedError> {
+            Ok(vec![0.5; 8])
+        }
+    }
+    let mut renamed = Index::open_with(&ws.0, &IndexConfig::default(), Some(Box::new(Renamed))).unwrap();
+    assert!(renamed.notes.iter().any(|n| n.contains("embedder changed from test-hash (8d) to test-hash-2 (8d)") && n.contains("kept")), "{:?}", renamed.notes);
+    let status = renamed.status().unwrap();
+    assert_eq!((status.embedder.as_str(), status.vectors), ("test-hash-2", 0), "the old model's vectors are gone before any new one");
+    let r = sync(&mut renamed);
+    assert_eq!((r.parsed, r.embedded), (0, 9), "chunks kept, every one embedded again");
+    assert_eq!(renamed.status().unwrap().vectors, 9);
+    let hits = renamed.nearest(&[0.5; 8], &Default::default(), 20).unwrap();
+    // Every stored vector is the new model's [0.5; 8]: one score for all.
+    assert!(hits.len() == 9 && hits.iter().all(|h| (h.1 - hits[0].1).abs() < 1e-6), "{hits:?}");
+    drop(renamed);
+    // Reopened with the same model: nothing to clear, nothing to embed.
+    let mut again = Index::open_with(&ws.0, &IndexConfig::default(), Some(Box::new(Renamed))).unwrap();
+    assert!(!again.notes.iter().any(|n| n.contains("embedder changed")), "{:?}", again.notes);
+    assert_eq!(sync(&mut again).embedded, 0);
+    drop(again);
     // Another model of another size: everything is rebuilt and re-embedded.
     struct Wide;
     impl Embedder for Wide {
@@ -126,7 +156,7 @@ fn vectors_follow_the_embedder_and_are_never_mixed() {
         }
     }
     let mut wide = Index::open_with(&ws.0, &IndexConfig::default(), Some(Box::new(Wide))).unwrap();
-    assert!(wide.notes.iter().any(|n| n.contains("embedder changed from test-hash (8d) to test-wide (16d)")), "{:?}", wide.notes);
+    assert!(wide.notes.iter().any(|n| n.contains("embedder changed from test-hash-2 (8d) to test-wide (16d)")), "{:?}", wide.notes);
     let r = sync(&mut wide);
     assert_eq!((r.parsed, r.embedded), (5, 9));
     let status = wide.status().unwrap();
