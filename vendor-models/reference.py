@@ -2,9 +2,10 @@
 """Writes fixtures/embed/minilm-reference.json: what ONNX Runtime computes
 for the vendored all-MiniLM-L6-v2 (vendor-models/minilm/model-w4.onnx, the
 file tsq embeds; derive_w4.py makes it) on a few
-texts. tsq runs the model with its own forward pass (src/embed/minilm.rs);
-`minilm::tests` checks it against these vectors, so the reference must come
-from the model's own runtime, never from tsq.
+texts. tsq runs the model with its own forward pass (src/embed/minilm.rs,
+which rounds the dense layers' activations to 8 bits: src/embed/int8.rs);
+`minilm::tests` checks it against these float vectors within that rounding,
+so the reference must come from the model's own runtime, never from tsq.
 
     python3 -m venv /tmp/ref && /tmp/ref/bin/pip install onnxruntime==1.32.0 tokenizers numpy
     /tmp/ref/bin/python vendor-models/reference.py > fixtures/embed/minilm-reference.json

@@ -41,7 +41,7 @@ enum Form {
     /// For VNNI: block `j` (columns `64j..64j+64`) is `inputs / 4` groups;
     /// a group is 64 columns × 4 consecutive inputs, a column's adjacent.
     #[cfg(target_arch = "x86_64")]
-    Packed(Vec<i8>),
+    Packed(Vec<i8>, Kernel),
     /// For SGEMM: the int8 values as floats, row-major.
     Float(Vec<f32>),
 }
@@ -74,7 +74,7 @@ impl QLinear {
         }
         let form = match kernel {
             #[cfg(target_arch = "x86_64")]
-            Kernel::Vnni => {
+            Kernel::Vnni | Kernel::AvxVnni => {
                 let mut packed = Vec::with_capacity(w.len());
                 for block in 0..outputs / BLOCK {
                     for group in 0..inputs / 4 {
@@ -83,7 +83,7 @@ impl QLinear {
                         }
                     }
                 }
-                Form::Packed(packed)
+                Form::Packed(packed, kernel)
             }
             _ => Form::Float(w.iter().map(|&v| f32::from(v)).collect()),
         };
@@ -113,11 +113,14 @@ impl QLinear {
     fn products(&self, a: &[u8], rows: usize, sums: &mut [i32], floats: &mut Vec<f32>, partial: &mut Vec<f32>) {
         let (k, n) = (self.inputs, self.outputs);
         match &self.form {
+            // SAFETY: the packed form is only made for the VNNI kernels,
+            // each only detected where the CPU has its features (or chosen
+            // by a test that checked them); the shapes were checked when
+            // the weights were packed.
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: the packed form is only made for `Kernel::Vnni`, which
-            // is only detected where the CPU has AVX-512F, BW and VNNI; the
-            // shapes were checked when the weights were packed.
-            Form::Packed(packed) => unsafe { vnni::products(a, rows, k, packed, n, sums) },
+            Form::Packed(packed, Kernel::AvxVnni) => unsafe { avx_vnni::products(a, rows, k, packed, n, sums) },
+            #[cfg(target_arch = "x86_64")]
+            Form::Packed(packed, _) => unsafe { vnni::products(a, rows, k, packed, n, sums) },
             Form::Float(w) => {
                 floats.clear();
                 floats.extend(a[..rows * k].iter().map(|&v| f32::from(v)));
@@ -225,9 +228,12 @@ pub(super) fn lanes() -> Lanes {
 /// Which loop computes the integer products.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Kernel {
-    /// AVX-512 with VNNI: `vpdpbusd`.
+    /// AVX-512 with VNNI: `vpdpbusd` on 16 lanes.
     #[cfg(target_arch = "x86_64")]
     Vnni,
+    /// AVX-VNNI: `vpdpbusd` on 8 lanes, the same packed weights.
+    #[cfg(target_arch = "x86_64")]
+    AvxVnni,
     /// float32 SGEMM on the integers, on every target.
     Float,
 }
@@ -244,6 +250,8 @@ impl Kernel {
                     && std::arch::is_x86_feature_detected!("avx512vnni")
                 {
                     Kernel::Vnni
+                } else if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("avxvnni") {
+                    Kernel::AvxVnni
                 } else {
                     Kernel::Float
                 }
@@ -252,6 +260,24 @@ impl Kernel {
         #[cfg(not(target_arch = "x86_64"))]
         Kernel::Float
     }
+}
+
+/// Every kernel this CPU can run (the tests compare them all).
+#[cfg(test)]
+pub(super) fn available() -> Vec<Kernel> {
+    #[allow(unused_mut)]
+    let mut kernels = vec![Kernel::Float];
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::is_x86_feature_detected as has;
+        if has!("avx2") && has!("avxvnni") {
+            kernels.push(Kernel::AvxVnni);
+        }
+        if has!("avx512f") && has!("avx512bw") && has!("avx512vnni") {
+            kernels.push(Kernel::Vnni);
+        }
+    }
+    kernels
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -315,6 +341,67 @@ mod vnni {
     }
 }
 
+/// The same products with 256-bit AVX-VNNI (`vpdpbusd` on 8 lanes: Intel
+/// CPUs since Alder Lake without AVX-512), over the same packed blocks:
+/// each block in two halves of 32 columns, 16 registers.
+#[cfg(target_arch = "x86_64")]
+mod avx_vnni {
+    use std::arch::x86_64::*;
+
+    use super::BLOCK;
+
+    /// Rows per tile: `ROWS × 4` accumulators, `ROWS` broadcasts and a
+    /// weight register fit the 16 vector registers.
+    const ROWS: usize = 3;
+
+    #[target_feature(enable = "avx2,avxvnni")]
+    pub(super) unsafe fn products(a: &[u8], rows: usize, k: usize, packed: &[i8], n: usize, sums: &mut [i32]) {
+        let groups = k / 4;
+        for block in 0..n / BLOCK {
+            for half in 0..2 {
+                let b = packed.as_ptr().add(block * groups * BLOCK * 4 + half * 128);
+                let column = block * BLOCK + half * 32;
+                let mut m = 0;
+                while m + ROWS <= rows {
+                    tile::<ROWS>(a.as_ptr().add(m * k), k, b, groups, sums.as_mut_ptr().add(m * n + column), n);
+                    m += ROWS;
+                }
+                let out = sums.as_mut_ptr().add(m * n + column);
+                match rows - m {
+                    2 => tile::<2>(a.as_ptr().add(m * k), k, b, groups, out, n),
+                    1 => tile::<1>(a.as_ptr().add(m * k), k, b, groups, out, n),
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    /// `R` rows × 32 columns (half a block: 128 of each group's 256 bytes).
+    #[inline]
+    #[target_feature(enable = "avx2,avxvnni")]
+    unsafe fn tile<const R: usize>(a: *const u8, k: usize, b: *const i8, groups: usize, out: *mut i32, n: usize) {
+        let mut acc = [[_mm256_setzero_si256(); 4]; R];
+        for g in 0..groups {
+            let w = b.add(g * BLOCK * 4);
+            let mut xs = [_mm256_setzero_si256(); R];
+            for (r, x) in xs.iter_mut().enumerate() {
+                *x = _mm256_set1_epi32(a.add(r * k + g * 4).cast::<i32>().read_unaligned());
+            }
+            for j in 0..4 {
+                let wj = _mm256_loadu_si256(w.add(j * 32).cast());
+                for (acc, x) in acc.iter_mut().zip(xs) {
+                    acc[j] = _mm256_dpbusd_avx_epi32(acc[j], x, wj);
+                }
+            }
+        }
+        for (r, acc) in acc.iter().enumerate() {
+            for (j, c) in acc.iter().enumerate() {
+                _mm256_storeu_si256(out.add(r * n + j * 8).cast(), *c);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -353,11 +440,7 @@ mod tests {
                     want[m * n + j] = (0..k).map(|i| i32::from(a[m * k + i]) * i32::from(w[i * n + j])).sum();
                 }
             }
-            let mut kernels = vec![Kernel::Float];
-            if Kernel::detect() != Kernel::Float {
-                kernels.push(Kernel::detect());
-            }
-            for kernel in kernels {
+            for kernel in available() {
                 let layer = QLinear::new(kernel, &w, vec![1.0; n], vec![0.0; n], k, n).unwrap();
                 let mut got = vec![0i32; rows * n];
                 layer.products(&a, rows, &mut got, &mut Vec::new(), &mut Vec::new());
@@ -407,7 +490,7 @@ mod tests {
             }
             t.elapsed().as_secs_f64() * 1000.0 / 20.0
         };
-        for kernel in [Kernel::detect(), Kernel::Float] {
+        for kernel in available() {
             let layer = QLinear::new(kernel, &w, vec![1.0; n], vec![0.0; n], k, n).unwrap();
             let (mut floats, mut partial) = (Vec::new(), Vec::new());
             let ms = time(&mut || layer.products(&a, rows, &mut sums, &mut floats, &mut partial));

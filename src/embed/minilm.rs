@@ -522,8 +522,10 @@ mod tests {
         let mut scratch = Scratch::default();
         let baseline: Vec<Vec<f32>> = seqs.iter().map(|s| model.sequence_body(s, &mut scratch)).collect();
         assert_eq!(got, baseline, "the build of the loops for this CPU's lanes changes nothing");
-        let float = MiniLm::load_for(super::super::local::MODEL_BYTES, Kernel::Float).unwrap();
-        assert_eq!(got, float.embed(&seqs, 2), "the float kernel gives the integer kernel's vectors");
+        for kernel in super::super::int8::available() {
+            let other = MiniLm::load_for(super::super::local::MODEL_BYTES, kernel).unwrap();
+            assert_eq!(got, other.embed(&seqs, 2), "the {kernel:?} kernel gives the detected kernel's vectors");
+        }
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU has AVX2.
