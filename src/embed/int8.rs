@@ -6,9 +6,10 @@
 //! (`minilm.rs` reads them); only the activations are rounded here, each
 //! row over its own range to 256 steps (what ONNX Runtime's dynamic
 //! quantization does per tensor, here per token). The products are
-//! integers, so both kernels give the same sums, bit for bit:
+//! integers, so every kernel gives the same sums, bit for bit:
 //! - AVX-512 VNNI (`vpdpbusd`, 64 multiply-adds an instruction), where the
 //!   CPU has it;
+//! - AVX-VNNI (the same instruction on 256 bits), where it has that only;
 //! - elsewhere, float32 SGEMM (`matrixmultiply`) on the same integers, in
 //!   slices of 512 inputs: every partial sum is then an integer below 2^24,
 //!   which float32 holds exactly in any order of addition.
@@ -72,6 +73,9 @@ impl QLinear {
         if inputs % 4 != 0 || outputs % BLOCK != 0 || w.len() != inputs * outputs || scales.len() != outputs || bias.len() != outputs {
             return Err(format!("an int8 layer of shape [{inputs}, {outputs}] with {} weights, {} scales, {} biases", w.len(), scales.len(), bias.len()));
         }
+        if !kernel.runs_here() {
+            return Err(format!("this CPU cannot run the {kernel:?} kernel"));
+        }
         let form = match kernel {
             #[cfg(target_arch = "x86_64")]
             Kernel::Vnni | Kernel::AvxVnni => {
@@ -113,10 +117,8 @@ impl QLinear {
     fn products(&self, a: &[u8], rows: usize, sums: &mut [i32], floats: &mut Vec<f32>, partial: &mut Vec<f32>) {
         let (k, n) = (self.inputs, self.outputs);
         match &self.form {
-            // SAFETY: the packed form is only made for the VNNI kernels,
-            // each only detected where the CPU has its features (or chosen
-            // by a test that checked them); the shapes were checked when
-            // the weights were packed.
+            // SAFETY: the packed form is only made for a VNNI kernel that
+            // `new` found this CPU can run, with the shapes it checked.
             #[cfg(target_arch = "x86_64")]
             Form::Packed(packed, Kernel::AvxVnni) => unsafe { avx_vnni::products(a, rows, k, packed, n, sums) },
             #[cfg(target_arch = "x86_64")]
@@ -239,45 +241,40 @@ pub(super) enum Kernel {
 }
 
 impl Kernel {
-    pub fn detect() -> Kernel {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::sync::OnceLock;
-            static FOUND: OnceLock<Kernel> = OnceLock::new();
-            *FOUND.get_or_init(|| {
-                if std::arch::is_x86_feature_detected!("avx512f")
-                    && std::arch::is_x86_feature_detected!("avx512bw")
-                    && std::arch::is_x86_feature_detected!("avx512vnni")
-                {
-                    Kernel::Vnni
-                } else if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("avxvnni") {
-                    Kernel::AvxVnni
-                } else {
-                    Kernel::Float
-                }
-            })
+    /// Whether this CPU has the instructions the kernel uses.
+    fn runs_here(self) -> bool {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Vnni => {
+                use std::arch::is_x86_feature_detected as has;
+                has!("avx512f") && has!("avx512bw") && has!("avx512vnni")
+            }
+            #[cfg(target_arch = "x86_64")]
+            Kernel::AvxVnni => std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("avxvnni"),
+            Kernel::Float => true,
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        Kernel::Float
+    }
+
+    /// Every kernel, fastest first.
+    const ALL: &[Kernel] = &[
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Vnni,
+        #[cfg(target_arch = "x86_64")]
+        Kernel::AvxVnni,
+        Kernel::Float,
+    ];
+
+    /// The fastest kernel this CPU runs (checked once).
+    pub fn detect() -> Kernel {
+        use std::sync::OnceLock;
+        static FOUND: OnceLock<Kernel> = OnceLock::new();
+        *FOUND.get_or_init(|| available().first().copied().unwrap_or(Kernel::Float))
     }
 }
 
-/// Every kernel this CPU can run (the tests compare them all).
-#[cfg(test)]
+/// Every kernel this CPU can run, fastest first (the tests compare them all).
 pub(super) fn available() -> Vec<Kernel> {
-    #[allow(unused_mut)]
-    let mut kernels = vec![Kernel::Float];
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::is_x86_feature_detected as has;
-        if has!("avx2") && has!("avxvnni") {
-            kernels.push(Kernel::AvxVnni);
-        }
-        if has!("avx512f") && has!("avx512bw") && has!("avx512vnni") {
-            kernels.push(Kernel::Vnni);
-        }
-    }
-    kernels
+    Kernel::ALL.iter().copied().filter(|k| k.runs_here()).collect()
 }
 
 #[cfg(target_arch = "x86_64")]
