@@ -70,7 +70,7 @@ impl QLinear {
     /// (`Kernel::detect()` for this CPU's). `inputs` must be a multiple of 4
     /// and `outputs` of 64, as every MiniLM layer's are.
     pub fn new(kernel: Kernel, w: &[i8], scales: Vec<f32>, bias: Vec<f32>, inputs: usize, outputs: usize) -> Result<QLinear, String> {
-        if inputs % 4 != 0 || outputs % BLOCK != 0 || w.len() != inputs * outputs || scales.len() != outputs || bias.len() != outputs {
+        if !inputs.is_multiple_of(4) || !outputs.is_multiple_of(BLOCK) || w.len() != inputs * outputs || scales.len() != outputs || bias.len() != outputs {
             return Err(format!("an int8 layer of shape [{inputs}, {outputs}] with {} weights, {} scales, {} biases", w.len(), scales.len(), bias.len()));
         }
         if !kernel.runs_here() {
@@ -175,6 +175,8 @@ fn quantize_rows(x: &[f32], k: usize, q: &mut Vec<u8>, rows: &mut Vec<RowScale>)
         let zero = ((-lo * inv).clamp(0.0, 255.0) + 0.5) as u8;
         let offset = f32::from(zero) + 0.5;
         for (o, &v) in out.iter_mut().zip(row) {
+            // Not `clamp`: it passes a NaN through, `max` does not.
+            #[allow(clippy::manual_clamp)]
             let y = (v * inv + offset).max(0.0).min(255.0);
             // SAFETY: y is in [0, 255]: `max` and `min` return their other
             // operand for a NaN. Unchecked, the conversion is vectorized.
