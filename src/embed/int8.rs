@@ -204,31 +204,6 @@ fn range(xs: &[f32]) -> (f32, f32) {
     (lo.iter().copied().fold(0.0, f32::min), hi.iter().copied().fold(0.0, f32::max))
 }
 
-/// The widest vector unit this x86-64 CPU has for the element-wise loops
-/// (checked once).
-#[cfg(target_arch = "x86_64")]
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Lanes {
-    Sse2,
-    Avx2,
-    Avx512,
-}
-
-#[cfg(target_arch = "x86_64")]
-pub(super) fn lanes() -> Lanes {
-    use std::sync::OnceLock;
-    static FOUND: OnceLock<Lanes> = OnceLock::new();
-    *FOUND.get_or_init(|| {
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            Lanes::Avx512
-        } else if std::arch::is_x86_feature_detected!("avx2") {
-            Lanes::Avx2
-        } else {
-            Lanes::Sse2
-        }
-    })
-}
-
 /// Which loop computes the integer products.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Kernel {

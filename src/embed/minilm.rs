@@ -163,11 +163,11 @@ impl MiniLm {
     /// the vectors are the same; only the lanes per instruction differ.
     fn sequence(&self, ids: &[u32], scratch: &mut Scratch) -> Vec<f32> {
         #[cfg(target_arch = "x86_64")]
-        match super::int8::lanes() {
+        match lanes() {
             // SAFETY: the CPU has the feature.
-            super::int8::Lanes::Avx512 => return unsafe { self.sequence_avx512(ids, scratch) },
-            super::int8::Lanes::Avx2 => return unsafe { self.sequence_avx2(ids, scratch) },
-            super::int8::Lanes::Sse2 => {}
+            Lanes::Avx512 => return unsafe { self.sequence_avx512(ids, scratch) },
+            Lanes::Avx2 => return unsafe { self.sequence_avx2(ids, scratch) },
+            Lanes::Sse2 => {}
         }
         self.sequence_body(ids, scratch)
     }
@@ -267,6 +267,31 @@ impl MiniLm {
         super::normalize(&mut out);
         out
     }
+}
+
+/// The widest vector unit this x86-64 CPU has for the element-wise loops
+/// (checked once).
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lanes {
+    Sse2,
+    Avx2,
+    Avx512,
+}
+
+#[cfg(target_arch = "x86_64")]
+fn lanes() -> Lanes {
+    use std::sync::OnceLock;
+    static FOUND: OnceLock<Lanes> = OnceLock::new();
+    *FOUND.get_or_init(|| {
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            Lanes::Avx512
+        } else if std::arch::is_x86_feature_detected!("avx2") {
+            Lanes::Avx2
+        } else {
+            Lanes::Sse2
+        }
+    })
 }
 
 #[inline(always)]
