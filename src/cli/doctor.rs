@@ -113,7 +113,7 @@ fn embedder_checks(embedder: EmbedderChoice) -> Vec<Check> {
     });
     let (ok, detail) = match answered {
         None => (true, format!("{model}; not used: the embedder is {embedder:?}")),
-        Some(Ok(n)) if n == tsq::embed::local::DIMENSION => (true, format!("{model}: loaded and answered")),
+        Some(Ok(n)) if n == tsq::embed::local::DIMENSION => (true, format!("{model}: loaded and answered (dense layers: {})", tsq::embed::local::kernel())),
         Some(Ok(n)) => (false, format!("{model}: answered with {n} dimensions")),
         Some(Err(e)) => (false, format!("{model}: {e}")),
     };

@@ -241,6 +241,17 @@ impl Kernel {
         Kernel::Float,
     ];
 
+    /// What `tsq doctor` calls it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Vnni => "AVX-512 VNNI",
+            #[cfg(target_arch = "x86_64")]
+            Kernel::AvxVnni => "AVX-VNNI",
+            Kernel::Float => "float32 SGEMM, no VNNI on this CPU",
+        }
+    }
+
     /// The fastest kernel this CPU runs (checked once).
     pub fn detect() -> Kernel {
         use std::sync::OnceLock;

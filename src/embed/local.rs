@@ -130,6 +130,12 @@ fn window_spans(len: usize, width: usize) -> Vec<std::ops::Range<usize>> {
     out
 }
 
+/// Which integer kernel the dense layers run on this CPU (`int8.rs`): the
+/// vectors are the same on every kernel, the speed is not.
+pub fn kernel() -> &'static str {
+    super::int8::Kernel::detect().describe()
+}
+
 /// The local embedder, its model loaded on first use (`super::Lazy`).
 pub(crate) fn lazy() -> super::Lazy<LocalEmbedder> {
     super::Lazy::new(EmbedderId { model: MODEL.into(), dimension: DIMENSION }, BATCH, LocalEmbedder::load)

@@ -19,14 +19,22 @@ pub struct CandidateChunk {
 /// How much deeper than `n` the BM25 list goes to score vector candidates.
 const BM25_DEPTH: usize = 5;
 
-/// Up to `n` by each signal, merged by chunk id. BM25 runs on its own
+/// Up to `n` by each signal, merged by chunk id: BM25 reads `bm25_query`,
+/// vectors `query`. BM25 runs on its own
 /// thread while the query is embedded and its neighbours found; the rows of
 /// both lists are then read at once.
-pub(crate) fn gather(index: &Index, query: &str, filter: &Filter, n: usize, notes: &mut Vec<String>) -> Result<Vec<CandidateChunk>, SearchError> {
+pub(crate) fn gather(
+    index: &Index,
+    query: &str,
+    bm25_query: &str,
+    filter: &Filter,
+    n: usize,
+    notes: &mut Vec<String>,
+) -> Result<Vec<CandidateChunk>, SearchError> {
     let (bm25, near) = std::thread::scope(|s| {
         let bm25 = s.spawn(|| {
             let t = std::time::Instant::now();
-            let hits = index.bm25_ids(query, filter, n * BM25_DEPTH);
+            let hits = index.bm25_ids(bm25_query, filter, n * BM25_DEPTH);
             tracing::debug!(ms = t.elapsed().as_millis() as u64, "BM25 read");
             hits
         });

@@ -157,7 +157,8 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
         let named = s.spawn(|| index.chunks_named(&shape.idents, &filter));
         let counts = s.spawn(|| Ok::<_, IndexError>((index.vector_coverage()?, index.occurrence_coverage()?)));
         let t = Instant::now();
-        let cands = candidates::gather(index, query, &filter, settings.max_vector_candidates, &mut notes);
+        let terms = if shape.steps.stop_words && !shape.symbolic { crate::search::shape::bm25_terms(query) } else { query.to_string() };
+        let cands = candidates::gather(index, query, &terms, &filter, settings.max_vector_candidates, &mut notes);
         tracing::debug!(ms = t.elapsed().as_millis() as u64, "candidates gathered (BM25, vectors)");
         (cands, named.join().unwrap_or_else(|p| std::panic::resume_unwind(p)), counts.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
     });

@@ -97,67 +97,39 @@ pub fn declares(name: &str, breadcrumb: &str, idents: &[String]) -> bool {
     !name.is_empty() && idents.iter().any(|i| i == name || breadcrumb.ends_with(&format!(" > {i}")))
 }
 
+/// English function words: they carry no meaning in a question about
+/// code, and match every comment.
+const FUNCTION_WORDS: &[&str] = &[
+    "a", "an", "the", "is", "are", "was", "be", "do", "does", "did", "how", "what", "where", "when", "which", "who", "why", "we", "i", "you", "it", "of", "in",
+    "on", "to", "for", "from", "by", "with", "and", "or", "not", "that", "this", "these", "those", "there", "into", "our", "my", "its", "can",
+];
+
+/// Words that say a question is about code without saying which: left
+/// out of the content words, kept for BM25 (`get`, `use` and `handle`
+/// are parts of names).
+const CODE_WORDS: &[&str] = &["get", "gets", "code", "function", "functions", "file", "files", "find", "handle", "handles", "handled", "used", "use", "uses"];
+
 /// Words of a question that carry meaning (stop words left out).
 pub(crate) fn content_words(query: &str) -> Vec<String> {
-    const STOP: &[&str] = &[
-        "a",
-        "an",
-        "the",
-        "is",
-        "are",
-        "was",
-        "be",
-        "do",
-        "does",
-        "did",
-        "how",
-        "what",
-        "where",
-        "when",
-        "which",
-        "who",
-        "why",
-        "we",
-        "i",
-        "you",
-        "it",
-        "of",
-        "in",
-        "on",
-        "to",
-        "for",
-        "from",
-        "by",
-        "with",
-        "and",
-        "or",
-        "not",
-        "that",
-        "this",
-        "these",
-        "those",
-        "there",
-        "get",
-        "gets",
-        "into",
-        "our",
-        "my",
-        "its",
-        "can",
-        "code",
-        "function",
-        "functions",
-        "file",
-        "files",
-        "find",
-        "handle",
-        "handles",
-        "handled",
-        "used",
-        "use",
-        "uses",
-    ];
-    words(query).into_iter().filter(|w| !STOP.contains(&w.as_str())).collect()
+    words(query).into_iter().filter(|w| !FUNCTION_WORDS.contains(&w.as_str()) && !CODE_WORDS.contains(&w.as_str())).collect()
+}
+
+/// The question BM25 reads (`Steps::stop_words`): its whitespace-separated
+/// terms without the English function words, identifiers and the rest
+/// as written; the question itself when nothing else is left.
+pub(crate) fn bm25_terms(query: &str) -> String {
+    let kept: Vec<&str> = query
+        .split_whitespace()
+        .filter(|t| {
+            let w = t.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
+            !w.is_empty() && !FUNCTION_WORDS.contains(&w.as_str())
+        })
+        .collect();
+    if kept.is_empty() {
+        query.to_string()
+    } else {
+        kept.join(" ")
+    }
 }
 
 /// Whether a question asks for types (so type-only declarations are not
@@ -201,6 +173,17 @@ pub(crate) fn is_type_only(kind: &str, member: bool, source: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bm25_reads_a_question_without_its_function_words() {
+        assert_eq!(bm25_terms("Where do we refresh tokens?"), "refresh tokens?");
+        assert_eq!(bm25_terms("How does the HTTP handler get the body of a request"), "HTTP handler get body request");
+        // Identifiers and punctuation stay as written; so do code words.
+        assert_eq!(bm25_terms("what does createTRPCProxyClient use for the links"), "createTRPCProxyClient use links");
+        // Nothing but function words: the question as it is.
+        assert_eq!(bm25_terms("how is it where"), "how is it where");
+        assert_eq!(bm25_terms("The"), "The");
+    }
 
     #[test]
     fn type_only_declarations_and_questions_that_ask_for_them() {

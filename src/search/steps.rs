@@ -68,6 +68,9 @@ pub struct Steps {
     /// 0.0: off. Measured, off: it gains on the tuned sets and loses on
     /// the held-out and never-tuned ones (benches/README.md).
     pub files: f64,
+    /// BM25 reads the question without its English function words
+    /// (`shape::bm25_terms`); vectors read it whole.
+    pub stop_words: bool,
 }
 
 /// Which usage prior ranks (`structure::usage`).
@@ -104,6 +107,7 @@ impl Steps {
         comments: false,
         reexports: false,
         files: 0.0,
+        stop_words: false,
     };
     /// What ships: each step that gained on the untuned queries
     /// (benches/README.md, the ablation).
@@ -130,12 +134,13 @@ impl Steps {
         comments: true,
         reexports: true,
         files: 0.0,
+        stop_words: true,
     };
     /// The default before issue 45's steps: path evidence as a lift, the
     /// definition lift by name alone, no symbol-query weighting, comment
     /// chunks and re-exports as they were.
     pub const BEFORE_45: Steps =
-        Steps { path_top: 0.0, definition_syntax: false, symbols: false, comments: false, reexports: false, files: 0.0, ..Steps::DEFAULT };
+        Steps { path_top: 0.0, definition_syntax: false, symbols: false, comments: false, reexports: false, files: 0.0, stop_words: false, ..Steps::DEFAULT };
 }
 
 /// How far the most used symbol moves toward 1.0 (the usage prior).

@@ -187,6 +187,8 @@ fn doctor_reports_a_healthy_workspace_and_a_broken_setting() {
     let model = check(&v, "local model");
     assert_eq!(model["ok"], true, "{v}");
     assert!(model["detail"].as_str().unwrap().contains("all-MiniLM-L6-v2-int8-w4-a8 (384d), built in: loaded and answered"), "{v}");
+    // Which integer kernel ran, by name: this CPU's.
+    assert!(model["detail"].as_str().unwrap().ends_with(&format!("(dense layers: {})", tsq::embed::local::kernel())), "{v}");
     assert!(check(&v, "engine")["detail"].as_str().unwrap().contains(tsq::ts::TYPESCRIPT_VERSION));
     let settings = v["settings"].as_array().unwrap();
     assert!(settings.iter().any(|s| s["key"] == "topK" && s["value"] == "7" && s["source"] == "env TSQ_TOP_K"), "{v}");

@@ -87,11 +87,17 @@ fn queries(repo: &str) -> anyhow::Result<Vec<EvalQuery>> {
 pub fn run(repos: &[String], embedder: EmbedderChoice) -> anyhow::Result<ExitStatus> {
     let engine = tsq::parse_pool::ParsePool::new(&Default::default())?;
     let settings = Settings::default();
-    let systems: [(&str, Option<Steps>); 5] = [
+    let systems: [(&str, Option<Steps>); 11] = [
         ("BM25 over whole files", None),
         ("BM25 over 2,500-char windows", None),
         ("tsq, default before issue 45", Some(Steps::BEFORE_45)),
         ("tsq, default with file evidence 0.3", Some(Steps { files: tsq::search::rank::FILE_EVIDENCE, ..Steps::DEFAULT })),
+        ("tsq, default, BM25 reads every word", Some(Steps { stop_words: false, ..Steps::DEFAULT })),
+        ("tsq, default, path lift 0.3 for the boost", Some(Steps { path_top: 0.0, ..Steps::DEFAULT })),
+        ("tsq, default without declaration syntax", Some(Steps { definition_syntax: false, ..Steps::DEFAULT })),
+        ("tsq, default without symbol queries", Some(Steps { symbols: false, ..Steps::DEFAULT })),
+        ("tsq, default without the comment rules", Some(Steps { comments: false, ..Steps::DEFAULT })),
+        ("tsq, default without re-exports", Some(Steps { reexports: false, ..Steps::DEFAULT })),
         ("tsq, default", Some(Steps::DEFAULT)),
     ];
     let mut table: BTreeMap<String, Vec<FileScore>> = BTreeMap::new();

@@ -116,6 +116,7 @@ const ABLATION: &[(&str, Steps)] = &[
     ("  default without the type step", Steps { types: 1.0, ..Steps::DEFAULT }),
     ("  default without test lending", Steps { test_lending: false, ..Steps::DEFAULT }),
     ("  default without call lending", Steps { call_lending: false, ..Steps::DEFAULT }),
+    ("  default, BM25 reads the function words too", Steps { stop_words: false, ..Steps::DEFAULT }),
 ];
 
 /// One query's ranking, for `TSQ_BENCH_DUMP`: its NDCG@10, each of the
