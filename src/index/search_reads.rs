@@ -241,6 +241,17 @@ impl Index {
         })
     }
 
+    /// Every indexed file's relative path (files skipped with a reason
+    /// left out): what path evidence weighs a word against.
+    pub fn indexed_paths(&self) -> Result<std::sync::Arc<Vec<String>>, IndexError> {
+        self.runtime.block_on(async {
+            if let Some(warm) = self.warm.as_ref() {
+                return Ok(std::sync::Arc::clone(&warm.evidence(&self.store).await?.paths));
+            }
+            Ok(std::sync::Arc::new(self.store.indexed_paths().await?))
+        })
+    }
+
     /// Every chunk matching the filter (benchmarks, the flat baseline).
     pub fn all_chunks(&self, filter: &Filter) -> Result<Vec<ChunkRow>, IndexError> {
         let pre = self.prefilter(filter)?.unwrap_or_else(|| "true".into());
@@ -258,6 +269,16 @@ impl Index {
 }
 
 impl Store {
+    /// Every file row's relative path, but those skipped with a reason.
+    pub(crate) async fn indexed_paths(&self) -> Result<Vec<String>, IndexError> {
+        let mut out = Vec::new();
+        for b in Store::scan(&self.files, Some("skipReason IS NULL"), Some(&["relativePath"])).await? {
+            let c = Columns(&b);
+            out.extend((0..b.num_rows()).filter_map(|i| c.str("relativePath", i)));
+        }
+        Ok(out)
+    }
+
     /// Each of these files' chunk kinds (all kinds: barrels are told by
     /// their imports and re-exports).
     async fn chunk_kinds(&self, files: &[String]) -> Result<HashMap<String, Vec<String>>, IndexError> {

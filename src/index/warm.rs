@@ -44,11 +44,13 @@ pub(crate) struct WarmVectors {
     norms: Vec<f32>,
 }
 
-/// Every file's chunk kinds and every symbol's usage priors.
+/// Every file's chunk kinds, every symbol's usage priors and every
+/// indexed file's path.
 pub(crate) struct WarmEvidence {
-    versions: [u64; 2],
+    versions: [u64; 3],
     pub kinds: HashMap<String, Vec<String>>,
     pub usage: HashMap<String, Usage>,
+    pub paths: Arc<Vec<String>>,
 }
 
 /// The occurrence index's use rows by file: (line, symbol, value use),
@@ -107,18 +109,18 @@ impl Cache {
         Ok(Some(warm))
     }
 
-    /// The ranking evidence for the chunks and usage tables' latest
+    /// The ranking evidence for the chunks, usage and files tables' latest
     /// versions: kept, or read again.
     pub async fn evidence(&self, store: &Store) -> Result<Arc<WarmEvidence>, IndexError> {
-        let versions = [store.chunks.version().await.map_err(lance)?, store.usage.version().await.map_err(lance)?];
+        let versions = [store.chunks.version().await.map_err(lance)?, store.usage.version().await.map_err(lance)?, store.files.version().await.map_err(lance)?];
         if let Some(w) = self.evidence.lock().expect("not poisoned").as_ref() {
             if w.versions == versions {
                 return Ok(Arc::clone(w));
             }
         }
         let t = std::time::Instant::now();
-        let (kinds, usage) = futures::try_join!(store.kinds_where(None), store.usage_where(None))?;
-        let warm = Arc::new(WarmEvidence { versions, kinds, usage });
+        let (kinds, usage, paths) = futures::try_join!(store.kinds_where(None), store.usage_where(None), store.indexed_paths())?;
+        let warm = Arc::new(WarmEvidence { versions, kinds, usage, paths: Arc::new(paths) });
         tracing::debug!(ms = t.elapsed().as_millis() as u64, files = warm.kinds.len(), symbols = warm.usage.len(), "ranking evidence read into memory");
         *self.evidence.lock().expect("not poisoned") = Some(Arc::clone(&warm));
         Ok(warm)

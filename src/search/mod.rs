@@ -150,18 +150,26 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
         filter.exclude_kinds.retain(|k| k != "re-export");
     }
     let started = Instant::now();
-    let shape = rank::QueryShape::new(query, !filter.paths.is_empty(), settings.ranking);
+    let mut shape = rank::QueryShape::new(query, !filter.paths.is_empty(), settings.ranking);
     // Candidates, the declarations the query names (which retrieval may
     // have missed), and the counts every answer states, read together.
-    let (cands, named, counts) = std::thread::scope(|s| {
+    let (cands, named, counts, paths) = std::thread::scope(|s| {
         let named = s.spawn(|| index.chunks_named(&shape.idents, &filter));
+        let weighs = shape.steps.paths && shape.steps.path_specificity;
+        let paths = s.spawn(move || if weighs { index.indexed_paths().map(Some) } else { Ok(None) });
         let counts = s.spawn(|| Ok::<_, IndexError>((index.vector_coverage()?, index.occurrence_coverage()?)));
         let t = Instant::now();
         let terms = if shape.steps.stop_words && !shape.symbolic { crate::search::shape::bm25_terms(query) } else { query.to_string() };
         let cands = candidates::gather(index, query, &terms, &filter, settings.max_vector_candidates, &mut notes);
         tracing::debug!(ms = t.elapsed().as_millis() as u64, "candidates gathered (BM25, vectors)");
-        (cands, named.join().unwrap_or_else(|p| std::panic::resume_unwind(p)), counts.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+        fn join<T>(h: std::thread::ScopedJoinHandle<'_, T>) -> T {
+            h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
+        }
+        (cands, join(named), join(counts), join(paths))
     });
+    if let Some(paths) = paths? {
+        shape.path_weights = Some(paths::specificity(&paths, &shape.words));
+    }
     let mut cands = cands?;
     let ((with, all), structure) = counts?;
     let have: std::collections::HashSet<String> = cands.iter().map(|c| c.row.chunk.id.clone()).collect();

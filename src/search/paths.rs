@@ -48,24 +48,73 @@ pub(crate) fn same_word(query_word: &str, part: &str) -> bool {
     short.len() >= 3 && long.starts_with(short.as_str())
 }
 
-/// The share of the question's distinct content words (3 characters or
-/// more) that name a part of `path`: its directories and file stem.
-pub(crate) fn path_match(path: &str, query_words: &[String]) -> f64 {
-    let mut distinct: Vec<&str> = Vec::new();
+/// The question's distinct content words of 3 characters or more: what
+/// path evidence counts over.
+fn distinct(query_words: &[String]) -> Vec<&str> {
+    let mut out: Vec<&str> = Vec::new();
     for w in query_words {
-        if w.len() >= 3 && !distinct.contains(&w.as_str()) {
-            distinct.push(w);
+        if w.len() >= 3 && !out.contains(&w.as_str()) {
+            out.push(w);
         }
     }
-    if distinct.is_empty() {
-        return 0.0;
-    }
+    out
+}
+
+/// The parts of `path` a word can name: its directories and file stem,
+/// split like identifiers, noise parts left out.
+fn parts(path: &str) -> Vec<String> {
     let stem_path = path.rsplit_once('.').map_or(path, |(stem, ext)| if ext.contains('/') { path } else { stem });
     // `foo.test.ts`, `foo.d.ts`: the inner extension is not a name.
     let stem_path = stem_path.trim_end_matches(".d").trim_end_matches(".test").trim_end_matches(".spec");
-    let parts: Vec<String> = words(stem_path).into_iter().filter(|p| p.len() >= 2 && !NOISE.contains(&p.as_str())).collect();
-    let hits = distinct.iter().filter(|w| parts.iter().any(|p| same_word(w, p))).count();
-    hits as f64 / distinct.len() as f64
+    words(stem_path).into_iter().filter(|p| p.len() >= 2 && !NOISE.contains(&p.as_str())).collect()
+}
+
+/// How much each query word says when a path names it
+/// (`Steps::path_specificity`): `ln(N / df) / ln(N)` over the workspace's
+/// `N` files, `df` of which have a path part the word names. A word that
+/// names one file's path counts fully; one that names a directory most
+/// files sit in (`server` in a monorepo's `packages/server/`) counts
+/// little. Words no path names, and workspaces of one file, count 1.
+pub(crate) fn specificity(all_paths: &[String], query_words: &[String]) -> std::collections::HashMap<String, f64> {
+    use std::collections::{HashMap, HashSet};
+    let words = distinct(query_words);
+    let n = all_paths.len();
+    let mut out: HashMap<String, f64> = words.iter().map(|w| (w.to_string(), 1.0)).collect();
+    if n < 2 || words.is_empty() {
+        return out;
+    }
+    // Each distinct part is compared once; directories repeat across files.
+    let mut matches: HashMap<String, Vec<bool>> = HashMap::new();
+    let mut df = vec![0usize; words.len()];
+    for path in all_paths {
+        let mut named: HashSet<usize> = HashSet::new();
+        for part in parts(path) {
+            let m = matches.entry(part).or_insert_with_key(|p| words.iter().map(|w| same_word(w, p)).collect());
+            named.extend(m.iter().enumerate().filter(|(_, &hit)| hit).map(|(i, _)| i));
+        }
+        named.into_iter().for_each(|i| df[i] += 1);
+    }
+    let total = (n as f64).ln();
+    for (w, &d) in words.iter().zip(&df) {
+        if d > 0 {
+            out.insert(w.to_string(), ((n as f64 / d as f64).ln() / total).clamp(0.0, 1.0));
+        }
+    }
+    out
+}
+
+/// The share of the question's distinct content words (3 characters or
+/// more) that name a part of `path`: its directories and file stem. With
+/// `weights` (`specificity`), each word counts as much as it says.
+pub(crate) fn path_match(path: &str, query_words: &[String], weights: Option<&std::collections::HashMap<String, f64>>) -> f64 {
+    let distinct = distinct(query_words);
+    if distinct.is_empty() {
+        return 0.0;
+    }
+    let parts = parts(path);
+    let weight = |w: &str| weights.and_then(|m| m.get(w)).copied().unwrap_or(1.0);
+    let hits: f64 = distinct.iter().filter(|w| parts.iter().any(|p| same_word(w, p))).map(|w| weight(w)).sum();
+    hits / distinct.len() as f64
 }
 
 /// Whether `name` is the file's stem, compared without case, `-` or `_`
@@ -98,12 +147,34 @@ mod tests {
     #[test]
     fn the_ratio_is_over_distinct_content_words_and_noise_parts_never_match() {
         let q = content_words("how does the scheduler flush the queue and the queue jobs");
-        assert_eq!(path_match("packages/runtime-core/src/scheduler.ts", &q), 1.0 / 4.0);
-        assert_eq!(path_match("packages/runtime-core/src/queueFlush.ts", &q), 2.0 / 4.0);
-        assert_eq!(path_match("src/index.ts", &content_words("where is the index built")), 0.0);
-        assert_eq!(path_match("src/collect.ts", &content_words("what collects the results")), 0.5);
-        assert_eq!(path_match("src/router.test.ts", &content_words("router")), 1.0);
+        assert_eq!(path_match("packages/runtime-core/src/scheduler.ts", &q, None), 1.0 / 4.0);
+        assert_eq!(path_match("packages/runtime-core/src/queueFlush.ts", &q, None), 2.0 / 4.0);
+        assert_eq!(path_match("src/index.ts", &content_words("where is the index built"), None), 0.0);
+        assert_eq!(path_match("src/collect.ts", &content_words("what collects the results"), None), 0.5);
+        assert_eq!(path_match("src/router.test.ts", &content_words("router"), None), 1.0);
         assert!(stem_is("src/create-router.ts", "createRouter"));
         assert!(!stem_is("src/router.ts", "createRouter"));
+    }
+
+    #[test]
+    fn a_word_that_names_a_directory_most_files_sit_in_counts_little() {
+        let paths: Vec<String> = (0..6)
+            .map(|i| format!("packages/server/src/handler{i}.ts"))
+            .chain(["packages/server/src/router.ts", "packages/client/src/link.ts"].map(String::from))
+            .collect();
+        let q = content_words("where does the server router match a path");
+        let w = specificity(&paths, &q);
+        // `server` names 7 of 8 paths, `router` one, `match` and `path` none.
+        assert!((w["server"] - (8.0f64 / 7.0).ln() / 8.0f64.ln()).abs() < 1e-12, "{w:?}");
+        assert_eq!(w["router"], 1.0);
+        assert_eq!(w["match"], 1.0);
+        let plain = path_match("packages/server/src/router.ts", &q, None);
+        let weighted = path_match("packages/server/src/router.ts", &q, Some(&w));
+        assert_eq!(plain, 2.0 / 4.0);
+        assert!((weighted - (1.0 + w["server"]) / 4.0).abs() < 1e-12);
+        // A handler file is named by `server` alone: almost nothing.
+        assert!(path_match("packages/server/src/handler0.ts", &q, Some(&w)) < 0.05);
+        // One file: nothing to compare with, every word counts fully.
+        assert_eq!(specificity(&paths[..1], &q)["server"], 1.0);
     }
 }

@@ -68,6 +68,9 @@ pub(crate) struct QueryShape<'q> {
     /// It is identifiers and little else (`is_symbol_query`): BM25 weighs
     /// more.
     pub symbolic: bool,
+    /// How much each content word says as path evidence
+    /// (`paths::specificity`), when `Steps::path_specificity` is on.
+    pub path_weights: Option<std::collections::HashMap<String, f64>>,
     pub steps: Steps,
 }
 
@@ -80,6 +83,7 @@ impl<'q> QueryShape<'q> {
             scoped,
             types_asked: super::shape::asks_for_types(query),
             symbolic: steps.symbols && is_symbol_query(query, &identifiers(query)),
+            path_weights: None,
             steps,
         }
     }
@@ -108,7 +112,7 @@ impl<'q> QueryShape<'q> {
         }
         let mut ratio = 0.0;
         if self.steps.paths {
-            ratio = super::paths::path_match(path, &self.words);
+            ratio = super::paths::path_match(path, &self.words, self.path_weights.as_ref());
             if self.steps.path_top == 0.0 {
                 keep *= 1.0 - PATH_LIFT * ratio;
                 ratio = 0.0;
@@ -464,8 +468,8 @@ mod tests {
     fn path_evidence_and_decay() {
         let q = content_words("how is a router created");
         assert_eq!(q, vec!["router", "created"]);
-        assert!(super::super::paths::path_match("packages/server/src/core/router.ts", &q) > 0.0);
-        assert_eq!(super::super::paths::path_match("packages/server/src/core/body.ts", &q), 0.0);
+        assert!(super::super::paths::path_match("packages/server/src/core/router.ts", &q, None) > 0.0);
+        assert_eq!(super::super::paths::path_match("packages/server/src/core/body.ts", &q, None), 0.0);
         // a.ts ×3, b.ts: the second and third of a.ts fall below b.ts.
         let order = decay(&["a.ts", "a.ts", "a.ts", "b.ts"], &[1.0, 0.9, 0.8, 0.6], 0.5);
         assert_eq!(order, vec![0, 3, 1, 2]);

@@ -71,6 +71,9 @@ pub struct Steps {
     /// BM25 reads the question without its English function words
     /// (`shape::bm25_terms`); vectors read it whole.
     pub stop_words: bool,
+    /// A path word counts as much as it says: little when most of the
+    /// workspace's paths name it (`paths::specificity`).
+    pub path_specificity: bool,
 }
 
 /// Which usage prior ranks (`structure::usage`).
@@ -108,6 +111,7 @@ impl Steps {
         reexports: false,
         files: 0.0,
         stop_words: false,
+        path_specificity: false,
     };
     /// What ships: each step that gained on the untuned queries
     /// (benches/README.md, the ablation).
@@ -135,12 +139,22 @@ impl Steps {
         reexports: true,
         files: 0.0,
         stop_words: true,
+        path_specificity: true,
     };
     /// The default before issue 45's steps: path evidence as a lift, the
     /// definition lift by name alone, no symbol-query weighting, comment
     /// chunks and re-exports as they were.
-    pub const BEFORE_45: Steps =
-        Steps { path_top: 0.0, definition_syntax: false, symbols: false, comments: false, reexports: false, files: 0.0, stop_words: false, ..Steps::DEFAULT };
+    pub const BEFORE_45: Steps = Steps {
+        path_top: 0.0,
+        definition_syntax: false,
+        symbols: false,
+        comments: false,
+        reexports: false,
+        files: 0.0,
+        stop_words: false,
+        path_specificity: false,
+        ..Steps::DEFAULT
+    };
 }
 
 /// How far the most used symbol moves toward 1.0 (the usage prior).
@@ -159,8 +173,10 @@ pub(crate) const DEFINITION_LIFT: f64 = 0.5;
 /// (path evidence as a lift, before issue 45).
 pub(crate) const PATH_LIFT: f64 = 0.3;
 /// Path evidence as a boost: a file whose path names every query word
-/// gains this share of the top score.
-pub const PATH_TOP: f64 = 1.0;
+/// gains this share of the top score. 1.0 in issue 45's first pass; 0.5
+/// since BM25 reads questions without their function words and path
+/// words count by their specificity (benches/README.md, the ablation).
+pub const PATH_TOP: f64 = 0.5;
 /// How much more a definition lifts in a file named after it.
 pub(crate) const STEM_LIFT: f64 = 0.3;
 /// BM25's share of the hybrid for a symbol query (at least).

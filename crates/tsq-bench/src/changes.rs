@@ -87,13 +87,16 @@ fn queries(repo: &str) -> anyhow::Result<Vec<EvalQuery>> {
 pub fn run(repos: &[String], embedder: EmbedderChoice) -> anyhow::Result<ExitStatus> {
     let engine = tsq::parse_pool::ParsePool::new(&Default::default())?;
     let settings = Settings::default();
-    let systems: [(&str, Option<Steps>); 11] = [
+    let systems: [(&str, Option<Steps>); 14] = [
         ("BM25 over whole files", None),
         ("BM25 over 2,500-char windows", None),
         ("tsq, default before issue 45", Some(Steps::BEFORE_45)),
         ("tsq, default with file evidence 0.3", Some(Steps { files: tsq::search::rank::FILE_EVIDENCE, ..Steps::DEFAULT })),
         ("tsq, default, BM25 reads every word", Some(Steps { stop_words: false, ..Steps::DEFAULT })),
         ("tsq, default, path lift 0.3 for the boost", Some(Steps { path_top: 0.0, ..Steps::DEFAULT })),
+        ("tsq, default, path boost 1.0", Some(Steps { path_top: 1.0, ..Steps::DEFAULT })),
+        ("tsq, default, path boost 0.25", Some(Steps { path_top: 0.25, ..Steps::DEFAULT })),
+        ("tsq, default, every path word counts fully", Some(Steps { path_specificity: false, ..Steps::DEFAULT })),
         ("tsq, default without declaration syntax", Some(Steps { definition_syntax: false, ..Steps::DEFAULT })),
         ("tsq, default without symbol queries", Some(Steps { symbols: false, ..Steps::DEFAULT })),
         ("tsq, default without the comment rules", Some(Steps { comments: false, ..Steps::DEFAULT })),

@@ -103,7 +103,8 @@ const ABLATION: &[(&str, Steps)] = &[
     ("  + re-exports rank where their file is named", Steps { reexports: true, ..Steps::BEFORE_45 }),
     ("default", Steps::DEFAULT),
     ("  default without the path boost (lift 0.3)", Steps { path_top: 0.0, ..Steps::DEFAULT }),
-    ("  default, path boost 0.5", Steps { path_top: 0.5, ..Steps::DEFAULT }),
+    ("  default, path boost 1.0", Steps { path_top: 1.0, ..Steps::DEFAULT }),
+    ("  default, path boost 0.25", Steps { path_top: 0.25, ..Steps::DEFAULT }),
     ("  default, path boost 2.0", Steps { path_top: 2.0, ..Steps::DEFAULT }),
     ("  default without path evidence", Steps { paths: false, ..Steps::DEFAULT }),
     ("  default without declaration syntax", Steps { definition_syntax: false, ..Steps::DEFAULT }),
@@ -117,6 +118,7 @@ const ABLATION: &[(&str, Steps)] = &[
     ("  default without test lending", Steps { test_lending: false, ..Steps::DEFAULT }),
     ("  default without call lending", Steps { call_lending: false, ..Steps::DEFAULT }),
     ("  default, BM25 reads the function words too", Steps { stop_words: false, ..Steps::DEFAULT }),
+    ("  default, every path word counts fully", Steps { path_specificity: false, ..Steps::DEFAULT }),
 ];
 
 /// One query's ranking, for `TSQ_BENCH_DUMP`: its NDCG@10, each of the
