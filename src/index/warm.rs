@@ -4,8 +4,9 @@
 //! - **the window vectors**, for exact nearest-neighbour search while the
 //!   vectors table is small enough to be searched flat
 //!   (`store::ANN_MIN_ROWS` windows or fewer, no ANN index);
-//! - **the ranking evidence**: every file's chunk kinds (barrels) and the
-//!   usage table (priors), which every query reads for its candidates;
+//! - **the ranking evidence**: every file's chunk kinds (barrels), the
+//!   usage table (priors) and every indexed path (how specific a path word
+//!   is), which every query reads for its candidates;
 //! - **the use rows** of the occurrence index, which lending and the type
 //!   step read for the strongest candidates' lines.
 //!
