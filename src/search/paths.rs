@@ -83,15 +83,22 @@ pub(crate) fn specificity(all_paths: &[String], query_words: &[String]) -> std::
     if n < 2 || words.is_empty() {
         return out;
     }
-    // Each distinct part is compared once; directories repeat across files.
-    let mut matches: HashMap<String, Vec<bool>> = HashMap::new();
+    // A directory's parts are split and compared once, however many
+    // files it holds; a file's own stem, once per file.
+    let named_by = |parts: Vec<String>| -> Vec<usize> {
+        let mut named: Vec<usize> = Vec::new();
+        for p in parts {
+            named.extend((0..words.len()).filter(|&i| same_word(words[i], &p) && !named.contains(&i)).collect::<Vec<_>>());
+        }
+        named
+    };
+    let mut by_dir: HashMap<&str, Vec<usize>> = HashMap::new();
     let mut df = vec![0usize; words.len()];
     for path in all_paths {
-        let mut named: HashSet<usize> = HashSet::new();
-        for part in parts(path) {
-            let m = matches.entry(part).or_insert_with_key(|p| words.iter().map(|w| same_word(w, p)).collect());
-            named.extend(m.iter().enumerate().filter(|(_, &hit)| hit).map(|(i, _)| i));
-        }
+        let (dir, file) = path.rsplit_once('/').unwrap_or(("", path));
+        let in_dir = by_dir.entry(dir).or_insert_with(|| named_by(parts(&format!("{dir}/"))));
+        let mut named: HashSet<usize> = in_dir.iter().copied().collect();
+        named.extend(named_by(parts(file)));
         named.into_iter().for_each(|i| df[i] += 1);
     }
     let total = (n as f64).ln();
