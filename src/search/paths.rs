@@ -83,22 +83,27 @@ pub(crate) fn specificity(all_paths: &[String], query_words: &[String]) -> std::
     if n < 2 || words.is_empty() {
         return out;
     }
-    // A directory's parts are split and compared once, however many
-    // files it holds; a file's own stem, once per file.
-    let named_by = |parts: Vec<String>| -> Vec<usize> {
-        let mut named: Vec<usize> = Vec::new();
+    // A directory is split once however many files it holds, and each
+    // distinct part (a directory's, a file stem's) compared once.
+    let mut by_part: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut named_by = |parts: Vec<String>, named: &mut HashSet<usize>| {
         for p in parts {
-            named.extend((0..words.len()).filter(|&i| same_word(words[i], &p) && !named.contains(&i)).collect::<Vec<_>>());
+            named.extend(by_part.entry(p).or_insert_with_key(|p| (0..words.len()).filter(|&i| same_word(words[i], p)).collect()).iter().copied());
         }
-        named
     };
-    let mut by_dir: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut by_dir: HashMap<&str, HashSet<usize>> = HashMap::new();
     let mut df = vec![0usize; words.len()];
     for path in all_paths {
         let (dir, file) = path.rsplit_once('/').unwrap_or(("", path));
-        let in_dir = by_dir.entry(dir).or_insert_with(|| named_by(parts(&format!("{dir}/"))));
-        let mut named: HashSet<usize> = in_dir.iter().copied().collect();
-        named.extend(named_by(parts(file)));
+        let mut named = by_dir
+            .entry(dir)
+            .or_insert_with(|| {
+                let mut in_dir = HashSet::new();
+                named_by(parts(&format!("{dir}/")), &mut in_dir);
+                in_dir
+            })
+            .clone();
+        named_by(parts(file), &mut named);
         named.into_iter().for_each(|i| df[i] += 1);
     }
     let total = (n as f64).ln();
