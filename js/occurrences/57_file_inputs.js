@@ -118,9 +118,11 @@
 
   /** The file's declaration emit (TypeScript's builder signature input:
    *  `forceDtsEmit`, as its `computeDtsSignature`): importers need
-   *  re-indexing only when this text changes. */
+   *  re-indexing only when this text changes. A declaration file's
+   *  signature is its text (the builder's `updateShapeSignature` takes
+   *  its version). */
   function apiText(program, sf) {
-    if (sf.isDeclarationFile) return null;
+    if (sf.isDeclarationFile) return sf.text;
     let text = "";
     try {
       const r = program.emit(sf, (name, data) => { if (/\.d\.[cm]?ts$/.test(name)) text += data; }, undefined, true, undefined, true);

@@ -365,6 +365,12 @@
           const d = ts.CallHierarchy.resolveCallHierarchyDeclaration(program, node.kind === SK.Constructor ? node : nameNode);
           const first = Array.isArray(d) ? d[0] : d;
           if (first) item = itemKey(checker, first);
+          // A declaration merged with a lib's (a `.d.ts` that declares
+          // `setTimeout` again): the item is the lib's, which no file's
+          // rows hold; its incoming calls are the symbol's.
+          if (first && !L.isUserFile(first.getSourceFile().fileName) && first.getSourceFile() !== sf && isValidCallHierarchyDeclaration(first)) {
+            items.push({ key: item, ref: itemRef(program, first) });
+          }
         } catch (e) { /* no item */ }
         // Whether tsq's call trees start here (js/answers/31_calls.js `callHierarchy`).
         const callable = node.kind === SK.FunctionDeclaration || node.kind === SK.MethodDeclaration || node.kind === SK.Constructor ||

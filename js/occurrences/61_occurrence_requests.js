@@ -94,10 +94,13 @@
    *  programs that hold the declaring file, js/answers/31_calls.js), and the
    *  imports it cannot resolve (an inspect answer's coverage). */
   function programFiles(p) {
-    return { project: L.rel(p.name), files: p.userFiles().map((sf) => L.rel(sf.fileName)).sort(), unresolved: p.unresolvedImports() };
+    // User files and the workspace's declaration files (they have rows).
+    const held = (f) => L.isUserFile(f) || (ts.isDeclarationFileName(f) && !f.includes("/node_modules/") && !f.startsWith("/__tsq__/"));
+    const files = p.program().getSourceFiles().map((sf) => sf.fileName).filter(held);
+    return { project: L.rel(p.name), files: files.map((f) => L.rel(f)).sort(), unresolved: p.unresolvedImports() };
   }
 
-  /** Whether a declaration file (which has no rows) may affect files
+  /** Whether a declaration file may affect files
    *  that do not import it: a script, a module with `declare global`,
    *  `declare module "x"` or `export as namespace`, or one with `///
    *  <reference>`s (what they bring in joins every program holding it).

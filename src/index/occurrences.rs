@@ -285,12 +285,11 @@ impl Store {
 
     /// The indexed source files whose occurrence rows were computed from
     /// their current text, and all indexed source files (declaration
-    /// files are inputs of the layout, never indexed themselves).
+    /// files included).
     pub async fn occurrence_coverage(&self) -> Result<[usize; 2], IndexError> {
         let rows: HashMap<String, String> =
             self.occ_file_hashes().await?.into_iter().filter(|r| r.error.is_none()).map(|r| (r.relative_path, r.content_hash)).collect();
-        let sources: Vec<_> =
-            self.file_stamps().await?.into_iter().filter(|f| f.skip_reason.is_none() && !crate::files::is_declaration_file(&f.relative_path)).collect();
+        let sources: Vec<_> = self.file_stamps().await?.into_iter().filter(|f| f.skip_reason.is_none()).collect();
         let fresh = sources.iter().filter(|f| rows.get(&f.relative_path).is_some_and(|h| *h == f.content_hash)).count();
         Ok([fresh, sources.len()])
     }

@@ -31,8 +31,6 @@ pub enum Unanswered {
     /// A file that may declare the name has no fresh rows (failed, or
     /// edited since the last sync).
     Stale(String),
-    /// A declaration file (no rows of its own) may declare the name.
-    Unindexed(String),
     /// No declaration matches (hints and root statements are the
     /// Language Service's).
     NoMatch,
@@ -196,7 +194,7 @@ impl<'a> Rows<'a> {
 
     /// Why the rows cannot answer for `target` now, if they cannot: a
     /// file that may declare it (with `want`, only that file) changed
-    /// since its rows, or is a declaration file (no rows of its own).
+    /// since its rows (declaration files have rows like any source).
     fn unfresh(&self, files: &HashMap<String, (String, bool)>, target: &str, want: Option<&str>) -> Result<Option<Unanswered>, StructureError> {
         let (index, view, sources) = (self.index, self.view, self.sources);
         let root: &Path = index.root();
@@ -218,11 +216,6 @@ impl<'a> Rows<'a> {
             let Ok(entry) = view.get(p) else { continue };
             if entry.text.is_err() || !crate::workspace::may_declare(entry.text_or_empty(), target) {
                 continue;
-            }
-            // A declaration file has no rows of its own (it is a layout
-            // input): what it declares is the Language Service's.
-            if crate::files::is_declaration_file(&rel) {
-                return Ok(Some(Unanswered::Unindexed(rel)));
             }
             match files.get(&rel) {
                 Some((hash, true)) if *hash == entry.hash => {}
@@ -365,6 +358,10 @@ fn subtypes(index: &Index, key: &str) -> Result<Vec<SymbolRef>, StructureError> 
         let Ok(a) = serde_json::from_str::<DeclarationRow>(&r.answer) else { continue };
         // LIKE's `_` matches any character: keep exact hits only.
         let symbol = a.matched.symbol;
+        // The Language Service looks for subtypes in user files only.
+        if symbol.file_path.as_deref().is_some_and(crate::files::is_declaration_file) {
+            continue;
+        }
         if a.supertypes.contains(&key) && !out.contains(&symbol) {
             out.push(symbol);
         }

@@ -17,6 +17,7 @@ use std::path::Path;
 
 use sha2::Digest;
 
+use crate::files::is_declaration_file;
 use crate::index::occurrences::OccFileRow;
 use crate::index::{relative, Index, IndexError};
 use crate::source::Tree;
@@ -30,8 +31,6 @@ pub const LAYOUT_MARKER: &str = "occurrences-layout";
 const AFFECTING: &str = "occurrence-inputs";
 /// The record of files a cascade queued and no sync has re-indexed yet.
 const PENDING: &str = "occurrence-pending";
-
-pub(super) use crate::files::is_declaration_file;
 
 /// The hash of everything that changes the project layout or the global
 /// scope without being indexed itself: configs and workspace `.d.ts`

@@ -12,7 +12,8 @@
 //! unchanged (`import { Svc } from './z'; export { Svc }`). A file that
 //! affects the global scope before or after the edit (a script,
 //! `declare global`, `declare module "x"`: the stored `global` flag is
-//! read on both sides), a deleted global file, a `.d.ts`, a
+//! read on both sides), a global file that imports a file whose API
+//! changed (`sync_plan::cascade`), a deleted global file, a `.d.ts`, a
 //! tsconfig/jsconfig, or a config its `extends` chain or `references`
 //! read re-indexes everything (`inputs::layout_hash`). What module
 //! resolution read is tracked per file, as TypeScript's watch mode does
@@ -278,12 +279,14 @@ pub fn sync(
             let old = stored.get(&f.relative_path);
             let api_changed = old.is_none_or(|o| o.api_hash != api_hash || o.api_hash.is_none() || o.error.is_some());
             if api_changed && !report.full {
-                if f.global || old.is_some_and(|o| o.global) {
-                    // Everyone sees a global declaration: everything again.
+                // Everyone sees a global declaration, and what a global
+                // importer names: everything again.
+                if f.global
+                    || old.is_some_and(|o| o.global)
+                    || cascade(&f.relative_path, &imports, &indexable, &done, &batch, &stored, &mut queue, &mut cascaded)
+                {
                     report.full = true;
                     queue.extend(indexable.iter().filter(|p| !done.contains(*p) && !batch.contains(p)).cloned());
-                } else {
-                    cascade(&f.relative_path, &imports, &indexable, &done, &batch, &stored, &mut queue, &mut cascaded);
                 }
             }
             imports.insert(f.relative_path.clone(), (f.imports.clone(), f.reexports.clone()));

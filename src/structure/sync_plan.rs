@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::PathBuf;
 
-use super::inputs::{self, is_declaration_file, layout_hash, read_marker, Affecting, Pending, LAYOUT_MARKER};
+use super::inputs::{self, layout_hash, read_marker, Affecting, Pending, LAYOUT_MARKER};
 use super::scope::Scope;
 use super::StructureError;
 use crate::index::occurrences::OccFileRow;
@@ -45,7 +45,7 @@ pub fn pending(index: &Index, tree: &Tree, view: &FileView) -> Result<usize, Str
 fn count_pending(index: &Index, tree: &Tree, view: &FileView) -> Result<usize, StructureError> {
     let root = index.root().to_path_buf();
     let stored: HashMap<String, String> = index.occ_file_hashes()?.into_iter().map(|r| (r.relative_path, r.content_hash)).collect();
-    let everything = || tree.sources.iter().filter(|s| !is_declaration_file(&relative(s, &root))).count().max(1);
+    let everything = || tree.sources.len().max(1);
     let (hash, extra) = read_marker(&index.dir().join(LAYOUT_MARKER));
     if stored.is_empty() || hash != Some(layout_hash(tree, &root, view, &extra)) {
         return Ok(everything());
@@ -64,9 +64,6 @@ fn count_pending(index: &Index, tree: &Tree, view: &FileView) -> Result<usize, S
     let (mut seen, mut changed) = (0, 0);
     for s in &tree.sources {
         let rel = relative(s, &root);
-        if is_declaration_file(&rel) {
-            continue;
-        }
         let hash = match stamped.get(&rel) {
             Some(h) => h.clone(),
             None => {
@@ -127,7 +124,8 @@ pub(super) struct Plan {
     /// Every walked source with text: (path, content hash), read once
     /// (the race guard compares against these).
     pub(super) current: BTreeMap<String, (PathBuf, String)>,
-    /// The sources that get rows (no declaration files).
+    /// The sources that get rows: every walked source with text,
+    /// declaration files included.
     pub(super) indexable: BTreeSet<String>,
     pub(super) deleted: Vec<String>,
     pub(super) queue: BTreeSet<String>,
@@ -155,7 +153,7 @@ pub(super) fn plan(ws: &Workspace, tree: &Tree, view: &FileView, start: &Start) 
             }
         }
     }
-    let indexable: BTreeSet<String> = current.keys().filter(|r| !is_declaration_file(r)).cloned().collect();
+    let indexable: BTreeSet<String> = current.keys().cloned().collect();
     let (stored_layout, extra) = read_marker(&start.marker);
     let layout_changed = stored_layout != Some(layout_hash(tree, root, view, &extra));
     let affecting_now = start.affecting.read(root);
@@ -164,7 +162,7 @@ pub(super) fn plan(ws: &Workspace, tree: &Tree, view: &FileView, start: &Start) 
     let created: Vec<String> = indexable.iter().filter(|p| !stored.contains_key(*p)).cloned().collect();
     // A deleted file that was global took its declarations out of every
     // program's global scope.
-    let full = layout_changed || stored.is_empty() || deleted.iter().any(|d| stored[d].global);
+    let mut full = layout_changed || stored.is_empty() || deleted.iter().any(|d| stored[d].global);
     let mut queue: BTreeSet<String> = BTreeSet::new();
     let imports: Imports = stored.iter().map(|(p, r)| (p.clone(), (r.imports.clone(), r.reexports.clone()))).collect();
     let consulted = stored.iter().filter(|(p, _)| indexable.contains(*p)).map(|(p, r)| (p.clone(), r.affecting.clone())).collect();
@@ -180,7 +178,10 @@ pub(super) fn plan(ws: &Workspace, tree: &Tree, view: &FileView, start: &Start) 
         // text) those of the re-exporters' importers.
         let mut cascaded_deleted = HashSet::new();
         for d in &deleted {
-            cascade(d, &imports, &indexable, &HashSet::new(), &[], stored, &mut queue, &mut cascaded_deleted);
+            if cascade(d, &imports, &indexable, &HashSet::new(), &[], stored, &mut queue, &mut cascaded_deleted) {
+                // A global importer passes the deletion on to every file.
+                full = true;
+            }
         }
         // Created files: the files whose resolution looked there.
         queue.extend(inputs::naming(stored, |r| &r.lookups, &created).filter(|p| indexable.contains(*p)).cloned());
@@ -191,6 +192,9 @@ pub(super) fn plan(ws: &Workspace, tree: &Tree, view: &FileView, start: &Start) 
             ws.invalidate_resolutions(&affected.iter().map(|p| current[p].0.clone()).collect::<Vec<_>>())?;
         }
         queue.extend(affected);
+        if full {
+            queue.extend(indexable.iter().cloned());
+        }
     }
     let resolution_moved = !deleted.is_empty() || !created.is_empty() || !affecting_changed.is_empty();
     Ok(Plan { current, indexable, deleted, queue, full, imports, consulted, affecting_now, affecting_changed, resolution_moved })
@@ -199,8 +203,14 @@ pub(super) fn plan(ws: &Workspace, tree: &Tree, view: &FileView, start: &Start) 
 /// Queues every file that imports a file whose API changed, directly or
 /// transitively (TypeScript's builder re-checks the same files): what an
 /// importer passes on is not only what its own emit shows (a re-exported
-/// class's heritage, an alias of an alias).
+/// class's heritage, an alias of an alias). An importer that affects the
+/// global scope (a script, `declare global`, an ambient module) passes
+/// the change on to every file, as the builder's
+/// `handleDtsMayChangeOfGlobalScope` does: `true` is returned, and the
+/// caller re-indexes everything. One that augments workspace modules
+/// passes it on to their importers.
 #[allow(clippy::too_many_arguments)]
+#[must_use]
 pub(super) fn cascade(
     changed: &str,
     imports: &Imports,
@@ -210,7 +220,7 @@ pub(super) fn cascade(
     stored: &HashMap<String, OccFileRow>,
     queue: &mut BTreeSet<String>,
     cascaded: &mut HashSet<String>,
-) {
+) -> bool {
     let mut stack = vec![changed.to_string()];
     let mut seen = HashSet::new();
     while let Some(f) = stack.pop() {
@@ -218,6 +228,12 @@ pub(super) fn cascade(
             continue;
         }
         for importer in importers_of(imports, &f) {
+            if let Some(row) = stored.get(&importer).filter(|r| r.global) {
+                if row.augments.is_empty() {
+                    return true;
+                }
+                stack.extend(row.augments.iter().cloned());
+            }
             if !indexable.contains(&importer) || done.contains(&importer) || batch.contains(&importer) {
                 // Already re-indexed in this pass (or now): its importers
                 // still follow.
@@ -230,4 +246,5 @@ pub(super) fn cascade(
             stack.push(importer);
         }
     }
+    false
 }

@@ -617,3 +617,24 @@ fn corpus_edits_keep_rows_exact() {
     assert!(checked > edits * 4, "{edits} edits, {checked} checks");
     assert!(failures.is_empty(), "{} differences:\n{}", failures.len(), failures.join("\n"));
 }
+
+/// Every declaration of a corpus's workspace `.d.ts` files (vue's
+/// `defineProps`, `GlobalComponents`, `__DEV__`…), answered from the rows
+/// after a full index, against the live Language Service.
+#[test]
+#[ignore = "a corpus run of minutes: TSQ_CORPUS_DTS_ON=vue"]
+fn corpus_declaration_files_answer_as_the_language_service() {
+    let name = std::env::var("TSQ_CORPUS_DTS_ON").unwrap_or_else(|_| "vue".into());
+    let Some((_, dir)) = common::corpora(&[name.as_str()]).and_then(|c| c.into_iter().next()) else {
+        panic!("{name}: no snapshot here (fetch it, then ../shared/corpus.sh {name})");
+    };
+    let ws = TempDir::copy_of(&dir, "occ-corpus-dts");
+    engine(&ws.0).sync_occurrences(&tsq::progress::silent()).unwrap();
+    let e = engine(&ws.0);
+    let is_dts = |q: &String| q.split(" > ").next().is_some_and(|f| f.trim_start_matches("symbol = ").ends_with(".d.ts"));
+    let mut pick = |all: Vec<String>| all.into_iter().filter(is_dts).collect::<Vec<_>>();
+    let (checked, diffs) = differences_among(&e, &ws.0, 1, &mut pick);
+    eprintln!("{name}: {checked} declarations of declaration files compared, {} differences", diffs.len());
+    assert!(checked > 0, "{name} has no declaration file declarations");
+    assert!(diffs.is_empty(), "{} differences:\n{}", diffs.len(), diffs.join("\n"));
+}

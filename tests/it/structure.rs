@@ -54,9 +54,8 @@ const QUERIES: &[&str] = &["how is the result computed and returned", "class met
 
 /// The same search, on the same index (so the same ranking: the usage
 /// prior comes from the occurrence rows), enriched from the rows and
-/// enriched live: the answers are equal. Only results in declaration
-/// files (layout inputs, without rows) are computed live on the rows'
-/// side.
+/// enriched live: the answers are equal (results in declaration files
+/// included: they have rows like any source).
 #[test]
 fn full_answers_from_the_occurrence_rows_equal_live_ones_on_every_language_service_fixture() {
     let fixtures = common::repo().join("fixtures/ts-ls");

@@ -406,3 +406,87 @@ fn a_long_cascade_settles_and_stays_exact() {
     assert_eq!(report["occurrences"]["indexed"], 1, "{report}");
     assert!(!log.contains("settled:"), "a one-request pass settled:\n{log}");
 }
+
+/// Declaration files have rows like any source: a name a workspace
+/// `.d.ts` declares (vue's `defineProps`; here a global `declare
+/// function` and a module's `export declare function`) is answered from
+/// the rows, not computed live, while references inside a `.d.ts` stay
+/// uncounted as the Language Service's answers count user files only.
+/// An edit of a `.d.ts` (a layout input) re-indexes everything, and an
+/// API edit of a module a `.d.ts` imports re-indexes it with the other
+/// importers; the rows stay exact after each.
+#[test]
+fn a_declaration_file_is_answered_from_its_rows() {
+    use tsq::api::{Answer, QueryInput};
+    let ws = workspace_of(
+        "occ-dts-rows",
+        &[
+            ("tsconfig.json", ESNEXT),
+            ("globals.d.ts", "declare function defineThing(name: string): Thing;\ninterface Thing {\n  name: string;\n  size: import('./size').Size;\n}\n"),
+            (
+                "shapes.d.ts",
+                "import type { Size } from './size';\nimport type { Dim } from './dim';\nexport interface Shape {\n  x: Dim;\n  size: Size;\n}\nexport declare function makeShape(x: number): Shape;\n",
+            ),
+            ("dim.ts", "export type Dim = number;\n"),
+            ("size.ts", "export interface Size {\n  w: number;\n  h: number;\n}\nexport function area(s: Size): number {\n  return s.w * s.h;\n}\n"),
+            (
+                "use.ts",
+                "import { makeShape, type Shape } from './shapes';\nimport { area } from './size';\nexport function build(): number {\n  const t = defineThing('a');\n  const s: Shape = makeShape(1);\n  return area(s.size) + t.name.length;\n}\n",
+            ),
+        ],
+    );
+    let e = engine(&ws.0);
+    let first = e.sync_occurrences(&tsq::progress::silent()).unwrap();
+    assert_eq!((first.indexed, first.full), (5, true), "both declaration files have rows: {first:?}");
+    assert_exact(&e, &ws.0, 1, 10);
+    let header = |q: &str| {
+        let req = e.request(QueryInput { query: q.into(), ..Default::default() }).unwrap();
+        let Answer::Full(full) = e.query(&req, &tsq::progress::silent()).unwrap() else { unreachable!("a full answer") };
+        full.lookup().text.to_string()
+    };
+    for q in ["symbol = defineThing", "symbol = makeShape", "symbol = Shape"] {
+        let text = header(q);
+        assert!(text.lines().next().unwrap_or("").contains("structure: from the occurrence index"), "{q}: {text}");
+    }
+    // `Size` is named in both declaration files and used in use.ts
+    // through `s.size` only: its references are size.ts's own use alone.
+    let size = serde_json::to_string(&e.relations("symbol = size.ts > Size", Some(1), &tsq::progress::silent()).unwrap()).unwrap();
+    assert!(!size.contains("shapes.d.ts") && !size.contains("globals.d.ts"), "references in declaration files are not counted: {size}");
+
+    // The global declaration file changes: everything again, exactly.
+    edit(&ws.0, "globals.d.ts", "defineThing(name: string)", "defineThing(name: string, n?: number)");
+    let layout = e.sync_occurrences(&tsq::progress::silent()).unwrap();
+    assert!(layout.full && layout.indexed == 5, "a .d.ts is a layout input: {layout:?}");
+    assert_exact(&e, &ws.0, 1, 10);
+
+    // An API edit of dim.ts, which only shapes.d.ts (a module) imports:
+    // dim.ts, shapes.d.ts and its importer use.ts, nothing else.
+    edit(&ws.0, "dim.ts", "Dim = number;", "Dim = number | bigint;");
+    let module = e.sync_occurrences(&tsq::progress::silent()).unwrap();
+    assert_eq!((module.indexed, module.cascaded, module.full), (3, 2, false), "{module:?}");
+    assert_exact(&e, &ws.0, 1, 10);
+
+    // An API edit of size.ts: globals.d.ts, a script, names it, so every
+    // file is re-indexed (TypeScript's builder re-checks them all).
+    edit(&ws.0, "size.ts", "  h: number;\n", "  h: number;\n  d?: number;\n");
+    let api = e.sync_occurrences(&tsq::progress::silent()).unwrap();
+    assert!(api.full && api.indexed == 5, "a global importer passes the change on to every file: {api:?}");
+    assert_exact(&e, &ws.0, 1, 10);
+    assert!(header("symbol = makeShape").lines().next().unwrap_or("").contains("structure: from the occurrence index"));
+
+    // other.ts reads `size.w` through the global `Thing` and imports
+    // nothing: when `w` moves to a base interface, only the global
+    // declaration file that names size.ts connects the two. TypeScript's
+    // builder re-checks every file when a file that references a changed
+    // one affects the global scope (`handleDtsMayChangeOfGlobalScope`).
+    ws.write("other.ts", b"export function widthOf(): number {\n  return defineThing('b').size.w;\n}\n");
+    e.sync_occurrences(&tsq::progress::silent()).unwrap();
+    assert_exact(&e, &ws.0, 1, 10);
+    ws.write("base.ts", b"export interface Base {\n  w: number;\n}\n");
+    e.sync_occurrences(&tsq::progress::silent()).unwrap();
+    edit(&ws.0, "size.ts", "export interface Size {\n  w: number;\n", "import type { Base } from './base';\nexport interface Size extends Base {\n");
+    e.sync_occurrences(&tsq::progress::silent()).unwrap();
+    assert_exact(&e, &ws.0, 1, 10);
+    let w = serde_json::to_string(&e.relations("symbol = base.ts > Base > w", Some(1), &tsq::progress::silent()).unwrap()).unwrap();
+    assert!(w.contains("other.ts"), "other.ts reads Base's w through the global declaration: {w}");
+}
