@@ -162,7 +162,8 @@ function call(req) {
 
 t0 = process.hrtime.bigint();
 call({ method: "load", root, configs, sourceFiles: sources });
-const indexable = sources.filter((f) => !/\.d\.[mc]?ts$/.test(f));
+// Every source has rows, declaration files included (tsq's sync_plan).
+const indexable = sources;
 const owners = call({ method: "owners", files: indexable }).projects;
 const rel = (f) => path.relative(root, f);
 const order = indexable

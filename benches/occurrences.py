@@ -129,7 +129,7 @@ def main():
             s, _, out, rc = timed([args.tsq, "lookup", f"symbol = {n}", "--root", root, "--json"], env=env)
             if rc == 0:
                 header = json.loads(out).get("text", "").split("\n", 1)[0]
-                looks.append(f"{n} {s:.2f} s{' (rows)' if 'occurrence index' in header else ' (live)'}")
+                looks.append(f"{n} {s:.2f} s{' (rows)' if 'from the occurrence index' in header else ' (live)'}")
         row.update(lookups="; ".join(looks) or "none found")
         rel, fn, at = body_edit_target(root)
         path = os.path.join(root, rel)
