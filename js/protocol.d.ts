@@ -251,6 +251,8 @@ export interface FileOccurrences {
   /** `contextual`: an object literal's member and its contextual type's property. */
   bases: { member: string; base: string; contextual?: boolean }[];
   global: boolean;
+  /** TypeScript's `isFileAffectingGlobalScope`: a script that is not only ambient modules, or a `declare global`. */
+  globalScope: boolean;
   /** Checked in a program of its import closure (`narrow` requests). */
   narrow?: boolean;
   /** The workspace files a module augmentation of it augments (when that is all it adds). */

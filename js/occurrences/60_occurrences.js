@@ -417,6 +417,11 @@
     const global = !ts.isExternalOrCommonJsModule(sf) || (sf.moduleAugmentations || []).length > 0 ||
       sf.statements.some((s) => ts.isModuleDeclaration(s) && (s.flags & ts.NodeFlags.GlobalAugmentation || ts.isStringLiteral(s.name))) ||
       sf.referencedFiles.length > 0 || sf.typeReferenceDirectives.length > 0 || sf.libReferenceDirectives.length > 0;
+    // TypeScript's builder's narrower rule (`isFileAffectingGlobalScope`):
+    // a `declare global`, or a script that is not only ambient modules. A
+    // change in a module such a file names reaches every file.
+    const globalScope = (sf.moduleAugmentations || []).some((a) => !!(a.parent && a.parent.flags & ts.NodeFlags.GlobalAugmentation)) ||
+      (!ts.isExternalOrCommonJsModule(sf) && sf.scriptKind !== ts.ScriptKind.JSON && !sf.statements.every((s) => ts.isModuleDeclaration(s) && ts.isStringLiteral(s.name)));
     // A module whose only effect beyond its importers is augmenting
     // workspace modules (vue's `declare module '@vue/reactivity'`) matters
     // only to programs holding one of them (a narrow program,
@@ -430,7 +435,7 @@
       tick();
       contextualMembers(checker, nameNode, symbol, id, bases);
     }
-    return { relativePath: file, declarations, answers, occurrences, items, calls, bases, global, augments, specifiers, imports, reexports, lookups, affecting, apiText: apiText(program, sf) };
+    return { relativePath: file, declarations, answers, occurrences, items, calls, bases, global, globalScope, augments, specifiers, imports, reexports, lookups, affecting, apiText: apiText(program, sf) };
   }
 
   /** What a `symbol =` answer shows of each declaration of the file

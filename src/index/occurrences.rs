@@ -60,6 +60,9 @@ pub struct OccFileRow {
     /// and files whose emit failed (their importers always re-index).
     pub api_hash: Option<String>,
     pub global: bool,
+    /// TypeScript's `isFileAffectingGlobalScope`: a script (not only
+    /// ambient modules) or a `declare global` (`FileOccurrences::global_scope`).
+    pub global_scope: bool,
     /// When `global` only through augmentations of workspace modules: the
     /// files they augment (`FileOccurrences::augments`).
     pub augments: Vec<String>,
@@ -100,6 +103,7 @@ pub fn occ_files_batch(rows: &[OccFileRow]) -> Result<RecordBatch, arrow_schema:
         Arc::new(StringArray::from_iter_values(rows.iter().map(|r| r.content_hash.as_str()))),
         Arc::new(StringArray::from(rows.iter().map(|r| r.api_hash.as_deref()).collect::<Vec<_>>())),
         Arc::new(BooleanArray::from(rows.iter().map(|r| r.global).collect::<Vec<_>>())),
+        Arc::new(BooleanArray::from(rows.iter().map(|r| r.global_scope).collect::<Vec<_>>())),
         strings(rows.iter().map(|r| r.augments.clone())),
         strings(rows.iter().map(|r| r.imports.clone())),
         strings(rows.iter().map(|r| r.reexports.clone())),
@@ -158,6 +162,7 @@ fn occ_file_rows(b: &RecordBatch) -> impl Iterator<Item = OccFileRow> + '_ {
         content_hash: c.str("contentHash", i).unwrap_or_default(),
         api_hash: c.str("apiHash", i),
         global: c.bool("global", i).unwrap_or_default(),
+        global_scope: c.bool("globalScope", i).unwrap_or_default(),
         augments: c.strings("augments", i),
         imports: c.strings("imports", i),
         reexports: c.strings("reexports", i),
@@ -265,6 +270,7 @@ impl Store {
             "contentHash",
             "apiHash",
             "global",
+            "globalScope",
             "augments",
             "imports",
             "reexports",

@@ -367,6 +367,7 @@ pub fn occ_files_schema() -> SchemaRef {
         Field::new("contentHash", DataType::Utf8, false),
         Field::new("apiHash", DataType::Utf8, true),
         Field::new("global", DataType::Boolean, false),
+        Field::new("globalScope", DataType::Boolean, false),
         Field::new("augments", list_of_strings(), false),
         Field::new("imports", list_of_strings(), false),
         Field::new("reexports", list_of_strings(), false),

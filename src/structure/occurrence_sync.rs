@@ -12,7 +12,8 @@
 //! unchanged (`import { Svc } from './z'; export { Svc }`). A file that
 //! affects the global scope before or after the edit (a script,
 //! `declare global`, `declare module "x"`: the stored `global` flag is
-//! read on both sides), a global file that imports a file whose API
+//! read on both sides), a file that affects the global scope by
+//! TypeScript's own rule (`globalScope`) and imports a file whose API
 //! changed (`sync_plan::cascade`), a deleted global file, a `.d.ts`, a
 //! tsconfig/jsconfig, or a config its `extends` chain or `references`
 //! read re-indexes everything (`inputs::layout_hash`). What module
@@ -152,6 +153,7 @@ fn rows_of(f: FileOccurrences, content_hash: String, api_hash: Option<String>, n
         relative_path: f.relative_path,
         api_hash,
         global: f.global,
+        global_scope: f.global_scope,
         augments: f.augments,
         imports: f.imports,
         reexports: f.reexports,

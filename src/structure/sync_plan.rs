@@ -204,11 +204,13 @@ pub(super) fn plan(ws: &Workspace, tree: &Tree, view: &FileView, start: &Start) 
 /// transitively (TypeScript's builder re-checks the same files): what an
 /// importer passes on is not only what its own emit shows (a re-exported
 /// class's heritage, an alias of an alias). An importer that affects the
-/// global scope (a script, `declare global`, an ambient module) passes
-/// the change on to every file, as the builder's
-/// `handleDtsMayChangeOfGlobalScope` does: `true` is returned, and the
-/// caller re-indexes everything. One that augments workspace modules
-/// passes it on to their importers.
+/// global scope by TypeScript's rule (`global_scope`: a script, a
+/// `declare global`) passes the change on to every file, as the
+/// builder's `handleDtsMayChangeOfGlobalScope` does: `true` is
+/// returned, and the caller re-indexes everything. One that augments
+/// workspace modules passes it on to their importers. (A `/// <reference>`
+/// or an external module's augmentation names nothing of the workspace
+/// globally.)
 #[allow(clippy::too_many_arguments)]
 #[must_use]
 pub(super) fn cascade(
@@ -228,11 +230,13 @@ pub(super) fn cascade(
             continue;
         }
         for importer in importers_of(imports, &f) {
-            if let Some(row) = stored.get(&importer).filter(|r| r.global) {
-                if row.augments.is_empty() {
+            if let Some(row) = stored.get(&importer) {
+                if row.global_scope {
                     return true;
                 }
-                stack.extend(row.augments.iter().cloned());
+                if row.global {
+                    stack.extend(row.augments.iter().cloned());
+                }
             }
             if !indexable.contains(&importer) || done.contains(&importer) || batch.contains(&importer) {
                 // Already re-indexed in this pass (or now): its importers

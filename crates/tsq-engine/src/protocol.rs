@@ -501,6 +501,11 @@ pub struct FileOccurrences {
     pub bases: Vec<BaseEdge>,
     /// A script, `declare global` or `declare module "x"`: its API is everyone's.
     pub global: bool,
+    /// TypeScript's `isFileAffectingGlobalScope` (its builder's rule): a
+    /// script that is not only ambient modules, or a `declare global`. A
+    /// change in a module it names reaches every file.
+    #[serde(default)]
+    pub global_scope: bool,
     /// When `global` only through augmentations of workspace modules: the
     /// files they augment (relative; the file matters to the programs
     /// that hold one). Empty otherwise.

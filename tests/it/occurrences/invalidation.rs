@@ -428,6 +428,9 @@ fn a_declaration_file_is_answered_from_its_rows() {
                 "import type { Size } from './size';\nimport type { Dim } from './dim';\nexport interface Shape {\n  x: Dim;\n  size: Size;\n}\nexport declare function makeShape(x: number): Shape;\n",
             ),
             ("dim.ts", "export type Dim = number;\n"),
+            // Global for the layout (its reference joins every program
+            // holding it), not by TypeScript's builder rule.
+            ("refs.ts", "/// <reference lib=\"es2022\" />\nimport type { Dim } from './dim';\nexport const one: Dim = 1;\n"),
             ("size.ts", "export interface Size {\n  w: number;\n  h: number;\n}\nexport function area(s: Size): number {\n  return s.w * s.h;\n}\n"),
             (
                 "use.ts",
@@ -437,7 +440,7 @@ fn a_declaration_file_is_answered_from_its_rows() {
     );
     let e = engine(&ws.0);
     let first = e.sync_occurrences(&tsq::progress::silent()).unwrap();
-    assert_eq!((first.indexed, first.full), (5, true), "both declaration files have rows: {first:?}");
+    assert_eq!((first.indexed, first.full), (6, true), "both declaration files have rows: {first:?}");
     assert_exact(&e, &ws.0, 1, 10);
     let header = |q: &str| {
         let req = e.request(QueryInput { query: q.into(), ..Default::default() }).unwrap();
@@ -456,21 +459,22 @@ fn a_declaration_file_is_answered_from_its_rows() {
     // The global declaration file changes: everything again, exactly.
     edit(&ws.0, "globals.d.ts", "defineThing(name: string)", "defineThing(name: string, n?: number)");
     let layout = e.sync_occurrences(&tsq::progress::silent()).unwrap();
-    assert!(layout.full && layout.indexed == 5, "a .d.ts is a layout input: {layout:?}");
+    assert!(layout.full && layout.indexed == 6, "a .d.ts is a layout input: {layout:?}");
     assert_exact(&e, &ws.0, 1, 10);
 
-    // An API edit of dim.ts, which only shapes.d.ts (a module) imports:
-    // dim.ts, shapes.d.ts and its importer use.ts, nothing else.
+    // An API edit of dim.ts, which shapes.d.ts (a module) and refs.ts (a
+    // module with a `/// <reference>`) import: dim.ts, both, and use.ts,
+    // nothing else.
     edit(&ws.0, "dim.ts", "Dim = number;", "Dim = number | bigint;");
     let module = e.sync_occurrences(&tsq::progress::silent()).unwrap();
-    assert_eq!((module.indexed, module.cascaded, module.full), (3, 2, false), "{module:?}");
+    assert_eq!((module.indexed, module.cascaded, module.full), (4, 3, false), "{module:?}");
     assert_exact(&e, &ws.0, 1, 10);
 
     // An API edit of size.ts: globals.d.ts, a script, names it, so every
     // file is re-indexed (TypeScript's builder re-checks them all).
     edit(&ws.0, "size.ts", "  h: number;\n", "  h: number;\n  d?: number;\n");
     let api = e.sync_occurrences(&tsq::progress::silent()).unwrap();
-    assert!(api.full && api.indexed == 5, "a global importer passes the change on to every file: {api:?}");
+    assert!(api.full && api.indexed == 6, "a global importer passes the change on to every file: {api:?}");
     assert_exact(&e, &ws.0, 1, 10);
     assert!(header("symbol = makeShape").lines().next().unwrap_or("").contains("structure: from the occurrence index"));
 
