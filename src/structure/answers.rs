@@ -358,8 +358,7 @@ fn subtypes(index: &Index, key: &str) -> Result<Vec<SymbolRef>, StructureError> 
         let Ok(a) = serde_json::from_str::<DeclarationRow>(&r.answer) else { continue };
         // LIKE's `_` matches any character: keep exact hits only.
         let symbol = a.matched.symbol;
-        // The Language Service looks for subtypes in user files only.
-        if symbol.file_path.as_deref().is_some_and(crate::files::is_declaration_file) {
+        if !symbol.file_path.as_deref().is_none_or(super::occurrences::user_file) {
             continue;
         }
         if a.supertypes.contains(&key) && !out.contains(&symbol) {

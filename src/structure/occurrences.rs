@@ -16,7 +16,6 @@ pub(crate) use super::rows::Facts;
 use super::scope::Scope;
 use super::StructureError;
 use crate::answer::{CallEntry, FileReferences, References, SymbolRef};
-use crate::files::is_declaration_file;
 use crate::index::occurrences::OccurrenceRow;
 use crate::index::Index;
 /// Edges of one call-hierarchy item: (other item, call-site lines).
@@ -206,10 +205,7 @@ pub(crate) fn references_in(rows: &[OccurrenceRow], graph: &Graph, d: &Declared<
         rows.iter().filter(|o| o.role == "definition" && o.symbol == id).map(|o| (o.relative_path.as_str(), o.line, o.column)).collect();
     let mut by_file: BTreeMap<String, Vec<u32>> = BTreeMap::new();
     let mut seen = HashSet::new();
-    // References in declaration files are not counted (the Language
-    // Service's answers keep user files only: `isUserFile`).
-    let counted = |o: &&OccurrenceRow| !is_declaration_file(&o.relative_path);
-    for o in rows.iter().filter(|o| related.contains(&o.symbol) && graph.scope.sees(d.file, &o.relative_path)).filter(counted) {
+    for o in rows.iter().filter(|o| related.contains(&o.symbol) && graph.scope.sees(d.file, &o.relative_path) && user_file(&o.relative_path)) {
         if own.contains(&(o.relative_path.as_str(), o.line, o.column)) || o.meaning & meaning == 0 {
             continue;
         }
@@ -227,6 +223,13 @@ pub(crate) fn references_in(rows: &[OccurrenceRow], graph: &Graph, d: &Declared<
     files.sort_by(|a, b| locale_cmp(&a.file_path, &b.file_path));
     let total_count = files.iter().map(|f| f.lines.len() as u32).sum();
     References { total_count, file_count: files.len() as u32, files }
+}
+
+/// Whether the live answers count what `path` holds: they keep user
+/// files only (`isUserFile` in `js/service/20_service.js`), so the rows
+/// of a declaration file name no reference, caller or subtype.
+pub(crate) fn user_file(path: &str) -> bool {
+    !crate::files::is_declaration_file(path)
 }
 
 /// One direction of a call tree.
@@ -273,7 +276,7 @@ impl<'a> Calls<'a> {
                     let from = self.graph.item_file(key);
                     let mut groups: BTreeMap<String, Vec<u32>> = BTreeMap::new();
                     for o in self.index.occurrences_of(&self.graph.related(&symbol), true)? {
-                        if !self.graph.scope.sees(from, &o.relative_path) || is_declaration_file(&o.relative_path) {
+                        if !self.graph.scope.sees(from, &o.relative_path) || !user_file(&o.relative_path) {
                             continue;
                         }
                         if let Some(c) = o.caller {
@@ -316,9 +319,7 @@ impl<'a> Calls<'a> {
         let rows = read(&all.into_iter().collect::<Vec<_>>())?;
         for (k, from, related) in sets {
             let mut groups: BTreeMap<String, Vec<u32>> = BTreeMap::new();
-            for o in
-                rows.iter().filter(|o| related.contains(&o.symbol) && self.graph.scope.sees(from, &o.relative_path) && !is_declaration_file(&o.relative_path))
-            {
+            for o in rows.iter().filter(|o| related.contains(&o.symbol) && self.graph.scope.sees(from, &o.relative_path) && user_file(&o.relative_path)) {
                 if let Some(c) = &o.caller {
                     groups.entry(c.clone()).or_default().push(o.line);
                 }
