@@ -132,6 +132,7 @@ const ops = {
   },
   op_tsq_rss_mb: () => process.memoryUsage.rss() / (1 << 20),
   op_tsq_collect_garbage: () => global.gc(),
+  op_tsq_pace_collections: () => {},
   op_tsq_service_request: () => pending,
   op_tsq_service_respond: (res) => {
     response = res;

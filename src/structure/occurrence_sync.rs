@@ -71,11 +71,12 @@ const NARROW_FILES: usize = 8;
 /// A full pass's soft bound on resident memory, MiB: past it the engine
 /// collects garbage, then starts a fresh checker if that was not enough;
 /// 0 starts fresh checkers only between requests. Checked between files,
-/// so one type-heavy file can overshoot it. 1,200 keeps vue's full index
-/// within 300 s (benches/README.md, "Peak RSS and the holders'
-/// environment": 1.61 → 1.40 GB at 278 s; 1,024 gave 1.31-1.38 GB at
-/// 301-305 s).
-const MEMORY_MB: u32 = 1200;
+/// so one type-heavy file can overshoot it. The bound alone paces a
+/// pass's collections (`tsq_engine`'s `collector`): at 1,200 that took
+/// desktop's pass from 98 to 88 s and vue's peak from 1,381 to 1,462
+/// MiB; at 1,100, 88 s and 1,300 MiB, and vue's time unchanged
+/// (benches/README.md, issue 47's eighth pass).
+const MEMORY_MB: u32 = 1100;
 /// The bound of an incremental pass longer than one request: the cascade
 /// after a signature edit, which `tsq serve` runs in the background beside
 /// the programs it keeps. With the checkers a cascade leaves dropped at

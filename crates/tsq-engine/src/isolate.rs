@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use deno_core::{op2, v8, JsRuntime, OpState, RuntimeOptions};
 use deno_error::JsErrorBox;
 
+use super::collector::Trigger;
 use super::host::WorkspaceFs;
 use super::protocol::{DirEntries, ParseRequest, ParseResponse, ServiceRequest, ServiceResponse};
 use super::TsError;
@@ -232,6 +233,16 @@ fn trim_malloc() {
     }
 }
 
+/// Switches the engine's own collection trigger off (`true`) while a
+/// bounded occurrence request paces the collections itself, and back to
+/// QuickJS's rule (`false`) when it ends (`collector` says why).
+#[op2(fast)]
+fn op_tsq_pace_collections(state: &mut OpState, paced: bool) {
+    if let Some(trigger) = state.try_borrow::<Trigger>() {
+        trigger.pace(paced);
+    }
+}
+
 deno_core::extension!(
     tsq_ext,
     ops = [
@@ -248,6 +259,7 @@ deno_core::extension!(
         op_tsq_fs_realpath,
         op_tsq_rss_mb,
         op_tsq_collect_garbage,
+        op_tsq_pace_collections,
     ],
     options = { fs: Option<WorkspaceFs> },
     state = |state, options| {
@@ -295,6 +307,9 @@ impl Isolate {
         for (name, code) in TSQ_JS {
             runtime.execute_script(*name, code.to_string()).map_err(|e| TsError::Startup(format!("loading {name}: {e}")))?;
         }
+        if let Some(trigger) = Trigger::of(&mut runtime) {
+            runtime.op_state().borrow_mut().put(trigger);
+        }
         let state = runtime.op_state();
         Ok(Isolate { runtime, state, startup: started.elapsed() })
     }
@@ -316,11 +331,12 @@ impl Isolate {
             fs.next_epoch();
         }
         // A full occurrence pass drops programs and checkers between its
-        // requests, and a settle drops checkers: collect them now. QuickJS
+        // requests, and a settle drops checkers: collect them now (QuickJS
         // otherwise collects only when its heap grows half again past the
-        // size at its last collection, so a pass would peak at 1.5 times
-        // what it holds.
-        let collect = matches!(request, ServiceRequest::Occurrences { release: true, .. } | ServiceRequest::Settle);
+        // size at its last collection). A request with a memory bound
+        // paces its own collections by it (js/occurrences/61_occurrence_requests.js):
+        // one more here would trace the live heap again below the bound.
+        let collect = matches!(request, ServiceRequest::Occurrences { release: true, memory_mb: 0, .. } | ServiceRequest::Settle);
         let response = self.round_trip("tsqService", request);
         if collect {
             self.collect_garbage();
@@ -388,6 +404,26 @@ mod tests {
             if let Err(e) = engine.runtime.execute_script("check", COLLECTED) {
                 panic!("{}", e.exception_message);
             }
+        });
+    }
+
+    /// A bounded occurrence request switches QuickJS's own trigger off
+    /// and back on through the op; the trigger is found on QuickJS (a
+    /// `deno_core` update that changes its context handles fails here,
+    /// not silently in a slower pass).
+    #[test]
+    fn the_pacing_op_switches_the_engine_trigger() {
+        on_engine_thread(|engine| {
+            let paced = |engine: &mut Isolate| engine.state.borrow().try_borrow::<Trigger>().map(Trigger::paced);
+            if cfg!(feature = "v8") {
+                assert_eq!(paced(engine), None, "V8 schedules its own collections");
+                return;
+            }
+            assert_eq!(paced(engine), Some(false), "QuickJS's trigger is found and on at start");
+            engine.runtime.execute_script("pace", "Deno.core.ops.op_tsq_pace_collections(true)").expect("the op runs");
+            assert_eq!(paced(engine), Some(true));
+            engine.runtime.execute_script("unpace", "Deno.core.ops.op_tsq_pace_collections(false)").expect("the op runs");
+            assert_eq!(paced(engine), Some(false));
         });
     }
 

@@ -11,6 +11,7 @@
 //! `protocol` is the serde half of the Rust-JS contract (its twin is
 //! `js/protocol.d.ts`).
 
+mod collector;
 pub mod files;
 pub mod host;
 mod isolate;
