@@ -180,9 +180,10 @@ fn use_edges_changed(ix: &Index, batch: &[String], rows: &[OccurrenceRow]) -> Re
 }
 
 /// Brings the occurrence index up to date with the walk. With `limit`
-/// (`tsq serve`'s inline budget), an incremental sync whose files,
-/// cascades included, outnumber it stops after the batch that found them
-/// and leaves the rest recorded (`Pending`, `OccurrenceReport::deferred`).
+/// (`tsq serve`'s inline budget), a sync whose files, cascades included
+/// (one that reached a global importer: every file), outnumber it stops
+/// after the batch that found them and leaves the rest recorded
+/// (`Pending`, `OccurrenceReport::deferred`).
 pub fn sync(
     index: &WithIndexMut<'_>,
     ws: &Workspace,
@@ -328,8 +329,11 @@ pub fn sync(
         report.occurrences += rows.len();
         consulted.extend(file_rows.iter().map(|r| (r.relative_path.clone(), r.affecting.clone())));
         // What is left is recorded before the rows that queued it are
-        // written (their new API hash would hide the cascade).
-        let left = Pending(if report.full { BTreeSet::new() } else { queue.clone() });
+        // written (their new API hash would hide the cascade). A full
+        // pass's too: one that a cascade turned full (a global importer)
+        // or a deleted global file started is not resumed by the layout
+        // marker, which has not changed.
+        let left = Pending(queue.clone());
         let record = left != pending;
         index(&mut |ix| {
             if record {
@@ -341,7 +345,7 @@ pub fn sync(
         })?;
         pending = left;
         done.extend(batch);
-        if limit.is_some_and(|l| !report.full && !queue.is_empty() && done.len() + queue.len() > l) {
+        if limit.is_some_and(|l| !queue.is_empty() && done.len() + queue.len() > l) {
             report.deferred = queue.len();
             break;
         }
@@ -399,11 +403,11 @@ impl Finish<'_> {
         if !report.interrupted && report.deferred == 0 && !pending.0.is_empty() {
             index(&mut |ix| Ok(Pending::default().save(ix)?))?;
         }
-        if report.full && !report.interrupted {
+        if report.full && !report.interrupted && report.deferred == 0 {
             scope.completed();
             index(&mut |ix| scope.save(ix))?;
         }
-        if report.full {
+        if report.full && report.deferred == 0 {
             // Release the last project's program too.
             ws.occurrences(&[], true, 0, None)?;
         }

@@ -288,6 +288,46 @@ fn a_cascade_left_by_a_sync_is_finished_by_the_next() {
     assert_exact(&engine(&ws.0), &ws.0, 1, 7);
 }
 
+/// A cascade that reaches a global importer re-indexes every file, and
+/// it is left to the next sync like any other: `tsq serve` answers the
+/// edit at once (live, saying so) instead of re-indexing the workspace
+/// first, and what the pass did not reach is recorded, although no hash
+/// and no layout input of those files changed.
+#[test]
+fn a_cascade_turned_full_is_left_to_the_next_sync() {
+    let mut files = vec![
+        ("tsconfig.json", ESNEXT.to_string()),
+        ("size.ts", "export interface Size {\n  w: number;\n}\n".to_string()),
+        // A script (TypeScript's rule: it affects the global scope) that names size.ts.
+        ("globals.ts", "declare function defineThing(name: string): Thing;\ninterface Thing {\n  size: import('./size').Size;\n}\n".to_string()),
+    ];
+    let users: Vec<String> = (0..4).map(|i| format!("u{i}.ts")).collect();
+    for (i, u) in users.iter().enumerate() {
+        files.push((u.as_str(), format!("export function width{i}(): number {{\n  return defineThing('{i}').size.w;\n}}\n")));
+    }
+    let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (*p, t.as_str())).collect();
+    let ws = workspace_of("occ-deferred-full", &refs);
+    engine(&ws.0).sync_occurrences(&tsq::progress::silent()).unwrap();
+    let serve =
+        tsq::api::Engine::open(&ws.0, tsq::api::EngineOptions { embedder: Some(EmbedderChoice::None), background: Some(3), ..Default::default() }).unwrap();
+    edit(&ws.0, "size.ts", "  w: number;\n", "  w: number;\n  h?: number;\n");
+    let req = serve.request(tsq::api::QueryInput { query: "symbol = size.ts > Size".into(), ..Default::default() }).unwrap();
+    let tsq::api::Answer::Full(full) = serve.query(&req, &tsq::progress::silent()).unwrap() else { unreachable!("a full answer") };
+    let header = full.lookup().text.lines().next().unwrap_or_default().to_string();
+    assert!(header.contains("structure: the occurrence index is being refreshed in the background (5 files to re-index)"), "{header}");
+    // The next sync, in another engine (a CLI process), re-indexes the
+    // five files the first one left; then nothing is left.
+    let next = engine(&ws.0).sync_occurrences(&tsq::progress::silent()).unwrap();
+    assert_eq!(next.indexed, 5, "{next:?}");
+    assert_eq!(engine(&ws.0).sync_occurrences(&tsq::progress::silent()).unwrap().indexed, 0, "nothing is left");
+    assert_exact(&engine(&ws.0), &ws.0, 1, 6);
+    // The same edit in a CLI process is one full pass.
+    edit(&ws.0, "size.ts", "  h?: number;\n", "  h?: number;\n  d?: number;\n");
+    let cli = engine(&ws.0).sync_occurrences(&tsq::progress::silent()).unwrap();
+    assert!(cli.full && cli.indexed == 6 && cli.deferred == 0, "{cli:?}");
+    assert_exact(&engine(&ws.0), &ws.0, 1, 6);
+}
+
 /// A fresh process's narrow program (the edited file's import closure)
 /// holds the augmenters of the modules it holds and no others: a module
 /// that augments `store.ts` (`declare module './store'`) is a root when
