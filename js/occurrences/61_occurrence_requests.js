@@ -191,11 +191,11 @@
    *  not need are dropped first (a full index, sent in path order, keeps
    *  about one program at a time; an empty request releases them all). */
   function indexFiles(ws, req) {
-    // With a bound, the bound paces the collections (below), and the
-    // engine's own growth trigger is off meanwhile: it only added
-    // collections below the bound, each tracing the live heap
+    // A full pass's slice with a bound: the bound paces the collections
+    // (below), and the engine's own growth trigger is off meanwhile: it
+    // only added collections below the bound, each tracing the live heap
     // (crates/tsq-engine/src/collector.rs).
-    const paced = req.memoryMb > 0;
+    const paced = req.memoryMb > 0 && req.release;
     if (paced) Deno.core.ops.op_tsq_pace_collections(true);
     try {
       return indexFilesPaced(ws, req);

@@ -1,5 +1,5 @@
-//! QuickJS's own collection trigger, off while an occurrence request paces
-//! its collections by the process's memory bound.
+//! QuickJS's own collection trigger, off while a full pass's occurrence
+//! request paces its collections by the process's memory bound.
 //!
 //! QuickJS collects cycles whenever its allocations grow half again past
 //! their size at its last automatic collection, and every collection
@@ -9,7 +9,9 @@
 //! 64th identifier inside one), so the growth trigger only adds
 //! collections below the bound, and so did the collection after every
 //! request of a full pass. Without both, desktop's pass takes about 9%
-//! less time (benches/README.md, issue 47's eighth pass).
+//! less time (benches/README.md, issue 47's eighth pass). An incremental
+//! pass (`tsq serve`'s cascades, whose floor sits near their bound) keeps
+//! the trigger: there it kept the server's peak about 75 MiB lower.
 //!
 //! deno_core's facade has no setter for the trigger. Under the QuickJS
 //! backend a context handle points at a QuickJS value tagged

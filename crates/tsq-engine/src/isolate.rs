@@ -233,8 +233,8 @@ fn trim_malloc() {
     }
 }
 
-/// Switches the engine's own collection trigger off (`true`) while a
-/// bounded occurrence request paces the collections itself, and back to
+/// Switches the engine's own collection trigger off (`true`) while a full
+/// pass's bounded occurrence request paces the collections itself, and back to
 /// QuickJS's rule (`false`) when it ends (`collector` says why).
 #[op2(fast)]
 fn op_tsq_pace_collections(state: &mut OpState, paced: bool) {
