@@ -73,8 +73,8 @@ const NARROW_FILES: usize = 8;
 /// 0 starts fresh checkers only between requests. Checked between files,
 /// so one type-heavy file can overshoot it. The bound alone paces a
 /// pass's collections (`tsq_engine`'s `collector`): at 1,200 that took
-/// desktop's pass from 98 to 88 s and vue's peak from 1,381 to 1,462
-/// MiB; at 1,100, 88 s and 1,300 MiB, and vue's time unchanged
+/// desktop's pass from 96-98 to 86 s and vue's peak from 1,381 to 1,462
+/// MiB; at 1,100, 88 s and 1,301-1,333 MiB, with vue's time unchanged
 /// (benches/README.md, issue 47's eighth pass).
 const MEMORY_MB: u32 = 1100;
 /// The bound of an incremental pass longer than one request: the cascade
