@@ -263,6 +263,16 @@ fn a_body_only_edit_adding_a_repeated_local_moves_no_id() {
     }
 }
 
+/// The full answer to `query` of a fresh `tsq serve` engine over `root`
+/// that re-indexes at most 3 files before an answer.
+fn serve_answer(root: &std::path::Path, query: &str) -> String {
+    let serve =
+        tsq::api::Engine::open(root, tsq::api::EngineOptions { embedder: Some(EmbedderChoice::None), background: Some(3), ..Default::default() }).unwrap();
+    let req = serve.request(tsq::api::QueryInput { query: query.into(), ..Default::default() }).unwrap();
+    let tsq::api::Answer::Full(full) = serve.query(&req, &tsq::progress::silent()).unwrap() else { unreachable!("a full answer") };
+    full.lookup().text.to_string()
+}
+
 /// A cascade is recorded before the rows that queued it are written: a
 /// sync that stops early (`tsq serve`'s inline budget here; an edit during
 /// the pass or `kill -9` the same way) leaves the importers it did not
@@ -272,15 +282,11 @@ fn a_body_only_edit_adding_a_repeated_local_moves_no_id() {
 fn a_cascade_left_by_a_sync_is_finished_by_the_next() {
     let ws = make_and_six_importers("occ-deferred");
     engine(&ws.0).sync_occurrences(&tsq::progress::silent()).unwrap();
-    // A server that re-indexes at most 3 files before an answer.
-    let serve =
-        tsq::api::Engine::open(&ws.0, tsq::api::EngineOptions { embedder: Some(EmbedderChoice::None), background: Some(3), ..Default::default() }).unwrap();
     edit(&ws.0, "z.ts", "make(): number { return 1; }", "make(): string { return 'one'; }");
-    let req = serve.request(tsq::api::QueryInput { query: "symbol = z.ts > make".into(), ..Default::default() }).unwrap();
-    let tsq::api::Answer::Full(full) = serve.query(&req, &tsq::progress::silent()).unwrap() else { unreachable!("a full answer") };
-    let header = full.lookup().text.lines().next().unwrap_or_default().to_string();
+    let text = serve_answer(&ws.0, "symbol = z.ts > make");
+    let header = text.lines().next().unwrap_or_default();
     assert!(header.contains("structure: the occurrence index is being refreshed in the background (6 files to re-index)"), "{header}");
-    assert!(full.lookup().text.contains("u5.ts"), "the live answer has every caller: {}", full.lookup().text);
+    assert!(text.contains("u5.ts"), "the live answer has every caller: {text}");
     // The next sync, in another engine (a CLI process), finishes the cascade.
     let next = engine(&ws.0).sync_occurrences(&tsq::progress::silent()).unwrap();
     assert_eq!((next.indexed, next.full), (6, false), "{next:?}");
@@ -308,12 +314,9 @@ fn a_cascade_turned_full_is_left_to_the_next_sync() {
     let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (*p, t.as_str())).collect();
     let ws = workspace_of("occ-deferred-full", &refs);
     engine(&ws.0).sync_occurrences(&tsq::progress::silent()).unwrap();
-    let serve =
-        tsq::api::Engine::open(&ws.0, tsq::api::EngineOptions { embedder: Some(EmbedderChoice::None), background: Some(3), ..Default::default() }).unwrap();
     edit(&ws.0, "size.ts", "  w: number;\n", "  w: number;\n  h?: number;\n");
-    let req = serve.request(tsq::api::QueryInput { query: "symbol = size.ts > Size".into(), ..Default::default() }).unwrap();
-    let tsq::api::Answer::Full(full) = serve.query(&req, &tsq::progress::silent()).unwrap() else { unreachable!("a full answer") };
-    let header = full.lookup().text.lines().next().unwrap_or_default().to_string();
+    let text = serve_answer(&ws.0, "symbol = size.ts > Size");
+    let header = text.lines().next().unwrap_or_default();
     assert!(header.contains("structure: the occurrence index is being refreshed in the background (5 files to re-index)"), "{header}");
     // The next sync, in another engine (a CLI process), re-indexes the
     // five files the first one left; then nothing is left.
