@@ -111,26 +111,40 @@
     return p && (p.kind === SK.ClassDeclaration || p.kind === SK.InterfaceDeclaration) ? p : null;
   }
 
+  /** Nodes whose context units the stored answers' pass keeps apart
+   *  (`snapshot`'s `memo`): every declaration, and the statements a
+   *  variable's snapshot starts at. */
+  const MEMO_KINDS = new Set([...L.DECLARATION_KINDS, SK.VariableStatement, SK.ForStatement, SK.ForInStatement, SK.ForOfStatement]);
+
   /** The smart snapshot of one file for its target declarations, as parts
    *  (the pieces' text and positions): the targets, the same-file
    *  declarations they reference, and the frames of their classes. Rust
    *  assembles the text (src/snapshot.rs), so that parts computed apart
    *  (stored answers) merge exactly as one computation would. */
-  function snapshot(project, sf, targets, memo) {
+  function snapshot(project, sf, targets, memo, symbols) {
     const checker = project.program().getTypeChecker();
     const text = sf.text;
     const inTarget = (n) => targets.some((t) => n.pos >= t.pos && n.end <= t.end);
     // The same-file context units a node's subtree references, in the
     // order of their first reference. The stored answers' pass asks this
-    // for every declaration of a file (`memo` is its per-file cache: a
-    // declaration's subtree and the units it pulls in are walked once).
+    // for every declaration of a file, nested ones included: `memo` is
+    // its per-file cache, and a declaration's refs are those of its
+    // nested declarations, merged where the walk meets them (the same
+    // order as one walk), so each identifier is resolved once per file,
+    // not once per declaration around it. `symbols` holds what the
+    // file's occurrence rows already resolved (`getSymbolAtLocation` of
+    // each identifier).
     const refsOf = (t) => {
       let refs = memo && memo.get(t);
       if (refs) return refs;
       const found = new Set();
       const visit = (n) => {
+        if (memo && n !== t && MEMO_KINDS.has(n.kind)) {
+          for (const unit of refsOf(n)) found.add(unit);
+          return;
+        }
         if (n.kind === SK.Identifier || n.kind === SK.PrivateIdentifier) {
-          const sym = checker.getSymbolAtLocation(n);
+          const sym = symbols && symbols.has(n) ? symbols.get(n) : checker.getSymbolAtLocation(n);
           for (const d of (sym && sym.declarations) || []) {
             const unit = unitOf(d);
             if (unit && isContext(unit, sf)) found.add(unit);

@@ -170,8 +170,10 @@
   }
 
   /** Every identifier's occurrence rows in `sf`, resolved with
-   *  `checker` (through aliases to its declarations). */
-  function identifierRows(checker, sf) {
+   *  `checker` (through aliases to its declarations). With `symbols`, a
+   *  map, each identifier's `getSymbolAtLocation` goes there too (the
+   *  file's snapshots read it). */
+  function identifierRows(checker, sf, symbols) {
     const occurrences = [];
     const walk = (node) => {
       if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) {
@@ -203,6 +205,7 @@
       if (ts.isIdentifier(node) && ts.isInJSFile(node) && ts.isPropertyAccessExpression(node.parent) &&
         (ts.isModuleExportsAccessExpression(node.parent) || node.parent.expression === node && node.escapedText === "exports" && ts.isExportsIdentifier(node))) return;
       let symbol = checker.getSymbolAtLocation(node);
+      if (symbols) symbols.set(node, symbol);
       if (!symbol) return;
       const own = symbol;
       symbol = resolveAlias(checker, symbol);
@@ -266,9 +269,9 @@
 
   /** Every occurrence row of `sf` in `program`: identifiers and the
    *  places that name a module. */
-  function occurrenceRows(program, sf) {
+  function occurrenceRows(program, sf, symbols) {
     const checker = program.getTypeChecker();
-    return identifierRows(checker, sf).concat(moduleRows(program, checker, sf));
+    return identifierRows(checker, sf, symbols).concat(moduleRows(program, checker, sf));
   }
 
   /** Whether a symbol is a module declared by a file (not only by
@@ -407,7 +410,9 @@
     visit(sf);
     tick();
 
-    const occurrences = occurrenceRows(program, sf);
+    // Each identifier's symbol, which the answers' snapshots read again.
+    const symbols = new Map();
+    const occurrences = occurrenceRows(program, sf, symbols);
     tick();
 
     // A script, `declare global` or `declare module "x"` changes what
@@ -430,7 +435,8 @@
     const { imports, reexports, specifiers } = moduleEdges(program, sf);
     const { lookups, affecting } = resolutionInputs(program, sf);
     tick();
-    const answers = project ? declarationAnswers(ws, project, pi, program, sf, declared, fileIndex) : [];
+    const answers = project ? declarationAnswers(ws, project, pi, program, sf, declared, fileIndex, symbols) : [];
+    symbols.clear();
     for (const [nameNode, symbol, id] of contextual) {
       tick();
       contextualMembers(checker, nameNode, symbol, id, bases);
@@ -494,7 +500,7 @@
     return out;
   }
 
-  function declarationAnswers(ws, project, pi, program, sf, declared, fileIndex) {
+  function declarationAnswers(ws, project, pi, program, sf, declared, fileIndex, symbols) {
     const checker = program.getTypeChecker();
     const fi = fileIndex === undefined ? program.getSourceFiles().indexOf(sf) : fileIndex;
     const out = [];
@@ -511,7 +517,7 @@
           meaning: d ? d.meaning : 7,
           ord: pi * 2 ** 40 + fi * 2 ** 20 + out.length,
           match: L.lookupMatch(project, sf, node),
-          snapshot: L.snapshot(project, sf, [node.kind === SK.VariableDeclaration ? node.parent.parent : node], units),
+          snapshot: L.snapshot(project, sf, [node.kind === SK.VariableDeclaration ? node.parent.parent : node], units, symbols),
           signature: L.signature(checker, node),
           modifiers: L.modifiers(node),
           supertypes: [],
