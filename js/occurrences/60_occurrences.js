@@ -40,8 +40,12 @@
    *  (its `forEachRelatedSymbol`, base types aside: those are `bases`
    *  rows): the symbol's roots (a union's property is each member's),
    *  the contextual type's properties for an object literal's property,
-   *  the property a binding element names, the value of `{ x }`. */
-  function relatedAt(checker, node, symbol) {
+   *  the property a binding element names, the value of `{ x }`.
+   *  `contextualTypes` (object literal -> its contextual type) keeps one
+   *  file's: every member of a literal asks for the same type, which the
+   *  checker computes again at each call (down from the outermost
+   *  literal, for nested ones). */
+  function relatedAt(checker, node, symbol, contextualTypes) {
     const out = [];
     const add = (sym) => {
       if (!sym) return;
@@ -56,7 +60,12 @@
     add(symbol);
     const element = ts.getContainingObjectLiteralElement(node);
     if (element) {
-      const contextual = checker.getContextualType(element.parent);
+      let contextual;
+      if (contextualTypes && contextualTypes.has(element.parent)) contextual = contextualTypes.get(element.parent);
+      else {
+        contextual = checker.getContextualType(element.parent);
+        if (contextualTypes) contextualTypes.set(element.parent, contextual);
+      }
       if (contextual) {
         for (const p of ts.getPropertySymbolsFromContextualType(element, checker, contextual, true)) {
           add(p);
@@ -175,6 +184,7 @@
    *  file's snapshots read it). */
   function identifierRows(checker, sf, symbols) {
     const occurrences = [];
+    const contextualTypes = new Map();
     const walk = (node) => {
       if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) {
         addOccurrence(node);
@@ -228,7 +238,7 @@
         occurrences.push({ line: at, column: node.getStart(sf) - sf.getLineStarts()[at - 1], symbol: id, role: role(node, own), enclosing: enclosing(sf, node), meaning: ts.getMeaningFromLocation(node) });
         return;
       }
-      const ids = own !== symbol && (own.declarations || []).some(isCommonJsAliasDeclaration) ? [symbolId(own)].filter(Boolean) : relatedAt(checker, node, symbol);
+      const ids = own !== symbol && (own.declarations || []).some(isCommonJsAliasDeclaration) ? [symbolId(own)].filter(Boolean) : relatedAt(checker, node, symbol, contextualTypes);
       // `const x = require('./m')` is an alias TypeScript resolves to the
       // module's export, but find-references from `x` reports its own uses:
       // they are occurrences of both.
@@ -264,6 +274,7 @@
       for (const id of ids.slice(1)) occurrences.push({ ...row, symbol: id, role: row.role === "definition" ? "reference" : row.role });
     };
     ts.forEachChild(sf, walk);
+    contextualTypes.clear();
     return occurrences;
   }
 
