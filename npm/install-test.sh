@@ -95,7 +95,7 @@ first=$(head -1 <<<"$answer")
 # The built-in model answered (on every platform: it runs inside the binary).
 grep -q "embedder: all-MiniLM" <<<"$first" || fail "the built-in embedder did not answer: $first"
 doctor=$(npx --offline tsq doctor --root "$work/sample" 2>&1) || fail "tsq doctor reports a problem: $doctor"
-grep -Eq "local model +all-MiniLM-L6-v2-int8-w4-a8 \(384d\), built in: loaded and answered" <<<"$doctor" \
+grep -Eq "local model +all-MiniLM-L6-v2-int8-w4-a8-words \(384d\), built in: loaded and answered" <<<"$doctor" \
   || fail "tsq doctor does not report the built-in model answering: $doctor"
 
 # A damaged pack is refused with what to do, and nothing half-written is

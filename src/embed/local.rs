@@ -7,6 +7,12 @@
 //! Documents are embedded as 128-token windows at a 75% stride, each window
 //! prefixed with the chunk's breadcrumb; a chunk is scored by its best
 //! window. Vectors are mean-pooled over the window's tokens and normalized.
+//!
+//! The model's tokenizer is uncased: it lowercases `useInfiniteQuery` to
+//! one run of letters and cuts it into pieces that are not words (`uses`,
+//! `##in`, `##fin`, …). Every text, documents and queries alike, has its
+//! identifiers' words spaced first (`identifier_words`), so the model
+//! reads `use Infinite Query`.
 
 use tokenizers::Tokenizer;
 
@@ -19,8 +25,10 @@ use super::{Document, EmbedError, Embedder, EmbedderId};
 /// (`minilm::tests`). "w4": the token table is 4-bit
 /// (`vendor-models/derive_w4.py`); "a8": the dense layers' activations are
 /// 8-bit (`int8.rs`). Before, the model was `all-MiniLM-L6-v2-int8-w4`
-/// (float activations) and `all-MiniLM-L6-v2-int8`.
-pub const MODEL: &str = "all-MiniLM-L6-v2-int8-w4-a8";
+/// (float activations) and `all-MiniLM-L6-v2-int8`. "words": texts are
+/// read with their identifiers' words spaced (`identifier_words`); before,
+/// `all-MiniLM-L6-v2-int8-w4-a8` read them as written.
+pub const MODEL: &str = "all-MiniLM-L6-v2-int8-w4-a8-words";
 /// Documents per embedding call.
 const BATCH: usize = 32;
 pub const DIMENSION: usize = 384;
@@ -85,9 +93,39 @@ pub(super) fn plain_tokenizer() -> Result<Tokenizer, EmbedError> {
     Ok(tokenizer)
 }
 
-/// A text's token ids, no special tokens.
+/// A text's token ids, no special tokens, its identifiers' words spaced.
 pub(super) fn token_ids(tokenizer: &Tokenizer, text: &str) -> Result<Vec<u32>, EmbedError> {
-    Ok(tokenizer.encode(text, false).map_err(|e| EmbedError::Local(e.to_string()))?.get_ids().to_vec())
+    let text = identifier_words(text);
+    Ok(tokenizer.encode(text.as_ref(), false).map_err(|e| EmbedError::Local(e.to_string()))?.get_ids().to_vec())
+}
+
+/// `text` with a space between the words of each camel-case identifier:
+/// before an upper-case letter that follows a lower-case one or a digit
+/// (`useQuery` → `use Query`), and before the last capital of a run that a
+/// lower-case letter follows (`TRPCClient` → `TRPC Client`). Nothing else
+/// changes; text without such an identifier is returned as it is.
+pub(crate) fn identifier_words(text: &str) -> std::borrow::Cow<'_, str> {
+    let b = text.as_bytes();
+    let hump = |i: usize| {
+        let (prev, c) = (b[i - 1], b[i]);
+        c.is_ascii_uppercase()
+            && (prev.is_ascii_lowercase() || prev.is_ascii_digit() || (prev.is_ascii_uppercase() && b.get(i + 1).is_some_and(u8::is_ascii_lowercase)))
+    };
+    if !(1..b.len()).any(hump) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    let mut from = 0;
+    for i in 1..b.len() {
+        // Every byte tested is ASCII, so `i` is a character boundary.
+        if hump(i) {
+            out.push_str(&text[from..i]);
+            out.push(' ');
+            from = i;
+        }
+    }
+    out.push_str(&text[from..]);
+    std::borrow::Cow::Owned(out)
 }
 
 /// One document's windows, shared by the local model and the static
@@ -173,6 +211,21 @@ impl Embedder for LocalEmbedder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn identifiers_are_read_as_words() {
+        assert_eq!(identifier_words("useSuspenseInfiniteQuery"), "use Suspense Infinite Query");
+        assert_eq!(identifier_words("createTRPCClient(opts)"), "create TRPC Client(opts)");
+        assert_eq!(identifier_words("XMLHttpRequest v2Beta"), "XML Http Request v2 Beta");
+        assert_eq!(identifier_words("where do we refresh tokens? TRPC_ERROR snake_case"), "where do we refresh tokens? TRPC_ERROR snake_case");
+        assert_eq!(identifier_words("é getX"), "é get X");
+        assert!(matches!(identifier_words("plain words"), std::borrow::Cow::Borrowed(_)));
+        // The uncased tokenizer then sees words, not pieces of a run of letters.
+        let t = plain_tokenizer().unwrap();
+        let tokens = |s: &str| t.encode(s, false).unwrap().get_tokens().to_vec();
+        assert_eq!(tokens(&identifier_words("useInfiniteQuery")), ["use", "infinite", "query"]);
+        assert_ne!(tokens("useInfiniteQuery"), ["use", "infinite", "query"]);
+    }
 
     #[test]
     fn windows_cover_the_body_at_a_75_percent_stride() {

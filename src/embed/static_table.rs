@@ -15,7 +15,7 @@ use super::local::{plain_tokenizer, token_ids, DocumentWindows, WINDOW_TOKENS};
 use super::{Document, EmbedError, Embedder, EmbedderId};
 
 /// What the index records with every vector.
-pub const MODEL: &str = "minilm-static-256-int8";
+pub const MODEL: &str = "minilm-static-256-int8-words";
 /// Documents per embedding call (pooling is cheap).
 const BATCH: usize = 256;
 /// The table's width (`derive_static.py`'s PCA); `load` checks it.

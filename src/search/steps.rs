@@ -74,6 +74,10 @@ pub struct Steps {
     /// A path word counts as much as it says: little when most of the
     /// workspace's paths name it (`paths::specificity`).
     pub path_specificity: bool,
+    /// Reciprocal rank fusion's `k` in place of the linear hybrid of
+    /// normalized scores (`fusion::score`); 0.0: the linear hybrid.
+    /// Measured, off.
+    pub rrf: f64,
 }
 
 /// Which usage prior ranks (`structure::usage`).
@@ -112,6 +116,7 @@ impl Steps {
         files: 0.0,
         stop_words: false,
         path_specificity: false,
+        rrf: 0.0,
     };
     /// What ships: each step that gained on the untuned queries
     /// (benches/README.md, the ablation).
@@ -140,6 +145,7 @@ impl Steps {
         files: 0.0,
         stop_words: true,
         path_specificity: true,
+        rrf: 0.0,
     };
     /// The default before issue 45's steps: path evidence as a lift, the
     /// definition lift by name alone, no symbol-query weighting, comment

@@ -186,7 +186,7 @@ fn doctor_reports_a_healthy_workspace_and_a_broken_setting() {
     assert_eq!(v["healthy"], true);
     let model = check(&v, "local model");
     assert_eq!(model["ok"], true, "{v}");
-    assert!(model["detail"].as_str().unwrap().contains("all-MiniLM-L6-v2-int8-w4-a8 (384d), built in: loaded and answered"), "{v}");
+    assert!(model["detail"].as_str().unwrap().contains("all-MiniLM-L6-v2-int8-w4-a8-words (384d), built in: loaded and answered"), "{v}");
     // Which integer kernel ran, by name: this CPU's.
     assert!(model["detail"].as_str().unwrap().ends_with(&format!("(dense layers: {})", tsq::embed::local::kernel())), "{v}");
     assert!(check(&v, "engine")["detail"].as_str().unwrap().contains(tsq::ts::TYPESCRIPT_VERSION));

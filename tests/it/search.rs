@@ -197,7 +197,7 @@ fn end_to_end_with_the_local_model() {
     let model = local_model();
     let ws = workspace("local");
     let index = indexed(&ws, Some(model));
-    assert_eq!(index.embedder_name(), "all-MiniLM-L6-v2-int8-w4-a8");
+    assert_eq!(index.embedder_name(), "all-MiniLM-L6-v2-int8-w4-a8-words");
     let (with, all) = index.vector_coverage().unwrap();
     assert_eq!(with, all, "tsq index embeds everything");
     let workspace = std::sync::Arc::new(tsq::workspace::Workspace::open(&ws.0).unwrap());
@@ -218,7 +218,7 @@ fn end_to_end_with_the_local_model() {
         // The full pipeline: graph first, snapshots, the summary's backends.
         let answer = tsq::search::search(&index, &structures, None, query, &Default::default(), &settings()).unwrap();
         assert!(answer.answer.text.starts_with(&format!("Search: \"{query}\" | ")), "{}", answer.answer.text);
-        assert!(answer.answer.text.lines().next().unwrap().contains("embedder: all-MiniLM-L6-v2-int8-w4-a8, reranker: none"));
+        assert!(answer.answer.text.lines().next().unwrap().contains("embedder: all-MiniLM-L6-v2-int8-w4-a8-words, reranker: none"));
         assert_eq!(answer.answer.tokens, tsq::chunk::estimate_tokens(&answer.answer.text));
         assert!(answer.answer.results.iter().any(|r| r.location.qualified_name.contains(expected)), "{query}: {}", answer.answer.text);
     }

@@ -87,7 +87,7 @@ fn queries(repo: &str) -> anyhow::Result<Vec<EvalQuery>> {
 pub fn run(repos: &[String], embedder: EmbedderChoice) -> anyhow::Result<ExitStatus> {
     let engine = tsq::parse_pool::ParsePool::new(&Default::default())?;
     let settings = Settings::default();
-    let systems: [(&str, Option<Steps>); 14] = [
+    let systems: Vec<(String, Option<Steps>, Option<usize>, Option<f64>)> = [
         ("BM25 over whole files", None),
         ("BM25 over 2,500-char windows", None),
         ("tsq, default before issue 45", Some(Steps::BEFORE_45)),
@@ -101,8 +101,14 @@ pub fn run(repos: &[String], embedder: EmbedderChoice) -> anyhow::Result<ExitSta
         ("tsq, default without symbol queries", Some(Steps { symbols: false, ..Steps::DEFAULT })),
         ("tsq, default without the comment rules", Some(Steps { comments: false, ..Steps::DEFAULT })),
         ("tsq, default without re-exports", Some(Steps { reexports: false, ..Steps::DEFAULT })),
-        ("tsq, default", Some(Steps::DEFAULT)),
-    ];
+        ("tsq, default, reciprocal rank fusion (k 60)", Some(Steps { rrf: 60.0, ..Steps::DEFAULT })),
+        ("tsq, default, reciprocal rank fusion (k 10)", Some(Steps { rrf: 10.0, ..Steps::DEFAULT })),
+    ]
+    .into_iter()
+    .map(|(name, steps)| (name.to_string(), steps, None, None))
+    .chain(crate::search::RETRIEVAL.iter().map(|(name, depth, share)| (format!("tsq, {}", name.trim_start()), Some(Steps::DEFAULT), *depth, *share)))
+    .chain([("tsq, default".to_string(), Some(Steps::DEFAULT), None, None)])
+    .collect();
     let mut table: BTreeMap<String, Vec<FileScore>> = BTreeMap::new();
     let mut embedder_name = String::new();
     for repo in repos {
@@ -122,12 +128,12 @@ pub fn run(repos: &[String], embedder: EmbedderChoice) -> anyhow::Result<ExitSta
         let filter = tsq::search::filter(&[], None);
         let scores = table.entry(repo.clone()).or_insert_with(|| systems.iter().map(|_| FileScore::default()).collect());
         for q in &qs {
-            for (i, (_, steps)) in systems.iter().enumerate() {
+            for (i, (_, steps, depth, share)) in systems.iter().enumerate() {
                 let hits = match (i, steps) {
                     (0, _) => whole.search(&q.query, DEPTH),
                     (1, _) => windows.search(&q.query, DEPTH),
                     (_, Some(steps)) => {
-                        let s = tsq::search::SearchConfig { ranking: *steps, ..settings.search() };
+                        let s = crate::search::retrieval(tsq::search::SearchConfig { ranking: *steps, ..settings.search() }, *depth, *share);
                         let r = tsq::search::retrieve(&index, None, &q.query, &filter, &s)?;
                         tsq::search::select::dedupe_concerns(r.ranked).iter().take(DEPTH).map(|c| crate::search::hit(&c.row)).collect()
                     }
@@ -147,7 +153,7 @@ pub fn run(repos: &[String], embedder: EmbedderChoice) -> anyhow::Result<ExitSta
         let label =
             if repo == NEVER_TUNED { format!("{repo} (never tuned, {} questions)", scores[0].n) } else { format!("{repo} ({} questions)", scores[0].n) };
         println!("{label}");
-        for ((name, _), s) in systems.iter().zip(scores) {
+        for ((name, ..), s) in systems.iter().zip(scores) {
             println!("  {name:<42}{}", s.fmt());
         }
         if repo != NEVER_TUNED {
@@ -156,7 +162,7 @@ pub fn run(repos: &[String], embedder: EmbedderChoice) -> anyhow::Result<ExitSta
     }
     if tuned[0].n > 0 {
         println!("all but the never-tuned set ({} questions)", tuned[0].n);
-        for ((name, _), s) in systems.iter().zip(&tuned) {
+        for ((name, ..), s) in systems.iter().zip(&tuned) {
             println!("  {name:<42}{}", s.fmt());
         }
     }

@@ -119,7 +119,28 @@ const ABLATION: &[(&str, Steps)] = &[
     ("  default without call lending", Steps { call_lending: false, ..Steps::DEFAULT }),
     ("  default, BM25 reads the function words too", Steps { stop_words: false, ..Steps::DEFAULT }),
     ("  default, every path word counts fully", Steps { path_specificity: false, ..Steps::DEFAULT }),
+    ("  default, reciprocal rank fusion (k 60)", Steps { rrf: 60.0, ..Steps::DEFAULT }),
+    ("  default, reciprocal rank fusion (k 10)", Steps { rrf: 10.0, ..Steps::DEFAULT }),
 ];
+
+/// The default steps over other retrieval settings: how many candidates
+/// each signal brings (`max_vector_candidates`), and the hybrid's BM25
+/// share. Both benches run them.
+pub(crate) const RETRIEVAL: &[(&str, Option<usize>, Option<f64>)] = &[
+    ("  default, 20 candidates by each signal", Some(20), None),
+    ("  default, 80 candidates by each signal", Some(80), None),
+    ("  default, BM25 share 0.4", None, Some(0.4)),
+    ("  default, BM25 share 0.6", None, Some(0.6)),
+];
+
+/// `settings` with one row of `RETRIEVAL`.
+pub(crate) fn retrieval(settings: tsq::search::SearchConfig, depth: Option<usize>, share: Option<f64>) -> tsq::search::SearchConfig {
+    tsq::search::SearchConfig {
+        max_vector_candidates: depth.unwrap_or(settings.max_vector_candidates),
+        bm25_weight: share.unwrap_or(settings.bm25_weight),
+        ..settings
+    }
+}
 
 /// One query's ranking, for `TSQ_BENCH_DUMP`: its NDCG@10, each of the
 /// first 20 candidates with its signals and grade, then each answer's rank.
@@ -321,6 +342,11 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow:
             }
             for (label, steps) in ABLATION {
                 let r = tsq::search::retrieve(&index, None, &q.query, &filter, &tsq::search::SearchConfig { ranking: *steps, ..settings.search() })?;
+                let ranked = tsq::search::select::dedupe_concerns(r.ranked);
+                add(label, &ranked.iter().take(10).map(|c| hit(&c.row)).collect::<Vec<_>>());
+            }
+            for (label, depth, share) in RETRIEVAL {
+                let r = tsq::search::retrieve(&index, None, &q.query, &filter, &retrieval(settings.search(), *depth, *share))?;
                 let ranked = tsq::search::select::dedupe_concerns(r.ranked);
                 add(label, &ranked.iter().take(10).map(|c| hit(&c.row)).collect::<Vec<_>>());
             }
