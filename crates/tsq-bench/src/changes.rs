@@ -95,7 +95,7 @@ pub fn run(repos: &[String], embedder: EmbedderChoice) -> anyhow::Result<ExitSta
         ("tsq, default, BM25 reads every word", Some(Steps { stop_words: false, ..Steps::DEFAULT })),
         ("tsq, default, path lift 0.3 for the boost", Some(Steps { path_top: 0.0, ..Steps::DEFAULT })),
         ("tsq, default, path boost 1.0", Some(Steps { path_top: 1.0, ..Steps::DEFAULT })),
-        ("tsq, default, path boost 0.25", Some(Steps { path_top: 0.25, ..Steps::DEFAULT })),
+        ("tsq, default, path boost 0.5", Some(Steps { path_top: 0.5, ..Steps::DEFAULT })),
         ("tsq, default, every path word counts fully", Some(Steps { path_specificity: false, ..Steps::DEFAULT })),
         ("tsq, default without declaration syntax", Some(Steps { definition_syntax: false, ..Steps::DEFAULT })),
         ("tsq, default without symbol queries", Some(Steps { symbols: false, ..Steps::DEFAULT })),

@@ -104,7 +104,7 @@ const ABLATION: &[(&str, Steps)] = &[
     ("default", Steps::DEFAULT),
     ("  default without the path boost (lift 0.3)", Steps { path_top: 0.0, ..Steps::DEFAULT }),
     ("  default, path boost 1.0", Steps { path_top: 1.0, ..Steps::DEFAULT }),
-    ("  default, path boost 0.25", Steps { path_top: 0.25, ..Steps::DEFAULT }),
+    ("  default, path boost 0.5", Steps { path_top: 0.5, ..Steps::DEFAULT }),
     ("  default, path boost 2.0", Steps { path_top: 2.0, ..Steps::DEFAULT }),
     ("  default without path evidence", Steps { paths: false, ..Steps::DEFAULT }),
     ("  default without declaration syntax", Steps { definition_syntax: false, ..Steps::DEFAULT }),
