@@ -84,10 +84,15 @@ fn queries(repo: &str) -> anyhow::Result<Vec<EvalQuery>> {
     text.lines().filter(|l| !l.trim().is_empty()).map(|l| serde_json::from_str(l).map_err(Into::into)).collect()
 }
 
+/// One system of the table: its label, its ranking steps (`None`: a BM25
+/// baseline), and the candidate depth and BM25 share it changes
+/// (`search::RETRIEVAL`; `None`: the default's).
+type System = (String, Option<Steps>, Option<usize>, Option<f64>);
+
 pub fn run(repos: &[String], embedder: EmbedderChoice) -> anyhow::Result<ExitStatus> {
     let engine = tsq::parse_pool::ParsePool::new(&Default::default())?;
     let settings = Settings::default();
-    let systems: Vec<(String, Option<Steps>, Option<usize>, Option<f64>)> = [
+    let systems: Vec<System> = [
         ("BM25 over whole files", None),
         ("BM25 over 2,500-char windows", None),
         ("tsq, default before issue 45", Some(Steps::BEFORE_45)),
