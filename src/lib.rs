@@ -3,6 +3,7 @@
 
 pub mod answer;
 pub mod api;
+pub(crate) mod camel;
 pub mod chunk;
 pub mod config;
 pub mod embed;

@@ -99,33 +99,30 @@ pub(super) fn token_ids(tokenizer: &Tokenizer, text: &str) -> Result<Vec<u32>, E
     Ok(tokenizer.encode(text.as_ref(), false).map_err(|e| EmbedError::Local(e.to_string()))?.get_ids().to_vec())
 }
 
-/// `text` with a space between the words of each camel-case identifier:
-/// before an upper-case letter that follows a lower-case one or a digit
-/// (`useQuery` → `use Query`), and before the last capital of a run that a
-/// lower-case letter follows (`TRPCClient` → `TRPC Client`). Nothing else
-/// changes; text without such an identifier is returned as it is.
+/// `text` with a space between the words of each camel-case identifier,
+/// where `camel::starts_word` puts a word's start (`useQuery` → `use
+/// Query`, `TRPCClient` → `TRPC Client`). Nothing else changes; text
+/// without such an identifier is returned as it is.
 pub(crate) fn identifier_words(text: &str) -> std::borrow::Cow<'_, str> {
-    let b = text.as_bytes();
-    let hump = |i: usize| {
-        let (prev, c) = (b[i - 1], b[i]);
-        c.is_ascii_uppercase()
-            && (prev.is_ascii_lowercase() || prev.is_ascii_digit() || (prev.is_ascii_uppercase() && b.get(i + 1).is_some_and(u8::is_ascii_lowercase)))
-    };
-    if !(1..b.len()).any(hump) {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let mut out: Option<String> = None;
     let mut from = 0;
-    for i in 1..b.len() {
-        // Every byte tested is ASCII, so `i` is a character boundary.
-        if hump(i) {
-            out.push_str(&text[from..i]);
-            out.push(' ');
-            from = i;
+    for w in 1..chars.len() {
+        let (at, c) = chars[w];
+        if crate::camel::starts_word(chars[w - 1].1, c, chars.get(w + 1).map(|&(_, n)| n)) {
+            let o = out.get_or_insert_with(|| String::with_capacity(text.len() + text.len() / 8));
+            o.push_str(&text[from..at]);
+            o.push(' ');
+            from = at;
         }
     }
-    out.push_str(&text[from..]);
-    std::borrow::Cow::Owned(out)
+    match out {
+        None => std::borrow::Cow::Borrowed(text),
+        Some(mut o) => {
+            o.push_str(&text[from..]);
+            std::borrow::Cow::Owned(o)
+        }
+    }
 }
 
 /// One document's windows, shared by the local model and the static

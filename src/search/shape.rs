@@ -13,7 +13,7 @@ pub fn words(text: &str) -> Vec<String> {
         let mut cur = String::new();
         let chars: Vec<char> = token.chars().collect();
         for (i, &c) in chars.iter().enumerate() {
-            let boundary = c.is_uppercase() && i > 0 && (chars[i - 1].is_lowercase() || chars.get(i + 1).is_some_and(|n| n.is_lowercase()));
+            let boundary = i > 0 && crate::camel::starts_word(chars[i - 1], c, chars.get(i + 1).copied());
             if boundary && !cur.is_empty() {
                 out.push(std::mem::take(&mut cur).to_lowercase());
             }
