@@ -10,7 +10,9 @@
 //! `relevance` is the rerank score when a reranker ran; otherwise the
 //! hybrid `bm25Weight·bm25 + (1 - bm25Weight)·vector` (the share is the
 //! `bm25Weight` setting, chosen on `tsq bench search`; BM25 alone when
-//! there are no vectors).
+//! there are no vectors). With `Steps::rrf` (measured, off) the hybrid
+//! reads each signal's reciprocal rank, `(k + 1)/(k + rank)`, in place of
+//! its normalized score.
 //!
 //! With a reranker, `finalScore = rerankWeight·rerank + vectorWeight·vector`,
 //! the weights divided by their sum (the blueprint's blend). Without one,
