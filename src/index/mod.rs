@@ -36,7 +36,7 @@ pub(crate) use disk::{snapshot_files, with_writer_lock, Origin, Trust};
 pub(crate) use layout::is_local_only;
 pub use schema::{ChunkRow, SCHEMA_VERSION};
 
-pub use search_reads::{Filter, Hit};
+pub use search_reads::{Filter, Hit, IdHit};
 pub use store::MAX_VERSIONS;
 pub use swap::install as install_pulled;
 pub(crate) use swap::{crash_point, generation, stage_local, wait_for_swap, INCOMING};

@@ -13,6 +13,14 @@ use super::schema::{self, sql_in, ChunkRow, Columns};
 use super::store::Store;
 use super::{Index, IndexError};
 
+/// A chunk one search signal found: its id, its file and its score.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IdHit {
+    pub id: String,
+    pub path: String,
+    pub score: f32,
+}
+
 /// What a search may return.
 #[derive(Debug, Clone, Default)]
 pub struct Filter {
@@ -72,17 +80,21 @@ impl Index {
     }
 
     /// The top `limit` chunk ids by BM25 over `searchText`, with their
-    /// scores, best first: `bm25` without reading the rows.
-    pub(crate) fn bm25_ids(&self, query: &str, filter: &Filter, limit: usize) -> Result<Vec<(String, f32)>, IndexError> {
-        let batches = self.full_text(query, filter, limit, Some(&["id"]))?;
+    /// files and scores, best first: `bm25` without reading the rows.
+    pub(crate) fn bm25_ids(&self, query: &str, filter: &Filter, limit: usize) -> Result<Vec<IdHit>, IndexError> {
+        let batches = self.full_text(query, filter, limit, Some(&["id", "relativePath"]))?;
         let mut out = Vec::new();
         for b in &batches {
             let c = Columns(b);
             for i in 0..b.num_rows() {
-                out.push((c.str("id", i).unwrap_or_default(), c.f32("_score", i).unwrap_or(0.0)));
+                out.push(IdHit {
+                    id: c.str("id", i).unwrap_or_default(),
+                    path: c.str("relativePath", i).unwrap_or_default(),
+                    score: c.f32("_score", i).unwrap_or(0.0),
+                });
             }
         }
-        out.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        out.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.id.cmp(&b.id)));
         Ok(out)
     }
 
@@ -116,9 +128,18 @@ impl Index {
         self.nearest_with(vector, filter, limit, false)
     }
 
+    /// `nearest`, each chunk with its file.
+    pub(crate) fn nearest_hits(&self, vector: &[f32], filter: &Filter, limit: usize) -> Result<Vec<IdHit>, IndexError> {
+        self.nearest_rows(vector, filter, limit, false)
+    }
+
     /// `nearest`, optionally as a flat scan even when an ANN index exists
     /// (the benchmark's recall reference).
     pub fn nearest_with(&self, vector: &[f32], filter: &Filter, limit: usize, flat: bool) -> Result<Vec<(String, f32)>, IndexError> {
+        Ok(self.nearest_rows(vector, filter, limit, flat)?.into_iter().map(|h| (h.id, h.score)).collect())
+    }
+
+    fn nearest_rows(&self, vector: &[f32], filter: &Filter, limit: usize, flat: bool) -> Result<Vec<IdHit>, IndexError> {
         let pre = self.prefilter(filter)?;
         if pre.as_deref() == Some("false") || vector.len() != self.store.dimension {
             return Ok(Vec::new());
@@ -145,20 +166,20 @@ impl Index {
             if let Some(f) = &pre {
                 q = q.only_if(f);
             }
-            let q = q.select(lancedb::query::Select::columns(&["chunkId"]));
+            let q = q.select(lancedb::query::Select::columns(&["chunkId", "relativePath"]));
             let batches: Vec<arrow_array::RecordBatch> = q.execute().await.map_err(lance)?.try_collect().await.map_err(lance)?;
-            let mut best: HashMap<String, f32> = HashMap::new();
+            let mut best: HashMap<String, IdHit> = HashMap::new();
             for b in &batches {
                 let c = Columns(b);
                 for i in 0..b.num_rows() {
                     let id = c.str("chunkId", i).unwrap_or_default();
                     let sim = 1.0 - c.f32("_distance", i).unwrap_or(1.0);
-                    let e = best.entry(id).or_insert(f32::MIN);
-                    *e = e.max(sim);
+                    let e = best.entry(id.clone()).or_insert_with(|| IdHit { id, path: c.str("relativePath", i).unwrap_or_default(), score: f32::MIN });
+                    e.score = e.score.max(sim);
                 }
             }
-            let mut out: Vec<(String, f32)> = best.into_iter().collect();
-            out.sort_by(|a, b| b.1.total_cmp(&a.1));
+            let mut out: Vec<IdHit> = best.into_values().collect();
+            out.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.id.cmp(&b.id)));
             out.truncate(limit);
             Ok(out)
         })

@@ -206,12 +206,12 @@ impl WarmVectors {
 
     /// The top `limit` chunks by their best window's cosine similarity to
     /// `vector`, among the windows the filter keeps.
-    pub fn nearest(&self, vector: &[f32], filter: &Filter, limit: usize) -> Vec<(String, f32)> {
+    pub fn nearest(&self, vector: &[f32], filter: &Filter, limit: usize) -> Vec<super::search_reads::IdHit> {
         let kinds: Vec<bool> = self.names.iter().map(|n| !filter.exclude_kinds.iter().any(|k| k == n)).collect();
         let langs: Vec<bool> = self.names.iter().map(|n| filter.language.as_ref().is_none_or(|l| l == n)).collect();
         let mut paths: HashMap<u32, bool> = HashMap::new();
         let qn = vector.iter().map(|x| x * x).sum::<f32>().sqrt();
-        let mut best: HashMap<u32, f32> = HashMap::new();
+        let mut best: HashMap<u32, (f32, u32)> = HashMap::new();
         for (i, window) in self.vectors.chunks_exact(self.dimension).enumerate() {
             if !kinds[self.kind[i] as usize] || !langs[self.language[i] as usize] {
                 continue;
@@ -224,11 +224,14 @@ impl WarmVectors {
             }
             let denom = qn * self.norms[i];
             let sim = if denom > 0.0 { window.iter().zip(vector).map(|(a, b)| a * b).sum::<f32>() / denom } else { 0.0 };
-            let e = best.entry(self.chunk[i]).or_insert(f32::MIN);
-            *e = e.max(sim);
+            let e = best.entry(self.chunk[i]).or_insert((f32::MIN, self.path[i]));
+            e.0 = e.0.max(sim);
         }
-        let mut out: Vec<(String, f32)> = best.into_iter().map(|(c, s)| (self.chunk_ids[c as usize].clone(), s)).collect();
-        out.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        let mut out: Vec<super::search_reads::IdHit> = best
+            .into_iter()
+            .map(|(c, (score, p))| super::search_reads::IdHit { id: self.chunk_ids[c as usize].clone(), path: self.names[p as usize].clone(), score })
+            .collect();
+        out.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.id.cmp(&b.id)));
         out.truncate(limit);
         out
     }

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use super::fusion::Signals;
 use super::SearchError;
-use crate::index::{ChunkRow, Filter, Index};
+use crate::index::{ChunkRow, Filter, IdHit, Index};
 
 pub struct CandidateChunk {
     pub row: ChunkRow,
@@ -18,9 +18,14 @@ pub struct CandidateChunk {
 
 /// How much deeper than `n` the BM25 list goes to score vector candidates.
 const BM25_DEPTH: usize = 5;
+/// How much deeper than `n` the nearest list goes when more files are
+/// asked for (`Steps::more_files`).
+const VECTOR_DEPTH: usize = 4;
 
 /// Up to `n` by each signal, merged by chunk id: BM25 reads `bm25_query`,
-/// vectors `query`. BM25 runs on its own
+/// vectors `query`. With `more_files`, each signal also brings the best
+/// chunk of each of the next `more_files` files its first `n` miss, so
+/// that more files are candidates (`Steps::more_files`). BM25 runs on its own
 /// thread while the query is embedded and its neighbours found; the rows of
 /// both lists are then read at once.
 pub(crate) fn gather(
@@ -29,6 +34,7 @@ pub(crate) fn gather(
     bm25_query: &str,
     filter: &Filter,
     n: usize,
+    more_files: usize,
     notes: &mut Vec<String>,
 ) -> Result<Vec<CandidateChunk>, SearchError> {
     let (bm25, near) = std::thread::scope(|s| {
@@ -42,27 +48,28 @@ pub(crate) fn gather(
             let t = std::time::Instant::now();
             embedder.embed_query(query).map(|v| {
                 let embedded = t.elapsed().as_millis() as u64;
-                let near = index.nearest(&v, filter, n);
+                let depth = if more_files > 0 { n * VECTOR_DEPTH } else { n };
+                let near = index.nearest_hits(&v, filter, depth).map(|hits| diverse(hits, n, more_files).0);
                 tracing::debug!(embed_ms = embedded, nearest_ms = t.elapsed().as_millis() as u64 - embedded, "query embedded, nearest read");
                 near.map(|near| (v, near))
             })
         });
         (bm25.join().unwrap_or_else(|p| std::panic::resume_unwind(p)), near)
     });
-    let bm25 = bm25?;
+    let (bm25, deeper) = diverse(bm25?, n, more_files);
     // Every candidate's signals: BM25 for the top `n` of its list (and the
     // deeper list's score for those only vectors found).
-    let deeper: HashMap<&str, f32> = bm25.iter().skip(n).map(|(id, s)| (id.as_str(), *s)).collect();
-    let mut signals: HashMap<String, Signals> = bm25.iter().take(n).map(|(id, s)| (id.clone(), Signals { bm25: Some(*s), ..Default::default() })).collect();
+    let deeper: HashMap<&str, f32> = deeper.iter().map(|h| (h.id.as_str(), h.score)).collect();
+    let mut signals: HashMap<String, Signals> = bm25.iter().map(|h| (h.id.clone(), Signals { bm25: Some(h.score), ..Default::default() })).collect();
     let mut vector = None;
     match near {
         None => {}
         Some(Err(e)) => notes.push(format!("query embedding failed ({e}); ranked by BM25 only")),
         Some(Ok(near)) => {
             let (v, near) = near?;
-            for (id, sim) in near {
-                let s = signals.entry(id.clone()).or_insert_with(|| Signals { bm25: deeper.get(id.as_str()).copied(), ..Default::default() });
-                s.vector = Some(sim);
+            for hit in near {
+                let s = signals.entry(hit.id.clone()).or_insert_with(|| Signals { bm25: deeper.get(hit.id.as_str()).copied(), ..Default::default() });
+                s.vector = Some(hit.score);
             }
             vector = Some(v);
         }
@@ -93,4 +100,55 @@ pub(crate) fn gather(
     let mut out: Vec<CandidateChunk> = by_id.into_values().collect();
     out.sort_by(|a, b| a.row.chunk.id.cmp(&b.row.chunk.id));
     Ok(out)
+}
+
+/// The first `n` of `hits` (best first), then the best of each of the
+/// next `more` files none of those is in; and the rest, in order.
+fn diverse(hits: Vec<IdHit>, n: usize, more: usize) -> (Vec<IdHit>, Vec<IdHit>) {
+    let mut files: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let (mut top, mut rest) = (Vec::with_capacity(n + more), Vec::new());
+    let mut added = 0;
+    for h in hits {
+        if top.len() < n {
+            files.insert(h.path.clone());
+            top.push(h);
+        } else if added < more && files.insert(h.path.clone()) {
+            added += 1;
+            top.push(h);
+        } else {
+            rest.push(h);
+        }
+    }
+    (top, rest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hit(id: &str, path: &str, score: f32) -> IdHit {
+        IdHit { id: id.into(), path: path.into(), score }
+    }
+
+    #[test]
+    fn more_files_take_their_best_chunk() {
+        let hits = vec![
+            hit("a1", "a.ts", 0.9),
+            hit("a2", "a.ts", 0.8),
+            hit("b1", "b.ts", 0.7),
+            hit("a3", "a.ts", 0.6),
+            hit("b2", "b.ts", 0.5),
+            hit("c1", "c.ts", 0.4),
+            hit("c2", "c.ts", 0.3),
+            hit("d1", "d.ts", 0.2),
+        ];
+        let (top, rest) = diverse(hits.clone(), 2, 1);
+        assert_eq!(top.iter().map(|h| h.id.as_str()).collect::<Vec<_>>(), ["a1", "a2", "b1"]);
+        assert_eq!(rest.iter().map(|h| h.id.as_str()).collect::<Vec<_>>(), ["a3", "b2", "c1", "c2", "d1"]);
+        let (top, _) = diverse(hits.clone(), 3, 2);
+        assert_eq!(top.iter().map(|h| h.id.as_str()).collect::<Vec<_>>(), ["a1", "a2", "b1", "c1", "d1"]);
+        let (top, rest) = diverse(hits, 3, 0);
+        assert_eq!(top.iter().map(|h| h.id.as_str()).collect::<Vec<_>>(), ["a1", "a2", "b1"]);
+        assert_eq!(rest.len(), 5);
+    }
 }

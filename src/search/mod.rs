@@ -3,6 +3,7 @@
 //! relevance gate and concern level (`select`), then the same enrichment
 //! and output path as `symbol =` lookups (`enrich` → `lookup::assemble`).
 
+pub(crate) mod abbreviations;
 pub mod candidates;
 pub mod comments;
 pub mod enrich;
@@ -151,6 +152,8 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
     }
     let started = Instant::now();
     let mut shape = rank::QueryShape::new(query, !filter.paths.is_empty(), settings.ranking);
+    // The short forms BM25 reads beside the question's words.
+    let short_forms = if shape.steps.abbreviations && !shape.symbolic { abbreviations::of_question(&shape.words) } else { Vec::new() };
     // Candidates, the declarations the query names (which retrieval may
     // have missed), and the counts every answer states, read together.
     let (cands, named, counts, paths) = std::thread::scope(|s| {
@@ -159,8 +162,12 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
         let paths = s.spawn(move || if weighs { index.indexed_paths().map(Some) } else { Ok(None) });
         let counts = s.spawn(|| Ok::<_, IndexError>((index.vector_coverage()?, index.occurrence_coverage()?)));
         let t = Instant::now();
-        let terms = if shape.steps.stop_words && !shape.symbolic { crate::search::shape::bm25_terms(query) } else { query.to_string() };
-        let cands = candidates::gather(index, query, &terms, &filter, settings.max_vector_candidates, &mut notes);
+        let mut terms = if shape.steps.stop_words && !shape.symbolic { crate::search::shape::bm25_terms(query) } else { query.to_string() };
+        for short in &short_forms {
+            terms.push(' ');
+            terms.push_str(short);
+        }
+        let cands = candidates::gather(index, query, &terms, &filter, settings.max_vector_candidates, shape.steps.more_files, &mut notes);
         tracing::debug!(ms = t.elapsed().as_millis() as u64, "candidates gathered (BM25, vectors)");
         fn join<T>(h: std::thread::ScopedJoinHandle<'_, T>) -> T {
             h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))

@@ -78,6 +78,14 @@ pub struct Steps {
     /// normalized scores (`fusion::score`); 0.0: the linear hybrid.
     /// Measured, off.
     pub rrf: f64,
+    /// Each signal also brings the best chunk of this many more files
+    /// than its first candidates are in (`candidates::gather`); 0: none.
+    pub more_files: usize,
+    /// BM25 reads the short forms code uses for the question's words
+    /// beside them (`abbreviations`: `ws` for "websocket"). Measured, off:
+    /// it gains on the tuned search set and loses on the held-out one
+    /// (benches/README.md).
+    pub abbreviations: bool,
 }
 
 /// Which usage prior ranks (`structure::usage`).
@@ -117,6 +125,8 @@ impl Steps {
         stop_words: false,
         path_specificity: false,
         rrf: 0.0,
+        more_files: 0,
+        abbreviations: false,
     };
     /// What ships: each step that gained on the untuned queries
     /// (benches/README.md, the ablation).
@@ -146,6 +156,8 @@ impl Steps {
         stop_words: true,
         path_specificity: true,
         rrf: 0.0,
+        more_files: 0,
+        abbreviations: false,
     };
     /// The default before issue 45's steps: path evidence as a lift, the
     /// definition lift by name alone, no symbol-query weighting, comment

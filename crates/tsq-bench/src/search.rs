@@ -121,6 +121,9 @@ const ABLATION: &[(&str, Steps)] = &[
     ("  default, every path word counts fully", Steps { path_specificity: false, ..Steps::DEFAULT }),
     ("  default, reciprocal rank fusion (k 60)", Steps { rrf: 60.0, ..Steps::DEFAULT }),
     ("  default, reciprocal rank fusion (k 10)", Steps { rrf: 10.0, ..Steps::DEFAULT }),
+    ("  default, 10 more files by each signal", Steps { more_files: 10, ..Steps::DEFAULT }),
+    ("  default, 20 more files by each signal", Steps { more_files: 20, ..Steps::DEFAULT }),
+    ("  default, BM25 reads short forms (ws, req, init)", Steps { abbreviations: true, ..Steps::DEFAULT }),
 ];
 
 /// The default steps over other retrieval settings: how many candidates
