@@ -118,6 +118,8 @@ pub fn run(repos: &[String], embedder: EmbedderChoice) -> anyhow::Result<ExitSta
         ("tsq, default, 10 more files by each signal", Some(Steps { more_files: 10, ..Steps::DEFAULT })),
         ("tsq, default, 20 more files by each signal", Some(Steps { more_files: 20, ..Steps::DEFAULT })),
         ("tsq, default, BM25 reads short forms (ws, req, init)", Some(Steps { abbreviations: true, ..Steps::DEFAULT })),
+        ("tsq, default, 10 more files, file evidence 0.3", Some(Steps { more_files: 10, files: tsq::search::rank::FILE_EVIDENCE, ..Steps::DEFAULT })),
+        ("tsq, default, 10 more files, short forms", Some(Steps { more_files: 10, abbreviations: true, ..Steps::DEFAULT })),
     ]
     .into_iter()
     .map(|(name, steps)| (name.to_string(), steps, None, None))

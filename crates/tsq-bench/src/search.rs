@@ -124,6 +124,8 @@ const ABLATION: &[(&str, Steps)] = &[
     ("  default, 10 more files by each signal", Steps { more_files: 10, ..Steps::DEFAULT }),
     ("  default, 20 more files by each signal", Steps { more_files: 20, ..Steps::DEFAULT }),
     ("  default, BM25 reads short forms (ws, req, init)", Steps { abbreviations: true, ..Steps::DEFAULT }),
+    ("  default, 10 more files, file evidence 0.3", Steps { more_files: 10, files: tsq::search::rank::FILE_EVIDENCE, ..Steps::DEFAULT }),
+    ("  default, 10 more files, short forms", Steps { more_files: 10, abbreviations: true, ..Steps::DEFAULT }),
 ];
 
 /// The default steps over other retrieval settings: how many candidates
