@@ -227,12 +227,13 @@ impl WarmVectors {
             let e = best.entry(self.chunk[i]).or_insert((f32::MIN, self.path[i]));
             e.0 = e.0.max(sim);
         }
-        let mut out: Vec<super::search_reads::IdHit> = best
+        // Ranked by index; only the `limit` kept get their strings.
+        let mut ranked: Vec<(u32, f32, u32)> = best.into_iter().map(|(c, (score, p))| (c, score, p)).collect();
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| self.chunk_ids[a.0 as usize].cmp(&self.chunk_ids[b.0 as usize])));
+        ranked.truncate(limit);
+        ranked
             .into_iter()
-            .map(|(c, (score, p))| super::search_reads::IdHit { id: self.chunk_ids[c as usize].clone(), path: self.names[p as usize].clone(), score })
-            .collect();
-        out.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.id.cmp(&b.id)));
-        out.truncate(limit);
-        out
+            .map(|(c, score, p)| super::search_reads::IdHit { id: self.chunk_ids[c as usize].clone(), path: self.names[p as usize].clone(), score })
+            .collect()
     }
 }
