@@ -189,6 +189,13 @@ impl Index {
     /// for the chunks given (those another signal found). Chunks without
     /// vectors are absent.
     pub fn similarities(&self, vector: &[f32], ids: &[String]) -> Result<HashMap<String, f32>, IndexError> {
+        Ok(self.best_windows(vector, ids)?.into_iter().map(|(id, (sim, _))| (id, sim)).collect())
+    }
+
+    /// Each chunk's window nearest to `vector`: its cosine similarity and
+    /// the window's vector, for the chunks given. Chunks without vectors
+    /// are absent.
+    pub(crate) fn best_windows(&self, vector: &[f32], ids: &[String]) -> Result<HashMap<String, (f32, Vec<f32>)>, IndexError> {
         if ids.is_empty() || vector.len() != self.store.dimension {
             return Ok(HashMap::new());
         }
@@ -197,15 +204,20 @@ impl Index {
             let batches: Vec<arrow_array::RecordBatch> = q.execute().await.map_err(lance)?.try_collect().await.map_err(lance)?;
             let norm = |v: &[f32]| v.iter().map(|x| x * x).sum::<f32>().sqrt();
             let qn = norm(vector);
-            let mut best: HashMap<String, f32> = HashMap::new();
+            let mut best: HashMap<String, (f32, Vec<f32>)> = HashMap::new();
             for b in &batches {
                 let c = Columns(b);
                 for i in 0..b.num_rows() {
                     let (Some(id), Some(w)) = (c.str("chunkId", i), c.vector("vector", i)) else { continue };
                     let denom = qn * norm(&w);
                     let sim = if denom > 0.0 { w.iter().zip(vector).map(|(a, b)| a * b).sum::<f32>() / denom } else { 0.0 };
-                    let e = best.entry(id).or_insert(f32::MIN);
-                    *e = e.max(sim);
+                    match best.get_mut(&id) {
+                        Some(e) if e.0 >= sim => {}
+                        Some(e) => *e = (sim, w),
+                        None => {
+                            best.insert(id, (sim, w));
+                        }
+                    }
                 }
             }
             Ok(best)

@@ -167,7 +167,14 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
             terms.push(' ');
             terms.push_str(short);
         }
-        let cands = candidates::gather(index, query, &terms, &filter, settings.max_vector_candidates, shape.steps.more_files, &mut notes);
+        let cands = candidates::gather(
+            index,
+            query,
+            &terms,
+            &filter,
+            candidates::Reach { n: settings.max_vector_candidates, more_files: shape.steps.more_files, feedback: shape.steps.feedback },
+            &mut notes,
+        );
         tracing::debug!(ms = t.elapsed().as_millis() as u64, "candidates gathered (BM25, vectors)");
         fn join<T>(h: std::thread::ScopedJoinHandle<'_, T>) -> T {
             h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))

@@ -86,6 +86,10 @@ pub struct Steps {
     /// it gains on the tuned search set and loses on the held-out one
     /// (benches/README.md).
     pub abbreviations: bool,
+    /// The vector signal reads the question moved toward the best windows
+    /// of its first this many neighbours, and finds its neighbours again
+    /// (`candidates::gather`, pseudo-relevance feedback); 0: off.
+    pub feedback: usize,
 }
 
 /// Which usage prior ranks (`structure::usage`).
@@ -127,6 +131,7 @@ impl Steps {
         rrf: 0.0,
         more_files: 0,
         abbreviations: false,
+        feedback: 0,
     };
     /// What ships: each step that gained on the untuned queries
     /// (benches/README.md, the ablation).
@@ -158,6 +163,7 @@ impl Steps {
         rrf: 0.0,
         more_files: 0,
         abbreviations: false,
+        feedback: 0,
     };
     /// The default before issue 45's steps: path evidence as a lift, the
     /// definition lift by name alone, no symbol-query weighting, comment

@@ -36,13 +36,18 @@ struct FileScore {
     /// the most Acc@5 any reordering of them could reach.
     found: f64,
     n: usize,
+    /// Each question's NDCG@10, in the order added, for the paired interval
+    /// against the default.
+    per_question: Vec<f64>,
 }
 
 impl FileScore {
     fn add(&mut self, hits: &[Hit], q: &EvalQuery) {
         let files = distinct_files(hits);
         let truth = |h: &Hit| q.relevant.iter().any(|r| r.path == h.path);
-        self.ndcg += eval::ndcg_files(&files, &q.relevant, 10);
+        let ndcg = eval::ndcg_files(&files, &q.relevant, 10);
+        self.ndcg += ndcg;
+        self.per_question.push(ndcg);
         self.acc1 += f64::from(files.first().is_some_and(truth));
         self.acc5 += f64::from(files.iter().take(5).any(truth));
         self.found += f64::from(files.iter().any(truth));
@@ -54,10 +59,18 @@ impl FileScore {
         self.acc5 += o.acc5;
         self.found += o.found;
         self.n += o.n;
+        self.per_question.extend_from_slice(&o.per_question);
     }
-    fn fmt(&self) -> String {
+    /// The row, and its NDCG@10 minus `default`'s with the 95% paired
+    /// interval (none for the default itself).
+    fn fmt(&self, default: &FileScore) -> String {
         let n = self.n.max(1) as f64;
-        format!("{:.3}     {:.3}  {:.3}  {:.3}", self.ndcg / n, self.acc1 / n, self.acc5 / n, self.found / n)
+        let delta = if std::ptr::eq(self, default) {
+            String::new()
+        } else {
+            crate::stats::paired_interval(&self.per_question, &default.per_question).map_or(String::new(), |i| format!("  {}", i.fmt()))
+        };
+        format!("{:.3}     {:.3}  {:.3}  {:.3}{delta}", self.ndcg / n, self.acc1 / n, self.acc5 / n, self.found / n)
     }
 }
 
@@ -120,6 +133,8 @@ pub fn run(repos: &[String], embedder: EmbedderChoice) -> anyhow::Result<ExitSta
         ("tsq, default, BM25 reads short forms (ws, req, init)", Some(Steps { abbreviations: true, ..Steps::DEFAULT })),
         ("tsq, default, 10 more files, file evidence 0.3", Some(Steps { more_files: 10, files: tsq::search::rank::FILE_EVIDENCE, ..Steps::DEFAULT })),
         ("tsq, default, 10 more files, short forms", Some(Steps { more_files: 10, abbreviations: true, ..Steps::DEFAULT })),
+        ("tsq, default, vectors read feedback from 3 neighbours", Some(Steps { feedback: 3, ..Steps::DEFAULT })),
+        ("tsq, default, vectors read feedback from 10 neighbours", Some(Steps { feedback: 10, ..Steps::DEFAULT })),
     ]
     .into_iter()
     .map(|(name, steps)| (name.to_string(), steps, None, None))
@@ -164,14 +179,15 @@ pub fn run(repos: &[String], embedder: EmbedderChoice) -> anyhow::Result<ExitSta
         }
     }
     println!("tsq-bench changes — commit subjects to the files they changed; embedder {embedder_name}; file level");
-    println!("{:<54}NDCG@10   Acc@1  Acc@5  found (a changed file among the {DEPTH} chunks' files)", "");
+    println!("{:<54}NDCG@10   Acc@1  Acc@5  found (a changed file among the {DEPTH} chunks' files)  NDCG@10 minus the default's [95% paired bootstrap]", "");
     let mut tuned: Vec<FileScore> = systems.iter().map(|_| FileScore::default()).collect();
     for (repo, scores) in &table {
         let label =
             if repo == NEVER_TUNED { format!("{repo} (never tuned, {} questions)", scores[0].n) } else { format!("{repo} ({} questions)", scores[0].n) };
         println!("{label}");
+        let default = scores.last().expect("the default is the last system");
         for ((name, ..), s) in systems.iter().zip(scores) {
-            println!("  {name:<52}{}", s.fmt());
+            println!("  {name:<52}{}", s.fmt(default));
         }
         if repo != NEVER_TUNED {
             tuned.iter_mut().zip(scores).for_each(|(t, s)| t.merge(s));
@@ -179,8 +195,9 @@ pub fn run(repos: &[String], embedder: EmbedderChoice) -> anyhow::Result<ExitSta
     }
     if tuned[0].n > 0 {
         println!("all but the never-tuned set ({} questions)", tuned[0].n);
+        let default = tuned.last().expect("the default is the last system");
         for ((name, ..), s) in systems.iter().zip(&tuned) {
-            println!("  {name:<52}{}", s.fmt());
+            println!("  {name:<52}{}", s.fmt(default));
         }
     }
     Ok(ExitStatus::Success)

@@ -16,6 +16,7 @@ mod parse;
 mod sample;
 mod search;
 mod shards;
+mod stats;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

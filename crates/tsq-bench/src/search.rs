@@ -45,12 +45,17 @@ struct Score {
     /// Of how many such queries.
     not_tests: usize,
     n: usize,
+    /// Each query's NDCG@10, in the order added (the same for every row of
+    /// a table), for the paired interval against the default.
+    per_query: Vec<f64>,
 }
 
 impl Score {
     /// `test`: the independent test label of a path.
     fn add(&mut self, hits: &[Hit], q: &EvalQuery, test: &dyn Fn(&str) -> bool) {
-        self.ndcg += eval::ndcg(hits, &q.relevant, 10);
+        let ndcg = eval::ndcg(hits, &q.relevant, 10);
+        self.ndcg += ndcg;
+        self.per_query.push(ndcg);
         self.recall += eval::recall(hits, &q.relevant, 5);
         self.mrr += eval::mrr(hits, &q.relevant, 10);
         self.file_ndcg += eval::ndcg_files(hits, &q.relevant, 10);
@@ -71,6 +76,7 @@ impl Score {
         self.tests_top3 += o.tests_top3;
         self.not_tests += o.not_tests;
         self.n += o.n;
+        self.per_query.extend_from_slice(&o.per_query);
     }
     fn fmt(&self) -> String {
         let n = self.n.max(1) as f64;
@@ -126,6 +132,8 @@ const ABLATION: &[(&str, Steps)] = &[
     ("  default, BM25 reads short forms (ws, req, init)", Steps { abbreviations: true, ..Steps::DEFAULT }),
     ("  default, 10 more files, file evidence 0.3", Steps { more_files: 10, files: tsq::search::rank::FILE_EVIDENCE, ..Steps::DEFAULT }),
     ("  default, 10 more files, short forms", Steps { more_files: 10, abbreviations: true, ..Steps::DEFAULT }),
+    ("  default, vectors read feedback from 3 neighbours", Steps { feedback: 3, ..Steps::DEFAULT }),
+    ("  default, vectors read feedback from 10 neighbours", Steps { feedback: 10, ..Steps::DEFAULT }),
 ];
 
 /// The default steps over other retrieval settings: how many candidates
@@ -400,12 +408,17 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow:
     )?;
     writeln!(
         out,
-        "                                      NDCG@10  R@5    MRR@10  file-NDCG@10  tests in top 3 (independent label, of queries whose answer is not a test)"
+        "                                      NDCG@10  R@5    MRR@10  file-NDCG@10  tests in top 3 (independent label, of queries whose answer is not a test)  NDCG@10 minus the default's [95% paired bootstrap]"
     )?;
     let print = |out: &mut dyn Write, title: &str, rows: &BTreeMap<String, Score>| -> std::io::Result<()> {
         writeln!(out, "{title}")?;
+        let default = rows.get("default");
         for (system, score) in rows {
-            writeln!(out, "  {system:<44} {}", score.fmt())?;
+            let delta = default
+                .filter(|_| system != "default")
+                .and_then(|d| crate::stats::paired_interval(&score.per_query, &d.per_query))
+                .map_or(String::new(), |i| format!("  {}", i.fmt()));
+            writeln!(out, "  {system:<44} {}{delta}", score.fmt())?;
         }
         Ok(())
     };
