@@ -106,7 +106,7 @@ fn engine_check(root: &std::path::Path) -> anyhow::Result<Check> {
 fn embedder_checks(embedder: EmbedderChoice) -> Vec<Check> {
     let voyage_key = std::env::var("VOYAGE_API_KEY").is_ok_and(|k| !k.trim().is_empty());
     let needs_local = matches!(embedder, EmbedderChoice::Local) || (embedder == EmbedderChoice::Auto && !voyage_key);
-    let model = format!("{} ({}d), built in", tsq::embed::local::MODEL, tsq::embed::local::DIMENSION);
+    let model = format!("{} ({}d), {}", tsq::embed::local::model_name(), tsq::embed::local::DIMENSION, tsq::embed::local::model_source());
     let answered = needs_local.then(|| {
         use tsq::embed::Embedder;
         tsq::embed::local::LocalEmbedder::load().and_then(|e| e.embed_query("doctor")).map(|v| v.len())
@@ -121,7 +121,10 @@ fn embedder_checks(embedder: EmbedderChoice) -> Vec<Check> {
         name: "local model",
         ok,
         detail,
-        fix: (!ok).then(|| "this binary's embedded model is damaged: reinstall tsq, or use `embedder = \"none\"` in tsq.toml".into()),
+        fix: (!ok).then(|| match std::env::var_os(tsq::embed::local::MODEL_FILE_ENV) {
+            Some(_) => format!("unset {} to use the built-in model", tsq::embed::local::MODEL_FILE_ENV),
+            None => "this binary's embedded model is damaged: reinstall tsq, or use `embedder = \"none\"` in tsq.toml".into(),
+        }),
     };
     let voyage = Check {
         name: "voyage",

@@ -2,7 +2,10 @@
 //! table, 384 dimensions),
 //! run by tsq's own forward pass (`minilm.rs`). The weights and tokenizer
 //! are embedded in the binary (build.rs), so nothing is downloaded or loaded
-//! from outside the binary at run time, on every platform.
+//! from outside the binary at run time, on every platform. Only a
+//! measurement reads other weights: `$TSQ_LOCAL_MODEL` names an ONNX file
+//! of the same architecture to run instead (a candidate model, measured
+//! with `tsq-bench` before any is vendored).
 //!
 //! Documents are embedded as 128-token windows at a 75% stride, each window
 //! prefixed with the chunk's breadcrumb; a chunk is scored by its best
@@ -39,6 +42,39 @@ pub(super) const WINDOW_TOKENS: usize = 128;
 pub(super) const MAX_WINDOWS: usize = 24;
 
 pub(super) static MODEL_BYTES: &[u8] = include_bytes!("../../vendor-models/minilm/model-w4.onnx");
+/// Names an ONNX file of the same architecture and tokenizer that the
+/// local embedder runs instead of the built-in weights: how a candidate
+/// model (a fine-tuned one, say) is measured with `tsq-bench` before any
+/// is vendored. Its vectors are recorded under `MODEL+<its sha256, 12
+/// hex digits>`, so an index moves to or from it by re-embedding.
+pub const MODEL_FILE_ENV: &str = "TSQ_LOCAL_MODEL";
+
+/// The weights the local embedder runs and the name its vectors carry:
+/// the built-in model, or the file `$TSQ_LOCAL_MODEL` names (read once).
+fn weights() -> Result<&'static (std::borrow::Cow<'static, [u8]>, String), EmbedError> {
+    static WEIGHTS: std::sync::OnceLock<Result<(std::borrow::Cow<'static, [u8]>, String), String>> = std::sync::OnceLock::new();
+    WEIGHTS
+        .get_or_init(|| match std::env::var_os(MODEL_FILE_ENV) {
+            None => Ok((std::borrow::Cow::Borrowed(MODEL_BYTES), MODEL.to_string())),
+            Some(path) => {
+                let bytes = std::fs::read(&path)
+                    .map_err(|e| format!("{MODEL_FILE_ENV}={}: {e}; unset it to use the built-in model", std::path::Path::new(&path).display()))?;
+                use sha2::Digest;
+                let digest = sha2::Sha256::digest(&bytes);
+                let hex: String = digest.iter().take(6).map(|b| format!("{b:02x}")).collect();
+                Ok((std::borrow::Cow::Owned(bytes), format!("{MODEL}+{hex}")))
+            }
+        })
+        .as_ref()
+        .map_err(|e| EmbedError::Local(e.clone()))
+}
+
+/// The name the local embedder's vectors carry (`MODEL`, or the
+/// `$TSQ_LOCAL_MODEL` file's; `MODEL` when that file cannot be read, so
+/// the error comes when the model loads).
+pub fn model_name() -> String {
+    weights().map(|(_, name)| name.clone()).unwrap_or_else(|_| MODEL.to_string())
+}
 static TOKENIZER_JSON: &[u8] = include_bytes!("../../vendor-models/minilm/tokenizer.json");
 
 pub struct LocalEmbedder {
@@ -52,7 +88,8 @@ pub struct LocalEmbedder {
 impl LocalEmbedder {
     /// Reads the embedded model and tokenizer.
     pub fn load() -> Result<LocalEmbedder, EmbedError> {
-        let model = MiniLm::load(MODEL_BYTES).map_err(|e| EmbedError::Local(format!("loading the model: {e}")))?;
+        let (bytes, name) = weights()?;
+        let model = MiniLm::load(&bytes[..]).map_err(|e| EmbedError::Local(format!("loading the model {name}: {e}")))?;
         let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
         let tokenizer = plain_tokenizer()?;
         let id = |t: &str| tokenizer.token_to_id(t).ok_or_else(|| EmbedError::Local(format!("tokenizer has no {t}")));
@@ -171,14 +208,22 @@ pub fn kernel() -> &'static str {
     super::int8::Kernel::detect().describe()
 }
 
+/// Where the local embedder's weights come from, for `tsq doctor`.
+pub fn model_source() -> String {
+    match std::env::var_os(MODEL_FILE_ENV) {
+        None => "built in".into(),
+        Some(path) => format!("from {MODEL_FILE_ENV}={}", std::path::Path::new(&path).display()),
+    }
+}
+
 /// The local embedder, its model loaded on first use (`super::Lazy`).
 pub(crate) fn lazy() -> super::Lazy<LocalEmbedder> {
-    super::Lazy::new(EmbedderId { model: MODEL.into(), dimension: DIMENSION }, BATCH, LocalEmbedder::load)
+    super::Lazy::new(EmbedderId { model: model_name(), dimension: DIMENSION }, BATCH, LocalEmbedder::load)
 }
 
 impl Embedder for LocalEmbedder {
     fn id(&self) -> EmbedderId {
-        EmbedderId { model: MODEL.into(), dimension: DIMENSION }
+        EmbedderId { model: model_name(), dimension: DIMENSION }
     }
 
     fn embed_documents(&self, docs: &[Document<'_>]) -> Result<Vec<Vec<Vec<f32>>>, EmbedError> {

@@ -172,7 +172,7 @@ fn doctor_reports_a_healthy_workspace_and_a_broken_setting() {
     let tsq = env!("CARGO_BIN_EXE_tsq");
     let run = |envs: &[(&str, &str)]| {
         let mut c = std::process::Command::new(tsq);
-        c.args(["doctor", "--json", "--root"]).arg(&ws.0).env_remove("TSQ_EMBEDDER").env_remove("VOYAGE_API_KEY");
+        c.args(["doctor", "--json", "--root"]).arg(&ws.0).env_remove("TSQ_EMBEDDER").env_remove("VOYAGE_API_KEY").env_remove("TSQ_LOCAL_MODEL");
         for (k, v) in envs {
             c.env(k, v);
         }
@@ -193,6 +193,31 @@ fn doctor_reports_a_healthy_workspace_and_a_broken_setting() {
     let settings = v["settings"].as_array().unwrap();
     assert!(settings.iter().any(|s| s["key"] == "topK" && s["value"] == "7" && s["source"] == "env TSQ_TOP_K"), "{v}");
     assert!(settings.iter().any(|s| s["key"] == "callDepth" && s["source"] == "default"), "{v}");
+    // A candidate model named by TSQ_LOCAL_MODEL (here a copy of the
+    // built-in one) runs instead, and its vectors carry its own name.
+    let weights = std::fs::read(common::repo().join("vendor-models/minilm/model-w4.onnx")).unwrap();
+    let candidate = ws.0.join("candidate.onnx");
+    std::fs::write(&candidate, &weights).unwrap();
+    let sha: String = {
+        use sha2::Digest;
+        sha2::Sha256::digest(&weights).iter().take(6).map(|b| format!("{b:02x}")).collect()
+    };
+    let (code, v) = run(&[("TSQ_LOCAL_MODEL", candidate.to_str().unwrap())]);
+    assert_eq!(code, Some(0), "{v}");
+    let detail = check(&v, "local model")["detail"].as_str().unwrap().to_string();
+    assert!(detail.contains(&format!("all-MiniLM-L6-v2-int8-w4-a8-words+{sha} (384d), from TSQ_LOCAL_MODEL=")), "{v}");
+    assert!(detail.contains("loaded and answered"), "{v}");
+    // One that is not a model, or is missing: unhealthy, and the fix says
+    // how to get the built-in one back.
+    let garbage = ws.0.join("garbage.onnx");
+    std::fs::write(&garbage, b"not a model").unwrap();
+    for path in [garbage, ws.0.join("missing.onnx")] {
+        let (code, v) = run(&[("TSQ_LOCAL_MODEL", path.to_str().unwrap())]);
+        assert_eq!(code, Some(1), "{v}");
+        let model = check(&v, "local model");
+        assert_eq!(model["ok"], false, "{v}");
+        assert_eq!(model["fix"], "unset TSQ_LOCAL_MODEL to use the built-in model", "{v}");
+    }
     // Without the local embedder the model is not asked.
     let (code, v) = run(&[("TSQ_EMBEDDER", "none")]);
     assert_eq!(code, Some(0));
