@@ -49,20 +49,25 @@ pub(super) static MODEL_BYTES: &[u8] = include_bytes!("../../vendor-models/minil
 /// hex digits>`, so an index moves to or from it by re-embedding.
 pub const MODEL_FILE_ENV: &str = "TSQ_LOCAL_MODEL";
 
-/// The weights the local embedder runs and the name its vectors carry:
-/// the built-in model, or the file `$TSQ_LOCAL_MODEL` names (read once).
-fn weights() -> Result<&'static (std::borrow::Cow<'static, [u8]>, String), EmbedError> {
-    static WEIGHTS: std::sync::OnceLock<Result<(std::borrow::Cow<'static, [u8]>, String), String>> = std::sync::OnceLock::new();
+/// The weights the local embedder runs and the name its vectors carry.
+struct Weights {
+    bytes: std::borrow::Cow<'static, [u8]>,
+    name: String,
+}
+
+/// The built-in model, or the file `$TSQ_LOCAL_MODEL` names (read once).
+fn weights() -> Result<&'static Weights, EmbedError> {
+    static WEIGHTS: std::sync::OnceLock<Result<Weights, String>> = std::sync::OnceLock::new();
     WEIGHTS
         .get_or_init(|| match std::env::var_os(MODEL_FILE_ENV) {
-            None => Ok((std::borrow::Cow::Borrowed(MODEL_BYTES), MODEL.to_string())),
+            None => Ok(Weights { bytes: std::borrow::Cow::Borrowed(MODEL_BYTES), name: MODEL.to_string() }),
             Some(path) => {
                 let bytes = std::fs::read(&path)
                     .map_err(|e| format!("{MODEL_FILE_ENV}={}: {e}; unset it to use the built-in model", std::path::Path::new(&path).display()))?;
                 use sha2::Digest;
                 let digest = sha2::Sha256::digest(&bytes);
                 let hex: String = digest.iter().take(6).map(|b| format!("{b:02x}")).collect();
-                Ok((std::borrow::Cow::Owned(bytes), format!("{MODEL}+{hex}")))
+                Ok(Weights { bytes: std::borrow::Cow::Owned(bytes), name: format!("{MODEL}+{hex}") })
             }
         })
         .as_ref()
@@ -73,7 +78,7 @@ fn weights() -> Result<&'static (std::borrow::Cow<'static, [u8]>, String), Embed
 /// `$TSQ_LOCAL_MODEL` file's; `MODEL` when that file cannot be read, so
 /// the error comes when the model loads).
 pub fn model_name() -> String {
-    weights().map(|(_, name)| name.clone()).unwrap_or_else(|_| MODEL.to_string())
+    weights().map(|w| w.name.clone()).unwrap_or_else(|_| MODEL.to_string())
 }
 static TOKENIZER_JSON: &[u8] = include_bytes!("../../vendor-models/minilm/tokenizer.json");
 
@@ -88,8 +93,8 @@ pub struct LocalEmbedder {
 impl LocalEmbedder {
     /// Reads the embedded model and tokenizer.
     pub fn load() -> Result<LocalEmbedder, EmbedError> {
-        let (bytes, name) = weights()?;
-        let model = MiniLm::load(&bytes[..]).map_err(|e| EmbedError::Local(format!("loading the model {name}: {e}")))?;
+        let w = weights()?;
+        let model = MiniLm::load(&w.bytes[..]).map_err(|e| EmbedError::Local(format!("loading the model {}: {e}", w.name)))?;
         let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
         let tokenizer = plain_tokenizer()?;
         let id = |t: &str| tokenizer.token_to_id(t).ok_or_else(|| EmbedError::Local(format!("tokenizer has no {t}")));
