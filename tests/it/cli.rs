@@ -165,7 +165,8 @@ fn inspect_reports_bad_queries_and_misses() {
 }
 
 /// `tsq doctor` on a healthy workspace exits 0, with the built-in model
-/// loaded and answering; with a broken setting it exits 2 and names the fix.
+/// loaded and answering; with a broken setting or an unreadable candidate
+/// model it exits 2 and names the fix.
 #[test]
 fn doctor_reports_a_healthy_workspace_and_a_broken_setting() {
     let ws = common::TempDir::copy_of(&common::repo().join("fixtures/search"), "doctor");
@@ -207,13 +208,14 @@ fn doctor_reports_a_healthy_workspace_and_a_broken_setting() {
     let detail = check(&v, "local model")["detail"].as_str().unwrap().to_string();
     assert!(detail.contains(&format!("all-MiniLM-L6-v2-int8-w4-a8-words+{sha} (384d), from TSQ_LOCAL_MODEL=")), "{v}");
     assert!(detail.contains("loaded and answered"), "{v}");
-    // One that is not a model, or is missing: unhealthy, and the fix says
+    // One that is not a model, or is missing: unhealthy (exit 2), and the fix says
     // how to get the built-in one back.
     let garbage = ws.0.join("garbage.onnx");
     std::fs::write(&garbage, b"not a model").unwrap();
     for path in [garbage, ws.0.join("missing.onnx")] {
         let (code, v) = run(&[("TSQ_LOCAL_MODEL", path.to_str().unwrap())]);
-        assert_eq!(code, Some(1), "{v}");
+        assert_eq!(code, Some(2), "{v}");
+        assert_eq!(v["healthy"], false, "{v}");
         let model = check(&v, "local model");
         assert_eq!(model["ok"], false, "{v}");
         assert_eq!(model["fix"], "unset TSQ_LOCAL_MODEL to use the built-in model", "{v}");
