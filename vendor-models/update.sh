@@ -76,6 +76,13 @@ mkdir -p "$here/minilm"
 cp "$src/tokenizer.json" "$src/config.json" "$here/minilm/"
 cp "$src/LICENSE" "$here/LICENSE"
 cp "$src/NOTICE" "$here/NOTICE"
+cat >> "$here/NOTICE" <<'TXT'
+
+static/tokens.bin is derived from the model above (vendor-models/
+derive_static.py: each vocabulary entry run through it, reduced by PCA,
+weighted; the method of model2vec, MIT, by Tulkens and van Dongen), and
+is governed by the same license.
+TXT
 
 # The static token table, distilled from the model just written (derive_static.py).
 "$work/venv/bin/pip" install -q onnxruntime==1.32.0 tokenizers==0.23.3
