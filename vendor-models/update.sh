@@ -38,8 +38,8 @@
 #     DESKTOP_GIT_DIR is a clone or `fetch` snapshot of desktop/desktop),
 #     then quantized as the built-in model (convert.py, derive_w4.py) into
 #     finetuned/model-w4.onnx (git-ignored). `TSQ_LOCAL_MODEL` runs it;
-#     measured in benches/README.md, not built into tsq. JAX on the CPU,
-#     about 25 min on 2 cores.
+#     measured in benches/README.md, not built into tsq. JAX on the CPU:
+#     about an hour on 2 cores (500 steps of 6.5-7 s, after ~8 min of data).
 # Nothing is downloaded at run time: build.rs embeds these files in tsq.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
