@@ -278,7 +278,10 @@ impl Engine {
         }
         if guard.is_none() {
             let settings = self.settings()?;
-            let mut index = Index::open(&self.root, &IndexConfig { embedder: settings.embedder, warm_vectors: self.options.warm, ..Default::default() })?;
+            let mut index = Index::open(
+                &self.root,
+                &IndexConfig { embedder: settings.embedder, warm_vectors: self.options.warm, history: settings.ranking.history > 0.0, ..Default::default() },
+            )?;
             lock(&self.notes).extend(std::mem::take(&mut index.notes));
             *guard = Some(index);
         }

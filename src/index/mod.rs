@@ -6,6 +6,7 @@
 
 mod confine;
 mod disk;
+pub mod history;
 mod invariants;
 mod layout;
 mod lock;
@@ -60,11 +61,21 @@ pub struct IndexConfig {
     /// A long-lived process (`tsq serve`): keep the window vectors in
     /// memory for flat search, and the ranking evidence (`warm`).
     pub warm_vectors: bool,
+    /// Keep the workspace's commit history beside the tables at each sync
+    /// (`history`), for the ranking step that reads it (`Steps::history`).
+    pub history: bool,
 }
 
 impl Default for IndexConfig {
     fn default() -> Self {
-        IndexConfig { embedder: EmbedderChoice::Auto, http: HttpConfig::default(), minified_mean_line: 400, files_per_commit: 200, warm_vectors: false }
+        IndexConfig {
+            embedder: EmbedderChoice::Auto,
+            http: HttpConfig::default(),
+            minified_mean_line: 400,
+            files_per_commit: 200,
+            warm_vectors: false,
+            history: false,
+        }
     }
 }
 
@@ -155,6 +166,8 @@ pub struct Index {
     generation: String,
     /// Things the user should know (rebuilds, fallbacks); said once.
     pub notes: Vec<String>,
+    /// The stored commit history, read at its first use (`history`).
+    history: std::sync::OnceLock<Option<std::sync::Arc<history::History>>>,
 }
 
 pub fn now_ms() -> u64 {
@@ -262,7 +275,7 @@ impl Index {
             last_sync: if rebuild.is_none() { old_meta.as_ref().and_then(|m| m.last_sync) } else { None },
         };
         let warm = config.warm_vectors.then(warm::Cache::default);
-        let mut index = Index { root, dir, runtime, store, embedder, meta, config: config.clone(), warm, generation, notes };
+        let mut index = Index { root, dir, runtime, store, embedder, meta, config: config.clone(), warm, generation, notes, history: Default::default() };
         if let Some(why) = reembed {
             // Vectors first, then the record of the model: a crash between
             // the two clears them again at the next open.
@@ -385,6 +398,9 @@ impl Index {
         if self.runtime.block_on(self.store.table_versions())? != before {
             self.runtime.block_on(self.store.housekeeping(false))?;
         }
+        if self.config.history && history::refresh(self)? {
+            self.history = Default::default();
+        }
         self.meta.last_sync = Some(now_ms());
         write_meta(&self.dir, &self.meta)?;
         report.embedder = self.embedder_name();
@@ -396,6 +412,17 @@ impl Index {
     /// `None` when there is none.
     pub fn record(&self, name: &str) -> Option<String> {
         std::fs::read_to_string(self.dir.join(format!("{name}.json"))).ok()
+    }
+
+    /// The workspace's commit history as last stored (`history`), or `None`.
+    pub fn history(&self) -> Option<std::sync::Arc<history::History>> {
+        self.history.get_or_init(|| history::load(self).map(std::sync::Arc::new)).clone()
+    }
+
+    /// Ranks with this history in place of the stored one: `tsq-bench
+    /// changes` gives each question only the commits before it.
+    pub fn set_history(&mut self, history: Option<history::History>) {
+        self.history = std::sync::OnceLock::from(history.map(std::sync::Arc::new));
     }
 
     /// Writes a record atomically.

@@ -245,6 +245,19 @@ impl Index {
         self.runtime.block_on(super::sync::read_chunks(&self.store, &pre))
     }
 
+    /// The ranked chunks of `files` within the filter (history evidence
+    /// takes in the files retrieval missed).
+    pub(crate) fn chunks_in_files(&self, files: &[String], filter: &Filter) -> Result<Vec<ChunkRow>, IndexError> {
+        if files.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut pre = format!("{} AND {}", sql_in("relativePath", files), super::schema::embeddable());
+        if let Some(p) = self.prefilter(filter)? {
+            pre = format!("{pre} AND {p}");
+        }
+        self.runtime.block_on(super::sync::read_chunks(&self.store, &pre))
+    }
+
     /// The ranked chunks named `names` in `files` (a superset of the
     /// declarations wanted; the caller matches breadcrumbs).
     pub(crate) fn chunks_in_named(&self, files: &[String], names: &[String]) -> Result<Vec<ChunkRow>, IndexError> {

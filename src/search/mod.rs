@@ -9,6 +9,7 @@ pub mod comments;
 pub mod enrich;
 pub mod evidence;
 pub mod fusion;
+pub mod history;
 pub mod paths;
 pub mod rank;
 pub mod select;
@@ -192,6 +193,16 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
             cands.push(candidates::CandidateChunk { row, signals: Default::default() });
         }
     }
+    // History evidence: the files the past commits most like the question
+    // changed, taken in when retrieval missed them.
+    let history_votes: std::collections::HashMap<String, f64> = match index.history() {
+        Some(h) if shape.steps.history > 0.0 && !shape.symbolic => {
+            let votes = history::votes(&h, query, shape.steps.history_relative);
+            history::take_in(index, &mut cands, &votes, query, &filter)?;
+            votes.into_iter().collect()
+        }
+        _ => Default::default(),
+    };
     let bm25_share = if shape.symbolic { settings.bm25_weight.max(rank::SYMBOL_BM25) } else { settings.bm25_weight };
     let weights = fusion::Weights { rerank: settings.rerank_weight, vector: settings.vector_weight, bm25_in_hybrid: bm25_share, rrf_k: settings.ranking.rrf };
     // The call graph: declarations the strongest candidates call, which
@@ -229,7 +240,8 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
     }
     tracing::debug!(ms = evidence_started.elapsed().as_millis() as u64, candidates = cands.len(), "ranking evidence read (test lending, barrels, usage)");
     let retrieval_ms = started.elapsed().as_millis() as u64;
-    let ranking = Ranking { index, shape: &shape, weights, known: &known, lending: lending.as_ref(), uses: std::sync::Mutex::new(uses) };
+    let ranking =
+        Ranking { index, shape: &shape, weights, known: &known, lending: lending.as_ref(), uses: std::sync::Mutex::new(uses), history: &history_votes };
     // Stage 1 order; a reranker of limited depth sees only its top.
     let mut stage1 = ranking.rank(cands);
     let started = Instant::now();
@@ -283,6 +295,8 @@ struct Ranking<'a> {
     known: &'a std::collections::HashMap<String, evidence::Known>,
     lending: Option<&'a evidence::Lending>,
     uses: std::sync::Mutex<evidence::Uses>,
+    /// Each voted file's history vote (`history`); empty when off.
+    history: &'a std::collections::HashMap<String, f64>,
 }
 
 impl Ranking<'_> {
@@ -324,6 +338,12 @@ impl Ranking<'_> {
         if self.shape.steps.paths && self.shape.steps.path_top > 0.0 {
             let finals: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
             let boosted = rank::boost(&finals, &factors, self.shape.steps.path_top);
+            scores.iter_mut().zip(boosted).for_each(|(s, f)| s.final_score = f);
+        }
+        if !self.history.is_empty() {
+            let finals: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
+            let votes: Vec<f64> = cands.iter().map(|c| self.history.get(&c.row.chunk.relative_path).copied().unwrap_or(0.0)).collect();
+            let boosted = rank::history_boost(&finals, &votes, &factors, self.shape.steps.history);
             scores.iter_mut().zip(boosted).for_each(|(s, f)| s.final_score = f);
         }
         if self.shape.steps.reexports {

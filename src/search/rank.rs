@@ -343,6 +343,14 @@ pub fn boost(scores: &[f64], factors: &[Factors], weight: f64) -> Vec<f64> {
     within_one(scores.iter().zip(factors).map(|(&s, f)| f.boost(s, top, weight)).collect())
 }
 
+/// History evidence (`Steps::history`), after path evidence: each
+/// candidate gains `vote × weight × top` (demoted with its role), `top`
+/// being the best score before it; back in [0, 1] as `boost` is.
+pub fn history_boost(scores: &[f64], votes: &[f64], factors: &[Factors], weight: f64) -> Vec<f64> {
+    let top = scores.iter().copied().fold(0.0, f64::max);
+    within_one(scores.iter().zip(votes).zip(factors).map(|((&s, &v), f)| s + v * weight * top * f.demote).collect())
+}
+
 /// Scores a step may have lifted past 1.0, divided by the largest when it
 /// passes 1.0: back in [0, 1], in the same order.
 fn within_one(scores: Vec<f64>) -> Vec<f64> {
@@ -462,6 +470,18 @@ mod tests {
         // Scores stay within [0, 1], in the lifted order.
         let out = file_evidence(&["a.ts", "a.ts"], &[1.0, 1.0], 0.5, 3);
         assert!(out.iter().all(|&s| s <= 1.0) && out[0] == out[1], "{out:?}");
+    }
+
+    #[test]
+    fn history_votes_lift_their_files_by_the_top_score() {
+        let f = |demote: f64| Factors { role: Role::Implementation, demote, lift: 0.0, path: 0.0 };
+        // b.ts (0.4) has the full vote, c.ts (0.1, a test demoted to half) half.
+        let out = history_boost(&[0.8, 0.4, 0.1], &[0.0, 1.0, 0.5], &[f(1.0), f(1.0), f(0.5)], 0.5);
+        let want = [0.8, 0.4 + 0.5 * 0.8, 0.1 + 0.5 * 0.5 * 0.8 * 0.5];
+        out.iter().zip(want).for_each(|(a, b)| assert!((a - b).abs() < 1e-9, "{out:?}"));
+        // Past 1.0, every score is divided by the largest, order kept.
+        let out = history_boost(&[1.0, 0.9], &[0.0, 1.0], &[f(1.0), f(1.0)], 1.0);
+        assert!((out[1] - 1.0).abs() < 1e-9 && (out[0] - 1.0 / 1.9).abs() < 1e-9, "{out:?}");
     }
 
     #[test]

@@ -90,6 +90,16 @@ pub struct Steps {
     /// of its first this many neighbours, and finds its neighbours again
     /// (`candidates::gather`, pseudo-relevance feedback); 0: off.
     pub feedback: usize,
+    /// History evidence (`history`): each candidate gains this share of
+    /// the top score times its file's vote from the past commits whose
+    /// subjects resemble the question, and the files those commits changed
+    /// that retrieval missed are taken in; 0.0: off.
+    pub history: f64,
+    /// History votes measure how much the past subjects are like the
+    /// question (each commit's BM25 score over the score of a subject
+    /// equal to the question, summed, at most 1.0) instead of how they
+    /// compare with the strongest voted file (`history::votes`).
+    pub history_relative: bool,
 }
 
 /// Which usage prior ranks (`structure::usage`).
@@ -132,6 +142,8 @@ impl Steps {
         more_files: 0,
         abbreviations: false,
         feedback: 0,
+        history: 0.0,
+        history_relative: false,
     };
     /// What ships: each step that gained on the untuned queries
     /// (benches/README.md, the ablation).
@@ -164,11 +176,14 @@ impl Steps {
         more_files: 0,
         abbreviations: false,
         feedback: 0,
+        history: 0.0,
+        history_relative: false,
     };
     /// The default before issue 45's steps: path evidence as a lift, the
     /// definition lift by name alone, no symbol-query weighting, comment
     /// chunks and re-exports as they were.
     pub const BEFORE_45: Steps = Steps {
+        history: 0.0,
         path_top: 0.0,
         definition_syntax: false,
         symbols: false,
@@ -213,6 +228,14 @@ pub(crate) const SYMBOL_BM25: f64 = 0.8;
 pub const FILE_EVIDENCE: f64 = 0.3;
 /// How many of the file's other candidates that mean is over.
 pub(crate) const FILE_OTHERS: usize = 3;
+/// History evidence where it is turned on (the ablation): the share of
+/// the top score the file most voted for gains (issue 45, ninth pass).
+pub const HISTORY: f64 = 0.5;
+/// How many past commits, most like the question first, vote.
+pub(crate) const HISTORY_COMMITS: usize = 20;
+/// How many of the files they voted for count (and are taken in when
+/// retrieval missed them).
+pub(crate) const HISTORY_FILES: usize = 10;
 /// How many comment-only chunks may rank in the top 10.
 pub(crate) const COMMENTS_IN_TOP: usize = 1;
 /// Same-file decay in the concise list.

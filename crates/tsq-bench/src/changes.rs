@@ -18,6 +18,7 @@ use crate::eval::{self, EvalQuery, Hit, WindowBm25};
 use crate::ExitStatus;
 use tsq::config::Settings;
 use tsq::embed::EmbedderChoice;
+use tsq::index::history::History;
 use tsq::index::{Index, IndexConfig};
 use tsq::progress::Progress as _;
 use tsq::search::rank::Steps;
@@ -98,6 +99,20 @@ fn dump(q: &EvalQuery, hits: &[Hit]) {
     }
 }
 
+/// A corpus monorepo's git mirror (the search tool's `fetch`, under
+/// `TSQ_MIRROR_DIR`, default `/work/.mirror`), as `changes.py` reads it.
+/// With the commit `../shared/corpus.sh` pins.
+pub(crate) fn mirror(repo: &str) -> Option<(std::path::PathBuf, &'static str)> {
+    let (name, pinned) = match repo {
+        "vue" => ("vuejs+core", "e2bede96134f757aad5c5b33ac9be055022dbfc8"),
+        "trpc" => ("trpc+trpc", "340811ba5320637fbaf48fccf3dbfdd258bd34db"),
+        "tanstack" => ("TanStack+query", "40321a0b1b3bdd0afa11f0e439642ab84cdf6afe"),
+        _ => return None,
+    };
+    let base = std::env::var_os("TSQ_MIRROR_DIR").map_or_else(|| std::path::PathBuf::from("/work/.mirror"), std::path::PathBuf::from);
+    Some((base.join(name).join("repo"), pinned)).filter(|(p, _)| p.exists())
+}
+
 fn queries(repo: &str) -> anyhow::Result<Vec<EvalQuery>> {
     let path = format!("{}/../../benches/search-eval/changes-{repo}.jsonl", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).with_context(|| format!("{path}: run benches/search-eval/changes.py first"))?;
@@ -135,6 +150,13 @@ pub fn run(repos: &[String], embedder: EmbedderChoice) -> anyhow::Result<ExitSta
         ("tsq, default, 10 more files, short forms", Some(Steps { more_files: 10, abbreviations: true, ..Steps::DEFAULT })),
         ("tsq, default, vectors read feedback from 3 neighbours", Some(Steps { feedback: 3, ..Steps::DEFAULT })),
         ("tsq, default, vectors read feedback from 10 neighbours", Some(Steps { feedback: 10, ..Steps::DEFAULT })),
+        ("tsq, default, history evidence 0.25", Some(Steps { history: 0.25, ..Steps::DEFAULT })),
+        ("tsq, default, history evidence 0.5", Some(Steps { history: 0.5, ..Steps::DEFAULT })),
+        ("tsq, default, history evidence 1.0", Some(Steps { history: 1.0, ..Steps::DEFAULT })),
+        ("tsq, default, history evidence 0.5, 10 more files", Some(Steps { history: 0.5, more_files: 10, ..Steps::DEFAULT })),
+        ("tsq, default, relative history evidence 0.25", Some(Steps { history: 0.25, history_relative: true, ..Steps::DEFAULT })),
+        ("tsq, default, relative history evidence 0.5", Some(Steps { history: 0.5, history_relative: true, ..Steps::DEFAULT })),
+        ("tsq, default, relative history evidence 1.0", Some(Steps { history: 1.0, history_relative: true, ..Steps::DEFAULT })),
     ]
     .into_iter()
     .map(|(name, steps)| (name.to_string(), steps, None, None))
@@ -159,7 +181,18 @@ pub fn run(repos: &[String], embedder: EmbedderChoice) -> anyhow::Result<ExitSta
         let windows = WindowBm25::new(&files, 2500, 300);
         let filter = tsq::search::filter(&[], None);
         let scores = table.entry(repo.clone()).or_insert_with(|| systems.iter().map(|_| FileScore::default()).collect());
+        let held: std::collections::HashSet<String> = index.indexed_paths()?.iter().cloned().collect();
+        let mirror = mirror(repo).map(|(m, _)| m);
+        if mirror.is_none() {
+            eprintln!("bench changes: {repo}: no git mirror (fetch it); the history rows rank without history");
+        }
         for q in &qs {
+            // Only the commits before the question's own.
+            let history = q.commit.as_ref().zip(mirror.as_ref()).and_then(|(c, m)| History::of_git_dir(m, &format!("{c}^"))).map(|mut h| {
+                h.retain_files(|f| held.contains(f));
+                h
+            });
+            index.set_history(history);
             for (i, (_, steps, depth, share)) in systems.iter().enumerate() {
                 let hits = match (i, steps) {
                     (0, _) => whole.search(&q.query, DEPTH),

@@ -22,6 +22,11 @@ pub struct EvalQuery {
     pub split: String,
     pub query: String,
     pub relevant: Vec<Relevant>,
+    /// The commit a change-localization question is the subject of
+    /// (`changes-<repo>.jsonl`); history evidence reads only the commits
+    /// before it.
+    #[serde(default)]
+    pub commit: Option<String>,
 }
 
 /// A returned span.

@@ -134,6 +134,11 @@ const ABLATION: &[(&str, Steps)] = &[
     ("  default, 10 more files, short forms", Steps { more_files: 10, abbreviations: true, ..Steps::DEFAULT }),
     ("  default, vectors read feedback from 3 neighbours", Steps { feedback: 3, ..Steps::DEFAULT }),
     ("  default, vectors read feedback from 10 neighbours", Steps { feedback: 10, ..Steps::DEFAULT }),
+    ("  default, history evidence 0.25", Steps { history: 0.25, ..Steps::DEFAULT }),
+    ("  default, history evidence 0.5", Steps { history: 0.5, ..Steps::DEFAULT }),
+    ("  default, history evidence 1.0", Steps { history: 1.0, ..Steps::DEFAULT }),
+    ("  default, relative history evidence 0.5", Steps { history: 0.5, history_relative: true, ..Steps::DEFAULT }),
+    ("  default, relative history evidence 1.0", Steps { history: 1.0, history_relative: true, ..Steps::DEFAULT }),
 ];
 
 /// The default steps over other retrieval settings: how many candidates
@@ -301,6 +306,15 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow:
             eprintln!("bench search: {repo}: embedded {embedded} chunks in {:.0} s", t.elapsed().as_secs_f64());
         }
         embedder_name = index.embedder_name();
+        // The copy has no `.git`: its history is the mirror's up to the
+        // pinned commit, as a user's checkout of it would hold.
+        if let Some((mirror, pinned)) = crate::changes::mirror(repo) {
+            let held: std::collections::HashSet<String> = index.indexed_paths()?.iter().cloned().collect();
+            index.set_history(tsq::index::history::History::of_git_dir(&mirror, pinned).map(|mut h| {
+                h.retain_files(|f| held.contains(f));
+                h
+            }));
+        }
         let files = files_of(&dir);
         let baseline = WindowBm25::new(&files, 2500, 300);
         let labels: std::collections::HashMap<String, bool> = files.iter().map(|(p, text)| (p.clone(), eval::is_test_file(p, text))).collect();
