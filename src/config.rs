@@ -114,6 +114,8 @@ pub struct Overrides {
     pub test_lending: Option<bool>,
     pub call_lending: Option<bool>,
     pub demote_types: Option<bool>,
+    /// History evidence (`Steps::history`): off by default.
+    pub history_evidence: Option<bool>,
     pub share: Option<ShareOverrides>,
 }
 
@@ -165,6 +167,7 @@ impl Overrides {
             test_lending: var("TSQ_TEST_LENDING")?,
             call_lending: var("TSQ_CALL_LENDING")?,
             demote_types: var("TSQ_DEMOTE_TYPES")?,
+            history_evidence: var("TSQ_HISTORY_EVIDENCE")?,
             share: match (var::<String>("TSQ_SHARE_FROM")?, var::<String>("TSQ_SHARE_PUBLIC_KEY")?) {
                 (None, None) => None,
                 (from, public_key) => Some(ShareOverrides { from, public_key }),
@@ -192,6 +195,7 @@ impl Overrides {
             test_lending: self.test_lending.or(next.test_lending),
             call_lending: self.call_lending.or(next.call_lending),
             demote_types: self.demote_types.or(next.demote_types),
+            history_evidence: self.history_evidence.or(next.history_evidence),
             share: match (self.share, next.share) {
                 (None, next) => next,
                 (mine, None) => mine,
@@ -236,6 +240,11 @@ impl Settings {
                     Some(true) => crate::search::steps::TYPE_DEMOTE,
                     Some(false) => 1.0,
                     None => d.ranking.types,
+                },
+                history: match merged.history_evidence {
+                    Some(true) => crate::search::steps::HISTORY,
+                    Some(false) => 0.0,
+                    None => d.ranking.history,
                 },
                 ..d.ranking
             },
@@ -309,7 +318,7 @@ pub fn provenance(root: &Path) -> Result<Vec<Provenance>, ConfigError> {
         crate::search::steps::Prior::Rank => "pagerank",
         crate::search::steps::Prior::Off => "off",
     };
-    let rows: [(&'static str, &str, String); 19] = [
+    let rows: [(&'static str, &str, String); 20] = [
         ("embedder", "TSQ_EMBEDDER", embedder),
         ("rerankWeight", "TSQ_RERANK_WEIGHT", s.rerank_weight.to_string()),
         ("vectorWeight", "TSQ_VECTOR_WEIGHT", s.vector_weight.to_string()),
@@ -327,6 +336,7 @@ pub fn provenance(root: &Path) -> Result<Vec<Provenance>, ConfigError> {
         ("testLending", "TSQ_TEST_LENDING", s.ranking.test_lending.to_string()),
         ("callLending", "TSQ_CALL_LENDING", s.ranking.call_lending.to_string()),
         ("demoteTypes", "TSQ_DEMOTE_TYPES", (s.ranking.types < 1.0).to_string()),
+        ("historyEvidence", "TSQ_HISTORY_EVIDENCE", (s.ranking.history > 0.0).to_string()),
         ("share.from", "TSQ_SHARE_FROM", s.share_from.clone().unwrap_or_default()),
         ("share.publicKey", "TSQ_SHARE_PUBLIC_KEY", s.share_public_key.clone().unwrap_or_default()),
     ];

@@ -558,3 +558,66 @@ fn warm_vectors_answer_as_lancedbs_flat_search_and_see_every_write() {
         by_similarity(writer.nearest_with(&words("password"), &Filter::default(), 1000, true).unwrap())
     );
 }
+
+/// History evidence (`historyEvidence`, off by default): `tsq index` keeps
+/// the workspace's commit history beside the tables, read again when
+/// `HEAD` moves; with the setting on, a question like a past commit's
+/// subject lifts the file that commit changed, though the file's code
+/// shares one of its words at most. Off, no history is read or kept.
+#[test]
+fn history_evidence_lifts_the_file_a_similar_past_commit_changed() {
+    let ws = common::TempDir::new("ranking-history");
+    let git = |args: &[&str]| {
+        let ok = std::process::Command::new("git")
+            .arg("-C")
+            .arg(&ws.0)
+            .args(["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"])
+            .args(args)
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok, "git {args:?}");
+    };
+    git(&["init", "-q"]);
+    ws.write("tsconfig.json", b"{ \"compilerOptions\": { \"strict\": true }, \"include\": [\"src\"] }\n");
+    ws.write("src/session.ts", b"/** Moves the expiry of the credentials forward. */\nexport function rotate(state: { exp: number }): void {\n  state.exp = Date.now() + 3600_000;\n}\n");
+    ws.write(
+        "src/notice.ts",
+        b"/** The notice users see to renew their plan before it will lapse: renew now. */\nexport function renewNotice(): string {\n  return 'renew before your plan will lapse';\n}\n",
+    );
+    git(&["add", "."]);
+    git(&["commit", "-q", "-m", "feat: first version"]);
+    ws.write("src/session.ts", b"/** Moves the expiry of the credentials forward. */\nexport function rotate(state: { exp: number }): void {\n  state.exp = Date.now() + 1800_000;\n}\n");
+    git(&["commit", "-q", "-am", "fix(session): renew the credentials before they lapse"]);
+    let ranked = |extra: &str, query: &str| -> Vec<(String, f64)> {
+        ws.write("tsq.toml", format!("embedder = \"none\"\nminimumRelevanceThreshold = 0.0\n{extra}\n").as_bytes());
+        let engine = tsq::api::Engine::open(&ws.0, Default::default()).unwrap();
+        engine.index(tsq::api::StructureMode::None, &tsq::progress::silent()).unwrap();
+        let req = engine.request(tsq::api::QueryInput { query: query.into(), shape: tsq::api::Shape::Concise, ..Default::default() }).unwrap();
+        match engine.query(&req, &tsq::progress::silent()).unwrap() {
+            tsq::api::Answer::Concise(c) => c.results.iter().map(|r| (r.file_path.clone(), r.score)).collect(),
+            _ => unreachable!(),
+        }
+    };
+    let score = |r: &[(String, f64)], f: &str| r.iter().find(|x| x.0 == f).map_or(0.0, |x| x.1);
+    let record = ws.0.join(".tsq/history.json");
+    let q = "renew credentials before they lapse";
+
+    let off = ranked("", q);
+    assert!(!record.exists(), "off, no history is read");
+    assert!(score(&off, "src/notice.ts") > score(&off, "src/session.ts"), "off, the notice's words win: {off:?}");
+
+    let on = ranked("historyEvidence = true", q);
+    let kept: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    let subjects: Vec<&str> = kept["commits"].as_array().unwrap().iter().map(|c| c["subject"].as_str().unwrap()).collect();
+    assert_eq!(subjects, ["fix(session): renew the credentials before they lapse", "feat: first version"]);
+    assert!(score(&on, "src/session.ts") > score(&off, "src/session.ts"), "on, the file the similar commit changed gains: off {off:?}, on {on:?}");
+    assert_eq!(score(&on, "src/notice.ts"), score(&off, "src/notice.ts"), "no past subject like the question changed the notice alone");
+
+    // A new commit moves HEAD: the next index reads the history again.
+    ws.write("src/notice.ts", b"export function renewNotice(): string {\n  return 'renew';\n}\n");
+    git(&["commit", "-q", "-am", "shorten the notice"]);
+    ranked("historyEvidence = true", q);
+    let kept: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    assert_eq!(kept["commits"][0]["subject"], "shorten the notice");
+}

@@ -83,16 +83,23 @@ fn distinct_files(hits: &[Hit]) -> Vec<Hit> {
 
 /// With `TSQ_BENCH_DUMP=<file>`, each question's first ten files of the
 /// default's ranking, the changed ones marked, appended to that file.
-fn dump(q: &EvalQuery, hits: &[Hit]) {
+/// Each file's score (its first chunk's) and the question's history votes
+/// follow, for studying how the two combine.
+fn dump(q: &EvalQuery, hits: &[Hit], scores: &[f64], votes: &[(String, f64)]) {
     use std::io::Write;
     let Some(path) = std::env::var_os("TSQ_BENCH_DUMP") else { return };
     let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(path) else { return };
-    let files = distinct_files(hits);
+    let mut seen = std::collections::HashSet::new();
+    let files: Vec<(&Hit, f64)> = hits.iter().zip(scores.iter().copied().chain(std::iter::repeat(0.0))).filter(|(h, _)| seen.insert(h.path.clone())).collect();
     let truth = |p: &str| q.relevant.iter().any(|r| r.path == p);
     let _ = writeln!(f, "## {} {}", q.id, q.query);
-    for (i, h) in files.iter().take(10).enumerate() {
-        let _ = writeln!(f, "{i:>3} {} {}", if truth(&h.path) { "*" } else { " " }, h.path);
+    for (i, (h, s)) in files.iter().take(30).enumerate() {
+        let _ = writeln!(f, "{i:>3} {} {s:.4} {}", if truth(&h.path) { "*" } else { " " }, h.path);
     }
+    for (file, v) in votes {
+        let _ = writeln!(f, "  vote {v:.4} {file}");
+    }
+    let files: Vec<&Hit> = files.into_iter().map(|(h, _)| h).collect();
     for r in &q.relevant {
         let at = files.iter().position(|h| h.path == r.path);
         let _ = writeln!(f, "  changed {} at {}", r.path, at.map_or("-".to_string(), |i| i.to_string()));
@@ -193,6 +200,7 @@ pub fn run(repos: &[String], embedder: EmbedderChoice) -> anyhow::Result<ExitSta
                 h
             });
             index.set_history(history);
+            let mut scores_of_default = Vec::new();
             for (i, (_, steps, depth, share)) in systems.iter().enumerate() {
                 let hits = match (i, steps) {
                     (0, _) => whole.search(&q.query, DEPTH),
@@ -200,12 +208,15 @@ pub fn run(repos: &[String], embedder: EmbedderChoice) -> anyhow::Result<ExitSta
                     (_, Some(steps)) => {
                         let s = crate::search::retrieval(tsq::search::SearchConfig { ranking: *steps, ..settings.search() }, *depth, *share);
                         let r = tsq::search::retrieve(&index, None, &q.query, &filter, &s)?;
-                        tsq::search::select::dedupe_concerns(r.ranked).iter().take(DEPTH).map(|c| crate::search::hit(&c.row)).collect()
+                        let ranked = tsq::search::select::dedupe_concerns(r.ranked);
+                        scores_of_default = ranked.iter().take(DEPTH).map(|c| c.scores.final_score).collect();
+                        ranked.iter().take(DEPTH).map(|c| crate::search::hit(&c.row)).collect()
                     }
                     _ => unreachable!(),
                 };
                 if i == systems.len() - 1 {
-                    dump(q, &hits);
+                    let votes = index.history().map(|h| tsq::search::history::votes(&h, &q.query, false)).unwrap_or_default();
+                    dump(q, &hits, &scores_of_default, &votes);
                 }
                 scores[i].add(&hits, q);
             }
