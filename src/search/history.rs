@@ -41,7 +41,7 @@ pub fn votes(history: &History, query: &str, relative: bool) -> Vec<(String, f64
     if q.is_empty() || history.commits.is_empty() {
         return Vec::new();
     }
-    let docs: Vec<Vec<String>> = history.commits.iter().map(|c| terms(&c.subject)).collect();
+    let docs = history.terms.get_or_init(|| history.commits.iter().map(|c| terms(&c.subject)).collect());
     let n = docs.len() as f64;
     let mean_len = docs.iter().map(Vec::len).sum::<usize>() as f64 / n;
     let idf: HashMap<&str, f64> = q
@@ -133,6 +133,7 @@ mod tests {
     #[test]
     fn past_subjects_like_the_question_vote_for_their_files() {
         let history = History {
+            terms: Default::default(),
             head: "h".into(),
             commits: vec![
                 commit("fix(persist): restore the cache after a cross-tab message", &["src/broadcast.ts"]),

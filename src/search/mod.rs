@@ -197,8 +197,10 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
     // changed, taken in when retrieval missed them.
     let history_votes: std::collections::HashMap<String, f64> = match index.history() {
         Some(h) if shape.steps.history > 0.0 && !shape.symbolic => {
+            let t = Instant::now();
             let votes = history::votes(&h, query, shape.steps.history_relative);
             history::take_in(index, &mut cands, &votes, query, &filter)?;
+            tracing::debug!(ms = t.elapsed().as_millis() as u64, commits = h.commits.len(), files = votes.len(), "history votes read");
             votes.into_iter().collect()
         }
         _ => Default::default(),

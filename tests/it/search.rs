@@ -376,6 +376,7 @@ fn the_call_graph_step_lends_a_matching_tests_score_to_what_it_calls() {
         }
     };
     let score = |r: &[(String, f64)], f: &str| r.iter().find(|x| x.0 == f).map_or(0.0, |x| x.1);
+    assert!(tsq::index::history::History::of_workspace(&ws.0.join("missing")).is_none(), "no repository, no history");
     let at = |r: &[(String, f64)], f: &str| r.iter().position(|x| x.0 == f).unwrap_or(usize::MAX);
     let (off, on) = (ranked(false), ranked(true));
     assert_eq!(at(&off, "src/hooks/verify.test.ts"), 0, "the test matches the question: {off:?}");
@@ -560,10 +561,11 @@ fn warm_vectors_answer_as_lancedbs_flat_search_and_see_every_write() {
 }
 
 /// History evidence (`historyEvidence`, off by default): `tsq index` keeps
-/// the workspace's commit history beside the tables, read again when
-/// `HEAD` moves; with the setting on, a question like a past commit's
-/// subject lifts the file that commit changed, though the file's code
-/// shares one of its words at most. Off, no history is read or kept.
+/// the workspace's commit history beside the tables (the commits touching
+/// its tree, paths relative to it, here a folder of the repository), read
+/// again when `HEAD` moves; with the setting on, a question like a past
+/// commit's subject lifts the file that commit changed, though the file's
+/// code shares one of its words at most. Off, no history is read or kept.
 #[test]
 fn history_evidence_lifts_the_file_a_similar_past_commit_changed() {
     let ws = common::TempDir::new("ranking-history");
@@ -579,19 +581,23 @@ fn history_evidence_lifts_the_file_a_similar_past_commit_changed() {
         assert!(ok, "git {args:?}");
     };
     git(&["init", "-q"]);
-    ws.write("tsconfig.json", b"{ \"compilerOptions\": { \"strict\": true }, \"include\": [\"src\"] }\n");
-    ws.write("src/session.ts", b"/** Moves the expiry of the credentials forward. */\nexport function rotate(state: { exp: number }): void {\n  state.exp = Date.now() + 3600_000;\n}\n");
+    let app = ws.0.join("app");
+    ws.write("app/tsconfig.json", b"{ \"compilerOptions\": { \"strict\": true }, \"include\": [\"src\"] }\n");
+    ws.write("outside.ts", b"export const renew = 'renew the credentials before they lapse';\n");
+    ws.write("app/src/session.ts", b"/** Moves the expiry of the credentials forward. */\nexport function rotate(state: { exp: number }): void {\n  state.exp = Date.now() + 3600_000;\n}\n");
     ws.write(
-        "src/notice.ts",
+        "app/src/notice.ts",
         b"/** The notice users see to renew their plan before it will lapse: renew now. */\nexport function renewNotice(): string {\n  return 'renew before your plan will lapse';\n}\n",
     );
     git(&["add", "."]);
     git(&["commit", "-q", "-m", "feat: first version"]);
-    ws.write("src/session.ts", b"/** Moves the expiry of the credentials forward. */\nexport function rotate(state: { exp: number }): void {\n  state.exp = Date.now() + 1800_000;\n}\n");
+    ws.write("outside.ts", b"export const renew = 'renew the credentials before they lapse, outside';\n");
+    git(&["commit", "-q", "-am", "renew the credentials before they lapse, outside the workspace"]);
+    ws.write("app/src/session.ts", b"/** Moves the expiry of the credentials forward. */\nexport function rotate(state: { exp: number }): void {\n  state.exp = Date.now() + 1800_000;\n}\n");
     git(&["commit", "-q", "-am", "fix(session): renew the credentials before they lapse"]);
     let ranked = |extra: &str, query: &str| -> Vec<(String, f64)> {
-        ws.write("tsq.toml", format!("embedder = \"none\"\nminimumRelevanceThreshold = 0.0\n{extra}\n").as_bytes());
-        let engine = tsq::api::Engine::open(&ws.0, Default::default()).unwrap();
+        ws.write("app/tsq.toml", format!("embedder = \"none\"\nminimumRelevanceThreshold = 0.0\n{extra}\n").as_bytes());
+        let engine = tsq::api::Engine::open(&app, Default::default()).unwrap();
         engine.index(tsq::api::StructureMode::None, &tsq::progress::silent()).unwrap();
         let req = engine.request(tsq::api::QueryInput { query: query.into(), shape: tsq::api::Shape::Concise, ..Default::default() }).unwrap();
         match engine.query(&req, &tsq::progress::silent()).unwrap() {
@@ -600,7 +606,7 @@ fn history_evidence_lifts_the_file_a_similar_past_commit_changed() {
         }
     };
     let score = |r: &[(String, f64)], f: &str| r.iter().find(|x| x.0 == f).map_or(0.0, |x| x.1);
-    let record = ws.0.join(".tsq/history.json");
+    let record = app.join(".tsq/history.json");
     let q = "renew credentials before they lapse";
 
     let off = ranked("", q);
@@ -609,13 +615,22 @@ fn history_evidence_lifts_the_file_a_similar_past_commit_changed() {
 
     let on = ranked("historyEvidence = true", q);
     let kept: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
-    let subjects: Vec<&str> = kept["commits"].as_array().unwrap().iter().map(|c| c["subject"].as_str().unwrap()).collect();
-    assert_eq!(subjects, ["fix(session): renew the credentials before they lapse", "feat: first version"]);
+    let commits: Vec<(&str, Vec<&str>)> = kept["commits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["subject"].as_str().unwrap(), c["files"].as_array().unwrap().iter().map(|f| f.as_str().unwrap()).collect()))
+        .collect();
+    assert_eq!(
+        commits,
+        [("fix(session): renew the credentials before they lapse", vec!["src/session.ts"]), ("feat: first version", vec!["src/notice.ts", "src/session.ts"]),],
+        "the commits touching the workspace, its own paths (the commit outside it left out)"
+    );
     assert!(score(&on, "src/session.ts") > score(&off, "src/session.ts"), "on, the file the similar commit changed gains: off {off:?}, on {on:?}");
     assert_eq!(score(&on, "src/notice.ts"), score(&off, "src/notice.ts"), "no past subject like the question changed the notice alone");
 
     // A new commit moves HEAD: the next index reads the history again.
-    ws.write("src/notice.ts", b"export function renewNotice(): string {\n  return 'renew';\n}\n");
+    ws.write("app/src/notice.ts", b"export function renewNotice(): string {\n  return 'renew';\n}\n");
     git(&["commit", "-q", "-am", "shorten the notice"]);
     ranked("historyEvidence = true", q);
     let kept: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
