@@ -15,7 +15,9 @@ use std::process::Command;
 
 use serde::{Deserialize, Serialize};
 
-/// The record's name (`Index::record`).
+/// The record's name (`Index::record`): `layout::HISTORY` is its file,
+/// local to the index directory (never published or pulled), removed by
+/// `tsq clean`.
 pub(crate) const RECORD: &str = "history";
 /// The most commits read: recent history is what resembles new changes,
 /// and 5,000 subjects are read in about a second and kept in about 1 MB.
@@ -150,6 +152,12 @@ pub(crate) fn refresh(index: &super::Index) -> Result<bool, super::IndexError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_record_is_the_local_file_the_layout_names() {
+        assert_eq!(format!("{RECORD}.json"), super::super::layout::HISTORY);
+        assert!(super::super::layout::is_local_only(super::super::layout::HISTORY));
+    }
 
     #[test]
     fn a_log_becomes_commits_without_empty_or_sweeping_ones() {

@@ -13,15 +13,18 @@ pub(crate) const OUTGOING: &str = "outgoing";
 pub(crate) const SWAP: &str = "swap.json";
 /// Changes with every swap; readers reopen when it moved.
 pub(crate) const GENERATION: &str = "generation";
+/// The workspace's commit history (`history`): read from the local git
+/// at each sync, so never published and never pulled.
+pub(crate) const HISTORY: &str = "history.json";
 
 /// What stays local in the index directory: the writer lock, the user's
 /// `config.toml`, the write journal, a pull's staging, journal and
-/// generation, where the index came from. Everything else is the index a
-/// publish uploads and a pull replaces.
-const LOCAL_ONLY: &[&str] = &["lock", ".gitignore", "config.toml", JOURNAL, ORIGIN, INCOMING, OUTGOING, SWAP, GENERATION, ".write-probe"];
+/// generation, where the index came from, the local git's history.
+/// Everything else is the index a publish uploads and a pull replaces.
+const LOCAL_ONLY: &[&str] = &["lock", ".gitignore", "config.toml", JOURNAL, ORIGIN, INCOMING, OUTGOING, SWAP, GENERATION, HISTORY, ".write-probe"];
 /// The local files tsq writes at the top of the index directory, beside
 /// `INDEX_FILES` (`is_tsq_file`).
-const LOCAL_FILES: &[&str] = &["lock", ".gitignore", "config.toml", JOURNAL, ORIGIN, SWAP, GENERATION, ".write-probe"];
+const LOCAL_FILES: &[&str] = &["lock", ".gitignore", "config.toml", JOURNAL, ORIGIN, SWAP, GENERATION, HISTORY, ".write-probe"];
 
 /// Whether tsq writes a plain file named `name` at the top of the index
 /// directory (`confine` checks its type, `clean` removes it).

@@ -635,4 +635,7 @@ fn history_evidence_lifts_the_file_a_similar_past_commit_changed() {
     ranked("historyEvidence = true", q);
     let kept: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
     assert_eq!(kept["commits"][0]["subject"], "shorten the notice");
+    // `tsq clean` removes it with the rest of the index.
+    assert!(tsq::api::Engine::open(&app, Default::default()).unwrap().clean().unwrap());
+    assert!(!app.join(".tsq").exists(), "nothing left behind");
 }
