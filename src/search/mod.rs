@@ -195,15 +195,16 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
     }
     // History evidence: the files the past commits most like the question
     // changed, taken in when retrieval missed them.
-    let history_votes: std::collections::HashMap<String, f64> = match index.history() {
-        Some(h) if shape.steps.history > 0.0 && !shape.symbolic => {
+    let history = (shape.steps.history > 0.0 && !shape.symbolic).then(|| index.history()).flatten();
+    let history_votes: std::collections::HashMap<String, f64> = match history {
+        Some(h) => {
             let t = Instant::now();
             let votes = history::votes(&h, query, shape.steps.history_relative);
             history::take_in(index, &mut cands, &votes, query, &filter)?;
             tracing::debug!(ms = t.elapsed().as_millis() as u64, commits = h.commits.len(), files = votes.len(), "history votes read");
             votes.into_iter().collect()
         }
-        _ => Default::default(),
+        None => Default::default(),
     };
     let bm25_share = if shape.symbolic { settings.bm25_weight.max(rank::SYMBOL_BM25) } else { settings.bm25_weight };
     let weights = fusion::Weights { rerank: settings.rerank_weight, vector: settings.vector_weight, bm25_in_hybrid: bm25_share, rrf_k: settings.ranking.rrf };
