@@ -68,7 +68,11 @@ impl History {
     /// to commits touching `root`'s tree, paths relative to `root`; `None`
     /// when `root` is in no repository.
     pub fn of_workspace(root: &Path) -> Option<History> {
-        let head = head(root)?;
+        History::of_workspace_at(root, head(root)?)
+    }
+
+    /// `of_workspace` at `head`, already resolved.
+    fn of_workspace_at(root: &Path, head: String) -> Option<History> {
         let mut c = git();
         c.arg("-C").arg(root).args(["log", "--relative"]);
         let commits = read_log(c, &head, Some("."))?;
@@ -130,16 +134,18 @@ pub(crate) fn load(index: &super::Index) -> Option<History> {
 }
 
 /// Reads the history again when `HEAD` moved since the stored one (or
-/// none is stored); `Ok(false)` when nothing changed. Files the index
-/// does not hold are left out.
+/// none is stored); `Ok(false)` when nothing changed. Compared with the
+/// handle's copy (`Index::history`), so a long-lived process parses the
+/// record once, not at every sync. Files the index does not hold are
+/// left out.
 pub(crate) fn refresh(index: &super::Index) -> Result<bool, super::IndexError> {
     let Some(now) = head(index.root()) else {
         return Ok(false);
     };
-    if load(index).is_some_and(|h| h.head == now) {
+    if index.history().is_some_and(|h| h.head == now) {
         return Ok(false);
     }
-    let Some(mut history) = History::of_workspace(index.root()) else {
+    let Some(mut history) = History::of_workspace_at(index.root(), now) else {
         return Ok(false);
     };
     let held: std::collections::HashSet<String> = index.indexed_paths()?.iter().cloned().collect();

@@ -43,13 +43,6 @@ impl Factors {
     pub fn apply(&self, score: f64) -> f64 {
         (score + (1.0 - score) * self.lift) * self.demote
     }
-
-    /// The path boost after every other step: `ratio · weight · top`,
-    /// demoted with the role (`top`: the best score among the
-    /// candidates before it).
-    pub fn boost(&self, score: f64, top: f64, weight: f64) -> f64 {
-        score + self.path * weight * top * self.demote
-    }
 }
 
 /// What the ranking steps read from a query, computed once.
@@ -339,16 +332,21 @@ pub fn decay(files: &[&str], scores: &[f64], factor: f64) -> Vec<usize> {
 /// is divided by the largest, so scores stay in [0, 1] and their order is
 /// the boost's.
 pub fn boost(scores: &[f64], factors: &[Factors], weight: f64) -> Vec<f64> {
+    lift_by_top(scores, factors.iter().map(|f| f.path), factors, weight)
+}
+
+/// Each score plus `ratio × weight × top`, demoted with its role (`top`:
+/// the best score before), back in [0, 1]: the path and history boosts.
+fn lift_by_top(scores: &[f64], ratios: impl Iterator<Item = f64>, factors: &[Factors], weight: f64) -> Vec<f64> {
     let top = scores.iter().copied().fold(0.0, f64::max);
-    within_one(scores.iter().zip(factors).map(|(&s, f)| f.boost(s, top, weight)).collect())
+    within_one(scores.iter().zip(ratios).zip(factors).map(|((&s, r), f)| s + r * weight * top * f.demote).collect())
 }
 
 /// History evidence (`Steps::history`), after path evidence: each
 /// candidate gains `vote × weight × top` (demoted with its role), `top`
 /// being the best score before it; back in [0, 1] as `boost` is.
 pub fn history_boost(scores: &[f64], votes: &[f64], factors: &[Factors], weight: f64) -> Vec<f64> {
-    let top = scores.iter().copied().fold(0.0, f64::max);
-    within_one(scores.iter().zip(votes).zip(factors).map(|((&s, &v), f)| s + v * weight * top * f.demote).collect())
+    lift_by_top(scores, votes.iter().copied(), factors, weight)
 }
 
 /// Scores a step may have lifted past 1.0, divided by the largest when it
