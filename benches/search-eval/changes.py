@@ -11,8 +11,12 @@ at the pinned commit (and inside `packages/`, the part of the repository
 formatting, that change no kept file, or more than 5, are left out.
 
     python3 benches/search-eval/changes.py [--per-repo 40]
+    python3 benches/search-eval/changes.py --skip 40 --per-repo 200 --set train vue trpc
+    python3 benches/search-eval/changes.py --skip 40 --per-repo 200 --set more tanstack
 
-writes benches/search-eval/changes-<repo>.jsonl, one query a line in the
+writes benches/search-eval/changes-<repo>.jsonl (with `--set S`,
+changes-S-<repo>.jsonl: the next older commits after the first `--skip`
+questions, so a larger set never shares a commit with the 40), one query a line in the
 format of queries.jsonl (each file is one entry of grade 3 covering the
 whole file). It needs the repositories' history: the search tool's
 `fetch` of github:vuejs/core, github:trpc/trpc and github:TanStack/query
@@ -64,6 +68,8 @@ def question(subject):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--per-repo", type=int, default=40)
+    ap.add_argument("--skip", type=int, default=0, help="questions to pass over first (the newest)")
+    ap.add_argument("--set", default="", help="the set's name in the file name (changes-SET-<repo>.jsonl)")
     ap.add_argument("repos", nargs="*", default=list(REPOS))
     args = ap.parse_args()
     out_dir = pathlib.Path(__file__).parent
@@ -74,8 +80,8 @@ def main():
             print(f"{name}: no mirror at {mirror} (fetch github:{mirror_name.replace('+', '/')} first)", file=sys.stderr)
             continue
         present = set(git(mirror, "ls-tree", "-r", "--name-only", pinned).splitlines())
-        log = git(mirror, "log", "--no-merges", "--format=%x00%H%x01%s", "--name-only", pinned, "-n", "4000")
-        rows, seen = [], set()
+        log = git(mirror, "log", "--no-merges", "--format=%x00%H%x01%s", "--name-only", pinned, "-n", "20000")
+        rows, seen, skipped = [], set(), 0
         for entry in log.split("\x00")[1:]:
             head, _, files = entry.partition("\n")
             sha, _, subject = head.partition("\x01")
@@ -86,8 +92,11 @@ def main():
             if not kept or len(kept) > MAX_FILES:
                 continue
             seen.add(q.lower())
+            if skipped < args.skip:
+                skipped += 1
+                continue
             rows.append({
-                "id": f"chg-{name}-{len(rows) + 1:02d}",
+                "id": f"chg-{args.set + '-' if args.set else ''}{name}-{len(rows) + 1:02d}",
                 "repo": name,
                 "split": "changes",
                 "query": q,
@@ -96,7 +105,7 @@ def main():
             })
             if len(rows) >= args.per_repo:
                 break
-        path = out_dir / f"changes-{name}.jsonl"
+        path = out_dir / (f"changes-{args.set}-{name}.jsonl" if args.set else f"changes-{name}.jsonl")
         path.write_text("".join(json.dumps(r) + "\n" for r in rows))
         print(f"{name}: {len(rows)} questions -> {path}")
 

@@ -106,6 +106,29 @@ fn dump(q: &EvalQuery, hits: &[Hit], scores: &[f64], votes: &[(String, f64)]) {
     }
 }
 
+/// With `TSQ_BENCH_FEATURES=<file>`, one JSON line per question for
+/// studying file-level orderings offline: the default's ranked chunks
+/// (path, final score, normalized BM25 and vector, role), BM25 over whole
+/// files (path, score) and the history votes.
+fn features(q: &EvalQuery, ranked: &[tsq::search::Ranked], whole: &[(Hit, f64)], votes: &[(String, f64)]) {
+    use std::io::Write;
+    let Some(path) = std::env::var_os("TSQ_BENCH_FEATURES") else { return };
+    let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(path) else { return };
+    let chunks: Vec<serde_json::Value> = ranked
+        .iter()
+        .map(|c| serde_json::json!([crate::search::hit(&c.row).path, c.scores.final_score, c.scores.bm25, c.scores.vector, format!("{:?}", c.role), c.row.chunk.node_kind]))
+        .collect();
+    let line = serde_json::json!({
+        "id": q.id,
+        "query": q.query,
+        "relevant": q.relevant.iter().map(|r| r.path.clone()).collect::<Vec<_>>(),
+        "chunks": chunks,
+        "whole": whole.iter().map(|(h, s)| serde_json::json!([h.path, s])).collect::<Vec<_>>(),
+        "votes": votes,
+    });
+    let _ = writeln!(f, "{line}");
+}
+
 /// A corpus monorepo's git mirror (the search tool's `fetch`, under
 /// `TSQ_MIRROR_DIR`, default `/work/.mirror`), as `changes.py` reads it.
 /// With the commit `../shared/corpus.sh` pins.
@@ -120,8 +143,9 @@ pub(crate) fn mirror(repo: &str) -> Option<(std::path::PathBuf, &'static str)> {
     Some((base.join(name).join("repo"), pinned)).filter(|(p, _)| p.exists())
 }
 
-fn queries(repo: &str) -> anyhow::Result<Vec<EvalQuery>> {
-    let path = format!("{}/../../benches/search-eval/changes-{repo}.jsonl", env!("CARGO_MANIFEST_DIR"));
+fn queries(repo: &str, set: Option<&str>) -> anyhow::Result<Vec<EvalQuery>> {
+    let name = set.map_or_else(|| format!("changes-{repo}"), |s| format!("changes-{s}-{repo}"));
+    let path = format!("{}/../../benches/search-eval/{name}.jsonl", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).with_context(|| format!("{path}: run benches/search-eval/changes.py first"))?;
     text.lines().filter(|l| !l.trim().is_empty()).map(|l| serde_json::from_str(l).map_err(Into::into)).collect()
 }
@@ -131,7 +155,7 @@ fn queries(repo: &str) -> anyhow::Result<Vec<EvalQuery>> {
 /// (`search::RETRIEVAL`; `None`: the default's).
 type System = (String, Option<Steps>, Option<usize>, Option<f64>);
 
-pub fn run(repos: &[String], embedder: EmbedderChoice) -> anyhow::Result<ExitStatus> {
+pub fn run(repos: &[String], embedder: EmbedderChoice, set: Option<&str>, rows: &[String]) -> anyhow::Result<ExitStatus> {
     let engine = tsq::parse_pool::ParsePool::new(&Default::default())?;
     let settings = Settings::default();
     let systems: Vec<System> = [
@@ -164,17 +188,30 @@ pub fn run(repos: &[String], embedder: EmbedderChoice) -> anyhow::Result<ExitSta
         ("tsq, default, relative history evidence 0.25", Some(Steps { history: 0.25, history_relative: true, ..Steps::DEFAULT })),
         ("tsq, default, relative history evidence 0.5", Some(Steps { history: 0.5, history_relative: true, ..Steps::DEFAULT })),
         ("tsq, default, relative history evidence 1.0", Some(Steps { history: 1.0, history_relative: true, ..Steps::DEFAULT })),
+        ("tsq, default, history evidence 0.25, 10 more files", Some(Steps { history: 0.25, more_files: 10, ..Steps::DEFAULT })),
+        ("tsq, default, relative history 0.5, 10 more files", Some(Steps { history: 0.5, history_relative: true, more_files: 10, ..Steps::DEFAULT })),
+        ("tsq, default without the type step", Some(Steps { types: 1.0, ..Steps::DEFAULT })),
+        ("tsq, default without test lending", Some(Steps { test_lending: false, ..Steps::DEFAULT })),
+        ("tsq, default without call lending", Some(Steps { call_lending: false, ..Steps::DEFAULT })),
+        ("tsq, default without the usage prior", Some(Steps { usage: tsq::search::rank::Prior::Off, ..Steps::DEFAULT })),
     ]
     .into_iter()
     .map(|(name, steps)| (name.to_string(), steps, None, None))
     .chain(crate::search::RETRIEVAL.iter().map(|(name, depth, share)| (format!("tsq, {}", name.trim_start()), Some(Steps::DEFAULT), *depth, *share)))
     .chain([("tsq, default".to_string(), Some(Steps::DEFAULT), None, None)])
+    .enumerate()
+    // The BM25 baselines (rows 0 and 1) and the default (last) always run.
+    .filter(|(i, (name, steps, ..))| *i < 2 || *name == "tsq, default" || rows.is_empty() || rows.iter().any(|r| name.contains(r.as_str())) && steps.is_some())
+    .map(|(_, s)| s)
     .collect();
+    // Each question's history is read (a `git log` of its parent) only
+    // when a row uses it.
+    let wants_history = systems.iter().any(|(_, s, ..)| s.is_some_and(|s| s.history > 0.0));
     let mut table: BTreeMap<String, Vec<FileScore>> = BTreeMap::new();
     let mut embedder_name = String::new();
     let mut vote_ms: Vec<(f64, f64)> = Vec::new();
     for repo in repos {
-        let qs = queries(repo)?;
+        let qs = queries(repo, set)?;
         let dir = crate::search::workspace(repo)?;
         crate::search::index_as_shipped(&dir, embedder)?;
         let mut index = Index::open(&dir, &IndexConfig { embedder, warm_vectors: true, ..Default::default() })?;
@@ -196,7 +233,7 @@ pub fn run(repos: &[String], embedder: EmbedderChoice) -> anyhow::Result<ExitSta
         }
         for q in &qs {
             // Only the commits before the question's own.
-            let history = q.commit.as_ref().zip(mirror.as_ref()).and_then(|(c, m)| History::of_git_dir(m, &format!("{c}^"))).map(|mut h| {
+            let history = q.commit.as_ref().zip(mirror.as_ref().filter(|_| wants_history)).and_then(|(c, m)| History::of_git_dir(m, &format!("{c}^"))).map(|mut h| {
                 h.retain_files(|f| held.contains(f));
                 h
             });
@@ -230,6 +267,12 @@ pub fn run(repos: &[String], embedder: EmbedderChoice) -> anyhow::Result<ExitSta
                     });
                     let votes = votes.unwrap_or_default();
                     dump(q, &hits, &scores_of_default, &votes);
+                    if std::env::var_os("TSQ_BENCH_FEATURES").is_some() {
+                        let s = crate::search::retrieval(settings.search(), None, None);
+                        let r = tsq::search::retrieve(&index, None, &q.query, &filter, &s)?;
+                        let ranked = tsq::search::select::dedupe_concerns(r.ranked);
+                        features(q, &ranked[..ranked.len().min(DEPTH)], &whole.search_scored(&q.query, DEPTH), &votes);
+                    }
                 }
                 scores[i].add(&hits, q);
             }

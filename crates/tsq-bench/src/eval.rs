@@ -170,6 +170,11 @@ impl WindowBm25 {
     }
 
     pub fn search(&self, query: &str, k: usize) -> Vec<Hit> {
+        self.search_scored(query, k).into_iter().map(|(h, _)| h).collect()
+    }
+
+    /// The `k` best windows with their BM25 scores, best first.
+    pub fn search_scored(&self, query: &str, k: usize) -> Vec<(Hit, f64)> {
         let (k1, b) = (1.2, 0.75);
         let n = self.windows.len() as f64;
         let terms = words(query);
@@ -192,7 +197,7 @@ impl WindowBm25 {
             .filter(|(s, _)| *s > 0.0)
             .collect();
         scored.sort_by(|a, b| b.0.total_cmp(&a.0));
-        scored.into_iter().take(k).map(|(_, i)| self.windows[i].0.clone()).collect()
+        scored.into_iter().take(k).map(|(s, i)| (self.windows[i].0.clone(), s)).collect()
     }
 }
 

@@ -158,6 +158,16 @@ pub enum BenchCommand {
         repos: Vec<String>,
         #[arg(long, value_enum, default_value = "local")]
         embedder: tsq::embed::EmbedderChoice,
+        /// Which set: the 40 newest questions of each repository (none),
+        /// or a larger one `changes.py --set NAME` wrote
+        /// (changes-NAME-<repo>.jsonl: `train` for vue and trpc, `more`
+        /// for tanstack, never tuned on).
+        #[arg(long)]
+        set: Option<String>,
+        /// Only the rows whose label holds one of these words (the BM25
+        /// baselines and the default always run).
+        #[arg(long)]
+        rows: Vec<String>,
     },
     /// The index: no-change sync on a synthetic tree beside a bare
     /// walk+stat, cold `tsq index` throughput per corpus (parse, embed,
@@ -224,7 +234,7 @@ pub fn run(what: BenchCommand) -> anyhow::Result<ExitStatus> {
         BenchCommand::Parse { dirs, runs, workers, no_node } => parse::run(&dirs, parse::BenchArgs { runs, workers, node: !no_node }),
         BenchCommand::Lookup { dir, queries, runs } => ls::run_lookup(&dir, queries, runs),
         BenchCommand::Search { repos, embedder, enrich } => search::run(&repos, embedder, enrich),
-        BenchCommand::Changes { repos, embedder } => changes::run(&repos, embedder),
+        BenchCommand::Changes { repos, embedder, set, rows } => changes::run(&repos, embedder, set.as_deref(), &rows),
         BenchCommand::Index { corpora, synthetic, runs, embedder } => index::run(&corpora, synthetic, runs, embedder),
         BenchCommand::Cold { corpora, samples, runs, no_mcp, index } => cold::run(&corpora, samples, runs, !no_mcp, index),
         BenchCommand::Ls { dir, queries, no_node } => ls::run(&dir, ls::BenchLsArgs { queries, node: !no_node }),
