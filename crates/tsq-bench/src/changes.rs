@@ -116,7 +116,16 @@ fn features(q: &EvalQuery, ranked: &[tsq::search::Ranked], whole: &[(Hit, f64)],
     let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(path) else { return };
     let chunks: Vec<serde_json::Value> = ranked
         .iter()
-        .map(|c| serde_json::json!([crate::search::hit(&c.row).path, c.scores.final_score, c.scores.bm25, c.scores.vector, format!("{:?}", c.role), c.row.chunk.node_kind]))
+        .map(|c| {
+            serde_json::json!([
+                crate::search::hit(&c.row).path,
+                c.scores.final_score,
+                c.scores.bm25,
+                c.scores.vector,
+                format!("{:?}", c.role),
+                c.row.chunk.node_kind
+            ])
+        })
         .collect();
     let line = serde_json::json!({
         "id": q.id,
@@ -201,7 +210,9 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, set: Option<&str>, rows: 
     .chain([("tsq, default".to_string(), Some(Steps::DEFAULT), None, None)])
     .enumerate()
     // The BM25 baselines (rows 0 and 1) and the default (last) always run.
-    .filter(|(i, (name, steps, ..))| *i < 2 || *name == "tsq, default" || rows.is_empty() || rows.iter().any(|r| name.contains(r.as_str())) && steps.is_some())
+    .filter(|(i, (name, steps, ..))| {
+        *i < 2 || *name == "tsq, default" || rows.is_empty() || (rows.iter().any(|r| name.contains(r.as_str())) && steps.is_some())
+    })
     .map(|(_, s)| s)
     .collect();
     // Each question's history is read (a `git log` of its parent) only
@@ -233,10 +244,11 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, set: Option<&str>, rows: 
         }
         for q in &qs {
             // Only the commits before the question's own.
-            let history = q.commit.as_ref().zip(mirror.as_ref().filter(|_| wants_history)).and_then(|(c, m)| History::of_git_dir(m, &format!("{c}^"))).map(|mut h| {
-                h.retain_files(|f| held.contains(f));
-                h
-            });
+            let history =
+                q.commit.as_ref().zip(mirror.as_ref().filter(|_| wants_history)).and_then(|(c, m)| History::of_git_dir(m, &format!("{c}^"))).map(|mut h| {
+                    h.retain_files(|f| held.contains(f));
+                    h
+                });
             index.set_history(history);
             let mut scores_of_default = Vec::new();
             for (i, (_, steps, depth, share)) in systems.iter().enumerate() {
