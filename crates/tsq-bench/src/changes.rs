@@ -251,6 +251,8 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, set: Option<&str>, rows: 
                 });
             index.set_history(history);
             let mut scores_of_default = Vec::new();
+            // The default's ranked chunks (the last system), for the features dump.
+            let mut ranked_by_default = Vec::new();
             for (i, (_, steps, depth, share)) in systems.iter().enumerate() {
                 let hits = match (i, steps) {
                     (0, _) => whole.search(&q.query, DEPTH),
@@ -260,7 +262,9 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, set: Option<&str>, rows: 
                         let r = tsq::search::retrieve(&index, None, &q.query, &filter, &s)?;
                         let ranked = tsq::search::select::dedupe_concerns(r.ranked);
                         scores_of_default = ranked.iter().take(DEPTH).map(|c| c.scores.final_score).collect();
-                        ranked.iter().take(DEPTH).map(|c| crate::search::hit(&c.row)).collect()
+                        let hits = ranked.iter().take(DEPTH).map(|c| crate::search::hit(&c.row)).collect();
+                        ranked_by_default = ranked;
+                        hits
                     }
                     _ => unreachable!(),
                 };
@@ -280,10 +284,8 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, set: Option<&str>, rows: 
                     let votes = votes.unwrap_or_default();
                     dump(q, &hits, &scores_of_default, &votes);
                     if std::env::var_os("TSQ_BENCH_FEATURES").is_some() {
-                        let s = crate::search::retrieval(settings.search(), None, None);
-                        let r = tsq::search::retrieve(&index, None, &q.query, &filter, &s)?;
-                        let ranked = tsq::search::select::dedupe_concerns(r.ranked);
-                        features(q, &ranked[..ranked.len().min(DEPTH)], &whole.search_scored(&q.query, DEPTH), &votes);
+                        let ranked = &ranked_by_default[..ranked_by_default.len().min(DEPTH)];
+                        features(q, ranked, &whole.search_scored(&q.query, DEPTH), &votes);
                     }
                 }
                 scores[i].add(&hits, q);
