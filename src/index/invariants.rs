@@ -1,6 +1,7 @@
 //! The index's invariant (`tsq index --check`, and after a fall back to
 //! an older version): every file row's chunk count matches the chunks
-//! table, no chunk lacks its file row, no window vector lacks its chunk;
+//! table, no chunk lacks its file row, every parsed file has one whole
+//! text and nothing else has any, no window vector lacks its chunk;
 //! `reconcile` deletes what disagrees so that the next sync redoes it.
 
 use std::collections::{HashMap, HashSet};
@@ -31,6 +32,33 @@ async fn chunk_ids(store: &Store) -> Result<HashSet<String>, IndexError> {
     Ok(s)
 }
 
+/// Per-path whole-text rows in the texts table.
+async fn text_counts(store: &Store) -> Result<HashMap<String, i32>, IndexError> {
+    let mut counts: HashMap<String, i32> = HashMap::new();
+    for b in Store::scan(&store.texts, None, Some(&["relativePath"])).await? {
+        let c = Columns(&b);
+        for i in 0..b.num_rows() {
+            *counts.entry(c.str("relativePath", i).unwrap_or_default()).or_default() += 1;
+        }
+    }
+    Ok(counts)
+}
+
+/// The paths whose whole texts disagree with their file rows: a parsed
+/// file (no skip reason) has exactly one, any other path none.
+fn text_mismatches(files: &HashMap<String, FileRow>, texts: &HashMap<String, i32>) -> Vec<(String, i32, bool)> {
+    let mut out: Vec<(String, i32, bool)> = files
+        .iter()
+        .filter_map(|(p, f)| {
+            let (n, parsed) = (texts.get(p).copied().unwrap_or(0), f.skip_reason.is_none());
+            (n != i32::from(parsed)).then(|| (p.clone(), n, parsed))
+        })
+        .collect();
+    out.extend(texts.iter().filter(|(p, _)| !files.contains_key(*p)).map(|(p, n)| (p.clone(), *n, false)));
+    out.sort();
+    out
+}
+
 pub async fn problems(store: &Store) -> Result<Vec<String>, IndexError> {
     let mut out = Vec::new();
     let counts = chunk_counts(store).await?;
@@ -45,6 +73,10 @@ pub async fn problems(store: &Store) -> Result<Vec<String>, IndexError> {
         if !files.contains_key(path) {
             out.push(format!("{path}: {n} chunks without a file row"));
         }
+    }
+    for (path, n, parsed) in text_mismatches(&files, &text_counts(store).await?) {
+        let want = if parsed { "one (it parsed)" } else { "none" };
+        out.push(format!("{path}: {n} whole texts, where it should have {want}"));
     }
     let ids = chunk_ids(store).await?;
     let mut orphans = 0;
@@ -65,6 +97,9 @@ pub(crate) async fn reconcile(store: &Store) -> Result<(), IndexError> {
     let files: HashMap<String, FileRow> = store.files().await?.into_iter().map(|f| (f.relative_path.clone(), f)).collect();
     let mut bad: Vec<String> = files.iter().filter(|(p, f)| counts.get(*p).copied().unwrap_or(0) != f.chunks).map(|(p, _)| p.clone()).collect();
     bad.extend(counts.keys().filter(|p| !files.contains_key(*p)).cloned());
+    bad.extend(text_mismatches(&files, &text_counts(store).await?).into_iter().map(|(p, _, _)| p));
+    bad.sort();
+    bad.dedup();
     if !bad.is_empty() {
         write_journal(store, &bad)?;
         recover_journal(store).await?;

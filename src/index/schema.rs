@@ -2,7 +2,8 @@
 //! batches. `chunks` is the blueprint's `CodeChunk` with its camelCase
 //! names, plus `definitions`, `language` and `searchText` (what BM25
 //! indexes); `vectors` holds one row per embedded window; `files` one row
-//! per walked file.
+//! per walked file; `texts` each parsed file's whole text, which BM25 over
+//! whole files reads (`Index::file_bm25`).
 
 use std::sync::Arc;
 
@@ -16,14 +17,15 @@ pub(crate) use crate::files::language_of;
 
 /// Bumped whenever a table's layout or a column's meaning changes; an index
 /// written with another version is rebuilt, never misread.
-pub const SCHEMA_VERSION: u32 = 9;
+pub const SCHEMA_VERSION: u32 = 10;
 
 pub const CHUNKS: &str = "chunks";
 pub(crate) const VECTORS: &str = "vectors";
 pub(crate) const FILES: &str = "files";
+pub(crate) const TEXTS: &str = "texts";
 
 /// Every table, by name.
-pub(crate) const TABLES: [&str; 7] = [CHUNKS, VECTORS, FILES, OCCURRENCES, OCC_FILES, OCC_DECLARATIONS, USAGE];
+pub(crate) const TABLES: [&str; 8] = [CHUNKS, VECTORS, FILES, TEXTS, OCCURRENCES, OCC_FILES, OCC_DECLARATIONS, USAGE];
 
 fn vector_type(dimension: usize) -> DataType {
     DataType::FixedSizeList(Arc::new(Field::new("item", DataType::Float32, true)), dimension as i32)
@@ -85,6 +87,16 @@ pub fn files_schema() -> SchemaRef {
         Field::new("diagnostics", DataType::Int32, false),
         Field::new("skipReason", DataType::Utf8, true),
         Field::new("apiHash", DataType::Utf8, false),
+    ]))
+}
+
+/// One parsed file's whole text (`TextRow`), under an FTS index with the
+/// chunks' tokenizer: BM25 over whole files, a file-level signal.
+pub fn texts_schema() -> SchemaRef {
+    Arc::new(Schema::new(vec![
+        Field::new("relativePath", DataType::Utf8, false),
+        Field::new("language", DataType::Utf8, false),
+        Field::new("searchText", DataType::Utf8, false),
     ]))
 }
 
@@ -211,6 +223,18 @@ pub fn vectors_batch(rows: &[WindowRow], dimension: usize) -> Result<RecordBatch
             strings(rows.iter().map(|r| r.node_kind.clone())),
             Arc::new(Int32Array::from_iter_values(rows.iter().map(|r| r.window))),
             vectors(rows.iter().map(|r| Some(r.vector.clone())), dimension),
+        ],
+    )
+}
+
+/// The `texts` rows of (relative path, whole text) pairs.
+pub fn texts_batch(rows: &[(String, std::sync::Arc<str>)]) -> Result<RecordBatch, arrow_schema::ArrowError> {
+    RecordBatch::try_new(
+        texts_schema(),
+        vec![
+            strings(rows.iter().map(|(p, _)| p.clone())),
+            strings(rows.iter().map(|(p, _)| language_of(p).to_string())),
+            strings(rows.iter().map(|(_, t)| t.to_string())),
         ],
     )
 }

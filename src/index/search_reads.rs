@@ -65,6 +65,34 @@ impl Index {
         Ok((!parts.is_empty()).then(|| parts.join(" AND ")))
     }
 
+    /// The top `limit` files by BM25 over their whole texts (the `texts`
+    /// table, the chunks' tokenizer), with their scores, best first; the
+    /// filter's scope and language apply, its kinds do not.
+    pub fn file_bm25(&self, query: &str, filter: &Filter, limit: usize) -> Result<Vec<(String, f32)>, IndexError> {
+        let pre = self.prefilter(&Filter { exclude_kinds: Vec::new(), ..filter.clone() })?;
+        if pre.as_deref() == Some("false") || query.trim().is_empty() {
+            return Ok(Vec::new());
+        }
+        let batches: Vec<arrow_array::RecordBatch> = self.runtime.block_on(async {
+            if Store::count(&self.store.texts, None).await? == 0 {
+                return Ok::<_, IndexError>(Vec::new());
+            }
+            let fts = FullTextSearchQuery::new(query.to_string()).with_column("searchText".into()).map_err(|e| IndexError::Lance(e.to_string()))?;
+            let mut q = self.store.texts.query().full_text_search(fts).select(lancedb::query::Select::columns(&["relativePath"])).limit(limit);
+            if let Some(f) = &pre {
+                q = q.only_if(f);
+            }
+            q.execute().await.map_err(lance)?.try_collect().await.map_err(lance)
+        })?;
+        let mut out = Vec::new();
+        for b in &batches {
+            let c = Columns(b);
+            out.extend((0..b.num_rows()).map(|i| (c.str("relativePath", i).unwrap_or_default(), c.f32("_score", i).unwrap_or(0.0))));
+        }
+        out.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        Ok(out)
+    }
+
     /// The top `limit` chunks by BM25 over `searchText`.
     pub fn bm25(&self, query: &str, filter: &Filter, limit: usize) -> Result<Vec<Hit>, IndexError> {
         let batches = self.full_text(query, filter, limit, None)?;

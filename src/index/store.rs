@@ -1,5 +1,5 @@
 //! The LanceDB store under `<root>/.tsq/`: opening (with recovery from a
-//! damaged latest manifest), the three tables, batched writes, reads, and
+//! damaged latest manifest), the tables, batched writes, reads, and
 //! version housekeeping. Async inside; `Index` drives it on its runtime.
 
 use std::path::{Path, PathBuf};
@@ -12,7 +12,7 @@ use lancedb::query::{ExecutableQuery, QueryBase, Select};
 use lancedb::table::{OptimizeAction, Table};
 use lancedb::Connection;
 
-use super::schema::{self, Columns, FileRow, CHUNKS, FILES, VECTORS};
+use super::schema::{self, Columns, FileRow, CHUNKS, FILES, TEXTS, VECTORS};
 use super::IndexError;
 
 /// Versions a table may reach before `optimize` compacts and prunes.
@@ -30,6 +30,8 @@ pub struct Store {
     pub chunks: Table,
     pub vectors: Table,
     pub files: Table,
+    /// Each parsed file's whole text, for BM25 over whole files.
+    pub texts: Table,
     /// The occurrence index (`occurrences.rs`).
     pub occurrences: Table,
     pub occ_files: Table,
@@ -94,20 +96,21 @@ impl Store {
             }
         };
         // Opened together: each open reads its manifest and counts rows,
-        // and a cold lookup waits for all seven.
+        // and a cold lookup waits for all eight.
         let started = std::time::Instant::now();
-        let ((chunks, a), (vectors, b), (files, c), (occurrences, g), (occ_files, h), (occ_declarations, i), (usage, j)) = futures::try_join!(
+        let ((chunks, a), (vectors, b), (files, c), (texts, d), (occurrences, g), (occ_files, h), (occ_declarations, i), (usage, j)) = futures::try_join!(
             open(CHUNKS, schema::chunks_schema(dimension), false),
             open(VECTORS, schema::vectors_schema(dimension), false),
             open(FILES, schema::files_schema(), false),
+            open(TEXTS, schema::texts_schema(), false),
             open(schema::OCCURRENCES, schema::occurrences_schema(), true),
             open(schema::OCC_FILES, schema::occ_files_schema(), true),
             open(schema::OCC_DECLARATIONS, schema::occ_declarations_schema(), true),
             open(schema::USAGE, schema::usage_schema(), true),
         )?;
         tracing::debug!(ms = started.elapsed().as_millis() as u64, "index tables opened");
-        recovered |= a || b || c || g || h || i || j;
-        Ok((Store { dir: dir.to_path_buf(), dimension, db, chunks, vectors, files, occurrences, occ_files, occ_declarations, usage }, recovered))
+        recovered |= a || b || c || d || g || h || i || j;
+        Ok((Store { dir: dir.to_path_buf(), dimension, db, chunks, vectors, files, texts, occurrences, occ_files, occ_declarations, usage }, recovered))
     }
 
     /// The vector dimension the chunks table was created with.
@@ -161,8 +164,8 @@ impl Store {
         Ok(())
     }
 
-    fn tables(&self) -> [&Table; 7] {
-        [&self.chunks, &self.vectors, &self.files, &self.occurrences, &self.occ_files, &self.occ_declarations, &self.usage]
+    fn tables(&self) -> [&Table; 8] {
+        [&self.chunks, &self.vectors, &self.files, &self.texts, &self.occurrences, &self.occ_files, &self.occ_declarations, &self.usage]
     }
 
     /// All rows of a table (or those matching `filter`), selected columns.
@@ -209,19 +212,19 @@ impl Store {
         Ok(n)
     }
 
-    /// Builds or refreshes the full-text index over `searchText`, with the
-    /// code tokenizer: identifiers split on case and `_`, kept whole too,
-    /// light stemming.
+    /// Builds the full-text indexes over `searchText` (chunks and whole
+    /// texts) where missing, with the code tokenizer: identifiers split on
+    /// case and `_`, kept whole too, light stemming.
     pub(crate) async fn ensure_fts(&self) -> Result<(), IndexError> {
-        let indices = self.chunks.list_indices().await.map_err(lance)?;
-        if indices.iter().any(|i| i.columns.iter().any(|c| c == "searchText")) {
-            return Ok(());
+        for table in [&self.chunks, &self.texts] {
+            let indices = table.list_indices().await.map_err(lance)?;
+            if indices.iter().any(|i| i.columns.iter().any(|c| c == "searchText")) || Store::count(table, None).await? == 0 {
+                continue;
+            }
+            let params = FtsIndexBuilder::code().split_identifiers(true).preserve_original(true).stem(true).remove_stop_words(false);
+            table.create_index(&["searchText"], LanceIndex::FTS(params)).replace(true).execute().await.map_err(lance)?;
         }
-        if Store::count(&self.chunks, None).await? == 0 {
-            return Ok(());
-        }
-        let params = FtsIndexBuilder::code().split_identifiers(true).preserve_original(true).stem(true).remove_stop_words(false);
-        self.chunks.create_index(&["searchText"], LanceIndex::FTS(params)).replace(true).execute().await.map_err(lance)
+        Ok(())
     }
 
     /// Whether the vectors table has an ANN index.
@@ -267,9 +270,7 @@ impl Store {
         Ok(true)
     }
 
-    /// Compacts, re-indexes and prunes old versions once a table passes
-    /// `MAX_VERSIONS`. Runs under the writer lock.
-    /// The checked-out versions of the three tables (changed by any write).
+    /// The checked-out versions of every table (changed by any write).
     pub(crate) async fn table_versions(&self) -> Result<Vec<u64>, IndexError> {
         let mut out = Vec::new();
         for t in self.tables() {
@@ -278,11 +279,14 @@ impl Store {
         Ok(out)
     }
 
+    /// Compacts, re-indexes and prunes old versions once a table passes
+    /// `MAX_VERSIONS`. Runs under the writer lock.
     pub async fn housekeeping(&self, force: bool) -> Result<bool, IndexError> {
         self.ensure_ann().await?;
         if !force && self.versions().await? <= MAX_VERSIONS {
             // New rows reach the FTS (and ANN) indexes promptly.
             self.chunks.optimize(OptimizeAction::Index(Default::default())).await.map_err(lance)?;
+            self.texts.optimize(OptimizeAction::Index(Default::default())).await.map_err(lance)?;
             if self.has_ann().await? {
                 self.vectors.optimize(OptimizeAction::Index(Default::default())).await.map_err(lance)?;
             }

@@ -82,6 +82,7 @@ pub(crate) async fn recover_journal(store: &Store) -> Result<(), IndexError> {
         Store::delete(&store.chunks, &sql_in("relativePath", &group)).await?;
         Store::delete(&store.vectors, &sql_in("relativePath", &group)).await?;
         Store::delete(&store.files, &sql_in("relativePath", &group)).await?;
+        Store::delete(&store.texts, &sql_in("relativePath", &group)).await?;
     }
     // A journal that is not JSON (torn write) names nothing yet written.
     let _ = std::fs::remove_file(&path);
@@ -229,6 +230,10 @@ async fn drop_gone(store: &Store, known: &HashMap<String, FileRow>, changes: &Ch
         Store::delete(&store.chunks, &sql_in("relativePath", group)).await?;
         Store::delete(&store.vectors, &sql_in("relativePath", group)).await?;
     }
+    // Whole texts go with every removed or skipped file, chunks or none.
+    for group in journal.chunks(500) {
+        Store::delete(&store.texts, &sql_in("relativePath", group)).await?;
+    }
     for group in changes.removed.chunks(500) {
         Store::delete(&store.files, &sql_in("relativePath", group)).await?;
     }
@@ -265,6 +270,8 @@ async fn reparse(store: &Store, root: &Path, engine: &ParsePool, batch: &[Dirty]
     let previous = previous_signatures(store, &paths).await?;
     let mut rows: Vec<ChunkRow> = Vec::new();
     let mut file_rows: Vec<FileRow> = Vec::new();
+    // The whole text of each file that parsed, for BM25 over whole files.
+    let mut texts: Vec<(String, std::sync::Arc<str>)> = Vec::new();
     let files: Vec<(std::path::PathBuf, String)> = batch.iter().map(|d| (d.path.clone(), d.text.to_string())).collect();
     let mut i = 0;
     let parse_started = std::time::Instant::now();
@@ -295,6 +302,7 @@ async fn reparse(store: &Store, root: &Path, engine: &ParsePool, batch: &[Dirty]
                 let chunks = parse.chunks();
                 let file_rows_chunks = chunks.len() as i32;
                 rows.extend(chunk_rows(&chunks, &d.hash, d.mtime));
+                texts.push((d.rel.clone(), d.text.clone()));
                 let api_hash = parse.parsed.api_hash();
                 file_rows.push(FileRow { chunks: file_rows_chunks, diagnostics: parse.parsed.diagnostics.len() as i32, api_hash, ..base });
             }
@@ -314,7 +322,9 @@ async fn reparse(store: &Store, root: &Path, engine: &ParsePool, batch: &[Dirty]
     write_journal(store, &paths)?;
     Store::delete(&store.chunks, &sql_in("relativePath", &paths)).await?;
     Store::delete(&store.vectors, &sql_in("relativePath", &paths)).await?;
+    Store::delete(&store.texts, &sql_in("relativePath", &paths)).await?;
     Store::add(&store.chunks, schema::chunks_batch(&rows, store.dimension)?).await?;
+    Store::add(&store.texts, schema::texts_batch(&texts)?).await?;
     Store::upsert(&store.files, "relativePath", schema::files_batch(&file_rows)?).await?;
     clear_journal(store);
     report.write_ms += write_started.elapsed().as_millis() as u64;

@@ -2,7 +2,8 @@
 //! does not hold. Before the swap, every chunk of the staged index is
 //! compared with the local file: its `fullSource` must be the file's text
 //! within its lines, its signature and JSDoc must be there too, and its
-//! path must be a walked file inside the root. A file with any chunk that
+//! path must be a walked file inside the root; its whole text (`texts`,
+//! which ranking reads) must be the file's. A file with any row that
 //! fails loses its rows in the staged index (its occurrence file row only
 //! its content hash), so the sync after the swap indexes it locally. One
 //! read of each file; no parse.
@@ -68,22 +69,38 @@ pub(crate) fn check_staged(staging: &Path, root: &Path, walked: &HashSet<String>
             let c = Columns(&b);
             listed.extend((0..b.num_rows()).filter_map(|i| c.str("relativePath", i)));
         }
-        let mut dropped: Vec<String> = by_file.iter().filter(|(rel, chunks)| !holds(root, walked, rel, chunks)).map(|(rel, _)| rel.clone()).collect();
+        let mut texts: BTreeMap<String, String> = BTreeMap::new();
+        for b in Store::scan(&store.texts, None, Some(&["relativePath", "searchText"])).await? {
+            let c = Columns(&b);
+            texts.extend((0..b.num_rows()).map(|i| (c.str("relativePath", i).unwrap_or_default(), c.str("searchText", i).unwrap_or_default())));
+        }
+        let mut checked: BTreeMap<&str, (&[ChunkText], Option<&str>)> = BTreeMap::new();
+        for (rel, chunks) in &by_file {
+            checked.entry(rel).or_insert((&[], None)).0 = chunks;
+        }
+        for (rel, text) in &texts {
+            checked.entry(rel).or_insert((&[], None)).1 = Some(text);
+        }
+        let mut dropped: Vec<String> = checked.iter().filter(|(rel, (chunks, text))| !holds(root, walked, rel, chunks, *text)).map(|(rel, _)| rel.to_string()).collect();
         dropped.extend(listed.iter().filter(|rel| !by_file.contains_key(*rel) && !walked.contains(*rel)).cloned());
         dropped.sort();
         dropped.dedup();
         drop_rows(&store, &dropped).await?;
-        Ok(PullCheck { rows, files: by_file.len(), dropped })
+        Ok(PullCheck { rows, files: checked.len(), dropped })
     })
 }
 
-/// Whether the checkout holds every chunk of `rel`.
-fn holds(root: &Path, walked: &HashSet<String>, rel: &str, chunks: &[ChunkText]) -> bool {
+/// Whether the checkout holds every chunk of `rel`, and its whole text
+/// when the index has one.
+fn holds(root: &Path, walked: &HashSet<String>, rel: &str, chunks: &[ChunkText], whole: Option<&str>) -> bool {
     if !walked.contains(rel) || !super::names::safe_path(rel) {
         return false;
     }
     let Ok(bytes) = std::fs::read(root.join(rel)) else { return false };
     let Ok(text) = String::from_utf8(bytes) else { return false };
+    if whole.is_some_and(|w| w != text && Some(w) != text.strip_prefix('\u{feff}')) {
+        return false;
+    }
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
     let squeezed_file = squeeze(text);
@@ -112,7 +129,7 @@ async fn drop_rows(store: &Store, paths: &[String]) -> Result<(), IndexError> {
     if paths.is_empty() {
         return Ok(());
     }
-    let tables = [&store.chunks, &store.vectors, &store.files, &store.occurrences, &store.occ_declarations, &store.usage];
+    let tables = [&store.chunks, &store.vectors, &store.files, &store.texts, &store.occurrences, &store.occ_declarations, &store.usage];
     for table in tables {
         let schema = table.schema().await.map_err(|e| IndexError::Lance(e.to_string()))?;
         if schema.field_with_name("relativePath").is_err() {

@@ -157,10 +157,15 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
     let short_forms = if shape.steps.abbreviations && !shape.symbolic { abbreviations::of_question(&shape.words) } else { Vec::new() };
     // Candidates, the declarations the query names (which retrieval may
     // have missed), and the counts every answer states, read together.
-    let (cands, named, counts, paths) = std::thread::scope(|s| {
+    let (cands, named, counts, paths, whole) = std::thread::scope(|s| {
         let named = s.spawn(|| index.chunks_named(&shape.idents, &filter));
         let weighs = shape.steps.paths && shape.steps.path_specificity;
         let paths = s.spawn(move || if weighs { index.indexed_paths().map(Some) } else { Ok(None) });
+        // Whole-file evidence: BM25 over each file's whole text.
+        let whole_terms = if shape.steps.stop_words { crate::search::shape::bm25_terms(query) } else { query.to_string() };
+        let reads_whole = shape.steps.whole_files > 0.0 && !shape.symbolic;
+        let whole_filter = &filter;
+        let whole = s.spawn(move || if reads_whole { index.file_bm25(&whole_terms, whole_filter, steps::WHOLE_FILES_READ) } else { Ok(Vec::new()) });
         let counts = s.spawn(|| Ok::<_, IndexError>((index.vector_coverage()?, index.occurrence_coverage()?)));
         let t = Instant::now();
         let mut terms = if shape.steps.stop_words && !shape.symbolic { crate::search::shape::bm25_terms(query) } else { query.to_string() };
@@ -180,8 +185,9 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
         fn join<T>(h: std::thread::ScopedJoinHandle<'_, T>) -> T {
             h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
         }
-        (cands, join(named), join(counts), join(paths))
+        (cands, join(named), join(counts), join(paths), join(whole))
     });
+    let whole = whole_file_scores(whole?);
     if let Some(paths) = paths? {
         shape.path_weights = Some(paths::specificity(&paths, &shape.words));
     }
@@ -244,7 +250,7 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
     tracing::debug!(ms = evidence_started.elapsed().as_millis() as u64, candidates = cands.len(), "ranking evidence read (test lending, barrels, usage)");
     let retrieval_ms = started.elapsed().as_millis() as u64;
     let ranking =
-        Ranking { index, shape: &shape, weights, known: &known, lending: lending.as_ref(), uses: std::sync::Mutex::new(uses), history: &history_votes };
+        Ranking { index, shape: &shape, weights, known: &known, lending: lending.as_ref(), uses: std::sync::Mutex::new(uses), history: &history_votes, whole: &whole };
     // Stage 1 order; a reranker of limited depth sees only its top.
     let mut stage1 = ranking.rank(cands);
     let started = Instant::now();
@@ -300,6 +306,18 @@ struct Ranking<'a> {
     uses: std::sync::Mutex<evidence::Uses>,
     /// Each voted file's history vote (`history`); empty when off.
     history: &'a std::collections::HashMap<String, f64>,
+    /// Each file's BM25 over whole texts over the best file's, in (0, 1]
+    /// (`whole_file_scores`); empty when off.
+    whole: &'a std::collections::HashMap<String, f64>,
+}
+
+/// Files by BM25 over whole texts, each score over the best one's.
+fn whole_file_scores(files: Vec<(String, f32)>) -> std::collections::HashMap<String, f64> {
+    let best = files.iter().map(|(_, s)| *s as f64).fold(0.0, f64::max);
+    if best <= 0.0 {
+        return Default::default();
+    }
+    files.into_iter().map(|(p, s)| (p, s as f64 / best)).collect()
 }
 
 impl Ranking<'_> {
@@ -341,6 +359,12 @@ impl Ranking<'_> {
         if self.shape.steps.paths && self.shape.steps.path_top > 0.0 {
             let finals: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
             let boosted = rank::boost(&finals, &factors, self.shape.steps.path_top);
+            scores.iter_mut().zip(boosted).for_each(|(s, f)| s.final_score = f);
+        }
+        if !self.whole.is_empty() {
+            let finals: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
+            let ratios: Vec<f64> = cands.iter().map(|c| self.whole.get(&c.row.chunk.relative_path).copied().unwrap_or(0.0)).collect();
+            let boosted = rank::whole_file_boost(&finals, &ratios, &factors, self.shape.steps.whole_files);
             scores.iter_mut().zip(boosted).for_each(|(s, f)| s.final_score = f);
         }
         if !self.history.is_empty() {

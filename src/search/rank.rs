@@ -349,6 +349,14 @@ pub fn history_boost(scores: &[f64], votes: &[f64], factors: &[Factors], weight:
     lift_by_top(scores, votes.iter().copied(), factors, weight)
 }
 
+/// Whole-file evidence (`Steps::whole_files`), after path evidence: each
+/// candidate gains `ratio × weight × top` (demoted with its role), `ratio`
+/// being its file's BM25 over whole texts over the best file's; back in
+/// [0, 1] as `boost` is.
+pub fn whole_file_boost(scores: &[f64], ratios: &[f64], factors: &[Factors], weight: f64) -> Vec<f64> {
+    lift_by_top(scores, ratios.iter().copied(), factors, weight)
+}
+
 /// Scores a step may have lifted past 1.0, divided by the largest when it
 /// passes 1.0: back in [0, 1], in the same order.
 fn within_one(scores: Vec<f64>) -> Vec<f64> {

@@ -103,6 +103,10 @@ pub struct Steps {
     /// equal to the question, summed, at most 1.0) instead of how they
     /// compare with the strongest voted file (`history::votes`).
     pub history_relative: bool,
+    /// Whole-file evidence (`rank::whole_file_boost`): each candidate
+    /// gains this share of the top score times its file's BM25 over whole
+    /// files (`Index::file_bm25`) relative to the best file's; 0.0: off.
+    pub whole_files: f64,
 }
 
 /// Which usage prior ranks (`structure::usage`).
@@ -147,6 +151,7 @@ impl Steps {
         feedback: 0,
         history: 0.0,
         history_relative: false,
+        whole_files: 0.0,
     };
     /// What ships: each step that gained on the untuned queries
     /// (benches/README.md, the ablation).
@@ -181,6 +186,7 @@ impl Steps {
         feedback: 0,
         history: 0.0,
         history_relative: false,
+        whole_files: 0.0,
     };
     /// The default before issue 45's steps: path evidence as a lift, the
     /// definition lift by name alone, no symbol-query weighting, comment
@@ -235,6 +241,13 @@ pub(crate) const FILE_OTHERS: usize = 3;
 /// of the top score the file most voted for gains. 0.25 gained most on
 /// the tuned change sets (issue 45, ninth pass; benches/README.md).
 pub const HISTORY: f64 = 0.25;
+/// Whole-file evidence where it is turned on: the share of the top score
+/// the best file by BM25 over whole files gains (issue 45, eleventh
+/// pass; 0.3 gained most in the tenth pass's offline study).
+pub const WHOLE_FILES: f64 = 0.3;
+/// How many files BM25 over whole texts reads: those below the best
+/// `WHOLE_FILES_READ` gain nothing.
+pub(crate) const WHOLE_FILES_READ: usize = 60;
 /// How many past commits, most like the question first, vote.
 pub(crate) const HISTORY_COMMITS: usize = 20;
 /// How many of the files they voted for count (and are taken in when

@@ -199,6 +199,13 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, set: Option<&str>, rows: 
         ("tsq, default, relative history evidence 1.0", Some(Steps { history: 1.0, history_relative: true, ..Steps::DEFAULT })),
         ("tsq, default, history evidence 0.25, 10 more files", Some(Steps { history: 0.25, more_files: 10, ..Steps::DEFAULT })),
         ("tsq, default, relative history 0.5, 10 more files", Some(Steps { history: 0.5, history_relative: true, more_files: 10, ..Steps::DEFAULT })),
+        ("tsq, default, whole files 0.15", Some(Steps { whole_files: 0.15, ..Steps::DEFAULT })),
+        ("tsq, default, whole files 0.3", Some(Steps { whole_files: tsq::search::rank::WHOLE_FILES, ..Steps::DEFAULT })),
+        ("tsq, default, whole files 0.5", Some(Steps { whole_files: 0.5, ..Steps::DEFAULT })),
+        (
+            "tsq, default, whole files 0.3, relative history 0.5, 10 more files",
+            Some(Steps { whole_files: tsq::search::rank::WHOLE_FILES, history: 0.5, history_relative: true, more_files: 10, ..Steps::DEFAULT }),
+        ),
         ("tsq, default without the type step", Some(Steps { types: 1.0, ..Steps::DEFAULT })),
         ("tsq, default without test lending", Some(Steps { test_lending: false, ..Steps::DEFAULT })),
         ("tsq, default without call lending", Some(Steps { call_lending: false, ..Steps::DEFAULT })),

@@ -148,6 +148,11 @@ pub enum BenchCommand {
         /// each repository, and print the split.
         #[arg(long, default_value_t = 0)]
         enrich: usize,
+        /// Only the ablation rows whose label holds one of these words
+        /// (the baselines, the hybrid and the default always run; the
+        /// local rerank rows only when a word names them).
+        #[arg(long)]
+        rows: Vec<String>,
     },
     /// Change localization from real history: commit subjects of the
     /// corpus monorepos against the files each commit changed
@@ -233,7 +238,7 @@ pub fn run(what: BenchCommand) -> anyhow::Result<ExitStatus> {
     match what {
         BenchCommand::Parse { dirs, runs, workers, no_node } => parse::run(&dirs, parse::BenchArgs { runs, workers, node: !no_node }),
         BenchCommand::Lookup { dir, queries, runs } => ls::run_lookup(&dir, queries, runs),
-        BenchCommand::Search { repos, embedder, enrich } => search::run(&repos, embedder, enrich),
+        BenchCommand::Search { repos, embedder, enrich, rows } => search::run(&repos, embedder, enrich, &rows),
         BenchCommand::Changes { repos, embedder, set, rows } => changes::run(&repos, embedder, set.as_deref(), &rows),
         BenchCommand::Index { corpora, synthetic, runs, embedder } => index::run(&corpora, synthetic, runs, embedder),
         BenchCommand::Cold { corpora, samples, runs, no_mcp, index } => cold::run(&corpora, samples, runs, !no_mcp, index),

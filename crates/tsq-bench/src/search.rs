@@ -139,6 +139,12 @@ const ABLATION: &[(&str, Steps)] = &[
     ("  default, history evidence 1.0", Steps { history: 1.0, ..Steps::DEFAULT }),
     ("  default, relative history evidence 0.5", Steps { history: 0.5, history_relative: true, ..Steps::DEFAULT }),
     ("  default, relative history evidence 1.0", Steps { history: 1.0, history_relative: true, ..Steps::DEFAULT }),
+    ("  default, relative history 0.5, 10 more files", Steps { history: 0.5, history_relative: true, more_files: 10, ..Steps::DEFAULT }),
+    ("  default, whole files 0.3", Steps { whole_files: tsq::search::rank::WHOLE_FILES, ..Steps::DEFAULT }),
+    (
+        "  default, whole files 0.3, relative history 0.5, 10 more files",
+        Steps { whole_files: tsq::search::rank::WHOLE_FILES, history: 0.5, history_relative: true, more_files: 10, ..Steps::DEFAULT },
+    ),
 ];
 
 /// The default steps over other retrieval settings: how many candidates
@@ -255,7 +261,10 @@ pub(super) fn eval_queries() -> anyhow::Result<Vec<EvalQuery>> {
     Ok(EVAL.lines().chain(untuned.lines()).filter(|l| !l.trim().is_empty()).map(serde_json::from_str).collect::<Result<_, _>>()?)
 }
 
-pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow::Result<ExitStatus> {
+pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize, rows: &[String]) -> anyhow::Result<ExitStatus> {
+    // `--rows`: only the rows whose label holds one of these words (the
+    // baselines, the hybrid and the default always run).
+    let wanted = |label: &str| rows.is_empty() || label.trim() == "default" || rows.iter().any(|r| label.contains(r.as_str()));
     let queries = eval_queries()?;
     let engine = tsq::parse_pool::ParsePool::new(&Default::default())?;
     let mut settings = Settings::default();
@@ -272,8 +281,8 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow:
     let mut pipeline: Vec<[f64; 4]> = Vec::new();
     // How much of each repository's structure the index held for them.
     let mut held: Vec<String> = Vec::new();
-    let reranker = match crate::local_rerank::LocalReranker::load() {
-        Ok(r) => Some(r),
+    let reranker = match crate::local_rerank::LocalReranker::load().map(|r| Some(r).filter(|_| wanted("hybrid + local rerank"))) {
+        Ok(r) => r,
         Err(e) => {
             eprintln!("bench search: no local reranker ({e})");
             None
@@ -367,12 +376,12 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize) -> anyhow:
                     None => dump_query(f, q, &ranked)?,
                 }
             }
-            for (label, steps) in ABLATION {
+            for (label, steps) in ABLATION.iter().filter(|(label, _)| wanted(label)) {
                 let r = tsq::search::retrieve(&index, None, &q.query, &filter, &tsq::search::SearchConfig { ranking: *steps, ..settings.search() })?;
                 let ranked = tsq::search::select::dedupe_concerns(r.ranked);
                 add(label, &ranked.iter().take(10).map(|c| hit(&c.row)).collect::<Vec<_>>());
             }
-            for (label, depth, share) in RETRIEVAL {
+            for (label, depth, share) in RETRIEVAL.iter().filter(|(label, ..)| wanted(label)) {
                 let r = tsq::search::retrieve(&index, None, &q.query, &filter, &retrieval(settings.search(), *depth, *share))?;
                 let ranked = tsq::search::select::dedupe_concerns(r.ranked);
                 add(label, &ranked.iter().take(10).map(|c| hit(&c.row)).collect::<Vec<_>>());
