@@ -81,7 +81,8 @@ pub(crate) fn check_staged(staging: &Path, root: &Path, walked: &HashSet<String>
         for (rel, text) in &texts {
             checked.entry(rel).or_insert((&[], None)).1 = Some(text);
         }
-        let mut dropped: Vec<String> = checked.iter().filter(|(rel, (chunks, text))| !holds(root, walked, rel, chunks, *text)).map(|(rel, _)| rel.to_string()).collect();
+        let mut dropped: Vec<String> =
+            checked.iter().filter(|(rel, (chunks, text))| !holds(root, walked, rel, chunks, *text)).map(|(rel, _)| rel.to_string()).collect();
         dropped.extend(listed.iter().filter(|rel| !by_file.contains_key(*rel) && !walked.contains(*rel)).cloned());
         dropped.sort();
         dropped.dedup();

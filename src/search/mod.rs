@@ -249,8 +249,16 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
     }
     tracing::debug!(ms = evidence_started.elapsed().as_millis() as u64, candidates = cands.len(), "ranking evidence read (test lending, barrels, usage)");
     let retrieval_ms = started.elapsed().as_millis() as u64;
-    let ranking =
-        Ranking { index, shape: &shape, weights, known: &known, lending: lending.as_ref(), uses: std::sync::Mutex::new(uses), history: &history_votes, whole: &whole };
+    let ranking = Ranking {
+        index,
+        shape: &shape,
+        weights,
+        known: &known,
+        lending: lending.as_ref(),
+        uses: std::sync::Mutex::new(uses),
+        history: &history_votes,
+        whole: &whole,
+    };
     // Stage 1 order; a reranker of limited depth sees only its top.
     let mut stage1 = ranking.rank(cands);
     let started = Instant::now();
@@ -307,7 +315,7 @@ struct Ranking<'a> {
     /// Each voted file's history vote (`history`); empty when off.
     history: &'a std::collections::HashMap<String, f64>,
     /// Each file's BM25 over whole texts over the best file's, in (0, 1]
-    /// (`whole_file_scores`); empty when off.
+    /// (`whole_file_scores`); empty when off or for a symbol query.
     whole: &'a std::collections::HashMap<String, f64>,
 }
 
@@ -364,13 +372,13 @@ impl Ranking<'_> {
         if !self.whole.is_empty() {
             let finals: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
             let ratios: Vec<f64> = cands.iter().map(|c| self.whole.get(&c.row.chunk.relative_path).copied().unwrap_or(0.0)).collect();
-            let boosted = rank::whole_file_boost(&finals, &ratios, &factors, self.shape.steps.whole_files);
+            let boosted = rank::file_boost(&finals, &ratios, &factors, self.shape.steps.whole_files);
             scores.iter_mut().zip(boosted).for_each(|(s, f)| s.final_score = f);
         }
         if !self.history.is_empty() {
             let finals: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
             let votes: Vec<f64> = cands.iter().map(|c| self.history.get(&c.row.chunk.relative_path).copied().unwrap_or(0.0)).collect();
-            let boosted = rank::history_boost(&finals, &votes, &factors, self.shape.steps.history);
+            let boosted = rank::file_boost(&finals, &votes, &factors, self.shape.steps.history);
             scores.iter_mut().zip(boosted).for_each(|(s, f)| s.final_score = f);
         }
         if self.shape.steps.reexports {

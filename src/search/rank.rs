@@ -336,24 +336,19 @@ pub fn boost(scores: &[f64], factors: &[Factors], weight: f64) -> Vec<f64> {
 }
 
 /// Each score plus `ratio × weight × top`, demoted with its role (`top`:
-/// the best score before), back in [0, 1]: the path and history boosts.
+/// the best score before), back in [0, 1]: the path and file boosts.
 fn lift_by_top(scores: &[f64], ratios: impl Iterator<Item = f64>, factors: &[Factors], weight: f64) -> Vec<f64> {
     let top = scores.iter().copied().fold(0.0, f64::max);
     within_one(scores.iter().zip(ratios).zip(factors).map(|((&s, r), f)| s + r * weight * top * f.demote).collect())
 }
 
-/// History evidence (`Steps::history`), after path evidence: each
-/// candidate gains `vote × weight × top` (demoted with its role), `top`
-/// being the best score before it; back in [0, 1] as `boost` is.
-pub fn history_boost(scores: &[f64], votes: &[f64], factors: &[Factors], weight: f64) -> Vec<f64> {
-    lift_by_top(scores, votes.iter().copied(), factors, weight)
-}
-
-/// Whole-file evidence (`Steps::whole_files`), after path evidence: each
-/// candidate gains `ratio × weight × top` (demoted with its role), `ratio`
-/// being its file's BM25 over whole texts over the best file's; back in
-/// [0, 1] as `boost` is.
-pub fn whole_file_boost(scores: &[f64], ratios: &[f64], factors: &[Factors], weight: f64) -> Vec<f64> {
+/// A file-level signal after path evidence: history evidence
+/// (`Steps::history`, `ratio` a file's vote) and whole-file evidence
+/// (`Steps::whole_files`, `ratio` its BM25 over whole texts over the best
+/// file's). Each candidate gains `ratio × weight × top` (demoted with its
+/// role), `top` being the best score before it; back in [0, 1] as `boost`
+/// is.
+pub fn file_boost(scores: &[f64], ratios: &[f64], factors: &[Factors], weight: f64) -> Vec<f64> {
     lift_by_top(scores, ratios.iter().copied(), factors, weight)
 }
 
@@ -479,14 +474,14 @@ mod tests {
     }
 
     #[test]
-    fn history_votes_lift_their_files_by_the_top_score() {
+    fn file_signals_lift_their_files_by_the_top_score() {
         let f = |demote: f64| Factors { role: Role::Implementation, demote, lift: 0.0, path: 0.0 };
         // b.ts (0.4) has the full vote, c.ts (0.1, a test demoted to half) half.
-        let out = history_boost(&[0.8, 0.4, 0.1], &[0.0, 1.0, 0.5], &[f(1.0), f(1.0), f(0.5)], 0.5);
+        let out = file_boost(&[0.8, 0.4, 0.1], &[0.0, 1.0, 0.5], &[f(1.0), f(1.0), f(0.5)], 0.5);
         let want = [0.8, 0.4 + 0.5 * 0.8, 0.1 + 0.5 * 0.5 * 0.8 * 0.5];
         out.iter().zip(want).for_each(|(a, b)| assert!((a - b).abs() < 1e-9, "{out:?}"));
         // Past 1.0, every score is divided by the largest, order kept.
-        let out = history_boost(&[1.0, 0.9], &[0.0, 1.0], &[f(1.0), f(1.0)], 1.0);
+        let out = file_boost(&[1.0, 0.9], &[0.0, 1.0], &[f(1.0), f(1.0)], 1.0);
         assert!((out[1] - 1.0).abs() < 1e-9 && (out[0] - 1.0 / 1.9).abs() < 1e-9, "{out:?}");
     }
 

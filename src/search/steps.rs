@@ -103,7 +103,7 @@ pub struct Steps {
     /// equal to the question, summed, at most 1.0) instead of how they
     /// compare with the strongest voted file (`history::votes`).
     pub history_relative: bool,
-    /// Whole-file evidence (`rank::whole_file_boost`): each candidate
+    /// Whole-file evidence (`rank::file_boost`): each candidate
     /// gains this share of the top score times its file's BM25 over whole
     /// files (`Index::file_bm25`) relative to the best file's; 0.0: off.
     pub whole_files: f64,

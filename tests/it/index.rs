@@ -223,6 +223,37 @@ fn bad_files_are_recorded_with_their_reason_and_the_rest_is_indexed() {
     assert_eq!((again.parsed, again.skipped), (0, 5));
 }
 
+#[test]
+fn bm25_over_whole_files_follows_every_edit() {
+    let ws = TempDir::new("index-whole-texts");
+    let w = |rel: &str, text: &str| std::fs::write(ws.0.join(rel), text).unwrap();
+    // The words are spread over three functions in one file, and meet in
+    // one function of the other.
+    w(
+        "session.ts",
+        "export function renew() { return 'refresh'; }\nexport function expiry() { return 'token'; }\nexport function rotate() { return 'refresh token'; }\n",
+    );
+    w("other.ts", "export function once() { return 'token'; }\nexport const unrelated = 1;\n");
+    w("notes.ts", "export const nothing = 2;\n");
+    let mut index = open(&ws.0);
+    sync(&mut index);
+    let all = tsq::index::Filter::default();
+    let files = |index: &Index, filter: &tsq::index::Filter| -> Vec<String> {
+        index.file_bm25("refresh token", filter, 10).unwrap().into_iter().map(|(p, _)| p).collect()
+    };
+    assert_eq!(files(&index, &all), ["session.ts", "other.ts"], "the file holding both words most often first; one holding neither is absent");
+    let scoped = tsq::index::Filter { paths: vec!["other.ts".into()], ..Default::default() };
+    assert_eq!(files(&index, &scoped), ["other.ts"], "the scope applies");
+    // An edit that moves the words, a deletion and a file that no longer
+    // parses: the whole texts follow each.
+    w("notes.ts", "export function refreshToken() { return 'refresh the token, refresh it'; }\n");
+    std::fs::remove_file(ws.0.join("session.ts")).unwrap();
+    w("other.ts", &format!("const x =\n{}1\n{};\n", format!("{}\n", "[".repeat(100)).repeat(15_000), format!("{}\n", "]".repeat(100)).repeat(15_000)));
+    sync(&mut index);
+    assert_eq!(files(&index, &all), ["notes.ts"]);
+    assert!(index.check_invariants().unwrap().is_empty(), "{:?}", index.check_invariants());
+}
+
 fn tsq(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_tsq")).args(args).output().unwrap()
 }
