@@ -17,7 +17,7 @@ pub(crate) use crate::files::language_of;
 
 /// Bumped whenever a table's layout or a column's meaning changes; an index
 /// written with another version is rebuilt, never misread.
-pub const SCHEMA_VERSION: u32 = 10;
+pub const SCHEMA_VERSION: u32 = 11;
 
 pub const CHUNKS: &str = "chunks";
 pub(crate) const VECTORS: &str = "vectors";
@@ -90,8 +90,8 @@ pub fn files_schema() -> SchemaRef {
     ]))
 }
 
-/// One parsed file's whole text (`TextRow`), under an FTS index with the
-/// chunks' tokenizer: BM25 over whole files, a file-level signal.
+/// One parsed file's whole text, under an FTS index of plain words
+/// (`Store::ensure_fts`): BM25 over whole files, a file-level signal.
 pub fn texts_schema() -> SchemaRef {
     Arc::new(Schema::new(vec![
         Field::new("relativePath", DataType::Utf8, false),

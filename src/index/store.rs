@@ -212,16 +212,19 @@ impl Store {
         Ok(n)
     }
 
-    /// Builds the full-text indexes over `searchText` (chunks and whole
-    /// texts) where missing, with the code tokenizer: identifiers split on
-    /// case and `_`, kept whole too, light stemming.
+    /// Builds the full-text indexes over `searchText` where missing: the
+    /// chunks' with the code tokenizer (identifiers split on case and `_`,
+    /// kept whole too, light stemming), the whole texts' with plain words
+    /// (lower-cased, split on what is not a letter or digit, no stemming),
+    /// as BM25 over whole files reads them in the benchmarks.
     pub(crate) async fn ensure_fts(&self) -> Result<(), IndexError> {
-        for table in [&self.chunks, &self.texts] {
+        let code = FtsIndexBuilder::code().split_identifiers(true).preserve_original(true).stem(true).remove_stop_words(false);
+        let words = FtsIndexBuilder::default().stem(false).remove_stop_words(false);
+        for (table, params) in [(&self.chunks, code), (&self.texts, words)] {
             let indices = table.list_indices().await.map_err(lance)?;
             if indices.iter().any(|i| i.columns.iter().any(|c| c == "searchText")) || Store::count(table, None).await? == 0 {
                 continue;
             }
-            let params = FtsIndexBuilder::code().split_identifiers(true).preserve_original(true).stem(true).remove_stop_words(false);
             table.create_index(&["searchText"], LanceIndex::FTS(params)).replace(true).execute().await.map_err(lance)?;
         }
         Ok(())
