@@ -201,7 +201,10 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
     }
     // History evidence: the files the past commits most like the question
     // changed, taken in when retrieval missed them.
-    let history = (shape.steps.history > 0.0 && !shape.symbolic).then(|| index.history()).flatten();
+    // Past subjects state changes: a question is not read against them
+    // unless `Steps::history_questions` says so.
+    let reads_history = shape.steps.history > 0.0 && !shape.symbolic && (shape.steps.history_questions || !shape.question);
+    let history = reads_history.then(|| index.history()).flatten();
     let history_votes: std::collections::HashMap<String, f64> = match history {
         Some(h) => {
             let t = Instant::now();

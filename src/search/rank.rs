@@ -61,6 +61,8 @@ pub(crate) struct QueryShape<'q> {
     /// It is identifiers and little else (`is_symbol_query`): BM25 weighs
     /// more.
     pub symbolic: bool,
+    /// It asks a question rather than states a change (`is_question`).
+    pub question: bool,
     /// How much each content word says as path evidence
     /// (`paths::specificity`), when `Steps::path_specificity` is on.
     pub path_weights: Option<std::collections::HashMap<String, f64>>,
@@ -76,6 +78,7 @@ impl<'q> QueryShape<'q> {
             scoped,
             types_asked: super::shape::asks_for_types(query),
             symbolic: steps.symbols && is_symbol_query(query, &identifiers(query)),
+            question: super::shape::is_question(query),
             path_weights: None,
             steps,
         }

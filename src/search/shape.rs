@@ -70,6 +70,21 @@ fn is_identifier(t: &str) -> bool {
     !t.is_empty() && t.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$') && !t.starts_with(|c: char| c.is_ascii_digit())
 }
 
+/// The words that open a question (`is_question`).
+const QUESTION_WORDS: &[&str] =
+    &["how", "what", "where", "when", "which", "who", "why", "whose", "does", "do", "is", "are", "can", "could", "should", "would", "will", "was", "were", "did", "has", "have"];
+
+/// Whether a query asks a question ("how is a router created", "where do
+/// we refresh tokens?") rather than states a change ("skip async
+/// component callbacks after unmount"): it opens with a question word or
+/// ends with `?`. History evidence reads only the second kind, which is
+/// what commit subjects are (`Steps::history_questions`).
+pub fn is_question(query: &str) -> bool {
+    let q = query.trim();
+    let first = q.split(|c: char| !c.is_alphanumeric() && c != '\'').find(|w| !w.is_empty()).unwrap_or("").to_lowercase();
+    q.ends_with('?') || QUESTION_WORDS.contains(&first.as_str())
+}
+
 /// Whether a query is about symbols: it names identifiers and little
 /// else (at most one other content word), so BM25's exact name matches
 /// should weigh more than meaning.
@@ -173,6 +188,16 @@ pub(crate) fn is_type_only(kind: &str, member: bool, source: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn questions_are_told_from_changes() {
+        for q in ["how is a router created", "Where do we refresh tokens?", "what's the cache key", "refresh tokens?", "  Does the store batch writes"] {
+            assert!(is_question(q), "{q}");
+        }
+        for q in ["skip async component callbacks after unmount", "handle whereabouts of teleported nodes", "isolate the cache", "add support for howler", ""] {
+            assert!(!is_question(q), "{q}");
+        }
+    }
 
     #[test]
     fn bm25_reads_a_question_without_its_function_words() {

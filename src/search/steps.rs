@@ -103,6 +103,10 @@ pub struct Steps {
     /// equal to the question, summed, at most 1.0) instead of how they
     /// compare with the strongest voted file (`history::votes`).
     pub history_relative: bool,
+    /// History evidence reads questions too ("how is …", "where do …?"),
+    /// not only queries that state a change as commit subjects do
+    /// (`shape::is_question`).
+    pub history_questions: bool,
     /// Whole-file evidence (`rank::file_boost`): each candidate
     /// gains this share of the top score times its file's BM25 over whole
     /// files (`Index::file_bm25`) relative to the best file's; 0.0: off.
@@ -151,6 +155,7 @@ impl Steps {
         feedback: 0,
         history: 0.0,
         history_relative: false,
+        history_questions: false,
         whole_files: 0.0,
     };
     /// What ships: each step that gained on the untuned queries
@@ -186,6 +191,7 @@ impl Steps {
         feedback: 0,
         history: 0.0,
         history_relative: false,
+        history_questions: false,
         whole_files: 0.0,
     };
     /// The default before issue 45's steps: path evidence as a lift, the

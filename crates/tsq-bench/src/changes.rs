@@ -203,6 +203,11 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, set: Option<&str>, rows: 
         ("tsq, default, whole files 0.3", Some(Steps { whole_files: tsq::search::rank::WHOLE_FILES, ..Steps::DEFAULT })),
         ("tsq, default, whole files 0.5", Some(Steps { whole_files: 0.5, ..Steps::DEFAULT })),
         (
+            "tsq, default, whole files 0.3, relative history 0.5",
+            Some(Steps { whole_files: tsq::search::rank::WHOLE_FILES, history: 0.5, history_relative: true, ..Steps::DEFAULT }),
+        ),
+        ("tsq, default, relative history 0.5, questions too", Some(Steps { history: 0.5, history_relative: true, history_questions: true, ..Steps::DEFAULT })),
+        (
             "tsq, default, whole files 0.3, relative history 0.5, 10 more files",
             Some(Steps { whole_files: tsq::search::rank::WHOLE_FILES, history: 0.5, history_relative: true, more_files: 10, ..Steps::DEFAULT }),
         ),

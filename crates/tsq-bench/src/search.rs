@@ -139,8 +139,10 @@ const ABLATION: &[(&str, Steps)] = &[
     ("  default, history evidence 1.0", Steps { history: 1.0, ..Steps::DEFAULT }),
     ("  default, relative history evidence 0.5", Steps { history: 0.5, history_relative: true, ..Steps::DEFAULT }),
     ("  default, relative history evidence 1.0", Steps { history: 1.0, history_relative: true, ..Steps::DEFAULT }),
+    ("  default, relative history 0.5, questions too", Steps { history: 0.5, history_relative: true, history_questions: true, ..Steps::DEFAULT }),
     ("  default, relative history 0.5, 10 more files", Steps { history: 0.5, history_relative: true, more_files: 10, ..Steps::DEFAULT }),
     ("  default, whole files 0.3", Steps { whole_files: tsq::search::rank::WHOLE_FILES, ..Steps::DEFAULT }),
+    ("  default, whole files 0.3, relative history 0.5", Steps { whole_files: tsq::search::rank::WHOLE_FILES, history: 0.5, history_relative: true, ..Steps::DEFAULT }),
     (
         "  default, whole files 0.3, relative history 0.5, 10 more files",
         Steps { whole_files: tsq::search::rank::WHOLE_FILES, history: 0.5, history_relative: true, more_files: 10, ..Steps::DEFAULT },
