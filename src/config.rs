@@ -114,8 +114,10 @@ pub struct Overrides {
     pub test_lending: Option<bool>,
     pub call_lending: Option<bool>,
     pub demote_types: Option<bool>,
-    /// History evidence (`Steps::history`): off by default.
+    /// History evidence (`Steps::history`).
     pub history_evidence: Option<bool>,
+    /// Whole-file evidence (`Steps::whole_files`).
+    pub whole_file_evidence: Option<bool>,
     pub share: Option<ShareOverrides>,
 }
 
@@ -168,6 +170,7 @@ impl Overrides {
             call_lending: var("TSQ_CALL_LENDING")?,
             demote_types: var("TSQ_DEMOTE_TYPES")?,
             history_evidence: var("TSQ_HISTORY_EVIDENCE")?,
+            whole_file_evidence: var("TSQ_WHOLE_FILE_EVIDENCE")?,
             share: match (var::<String>("TSQ_SHARE_FROM")?, var::<String>("TSQ_SHARE_PUBLIC_KEY")?) {
                 (None, None) => None,
                 (from, public_key) => Some(ShareOverrides { from, public_key }),
@@ -196,6 +199,7 @@ impl Overrides {
             call_lending: self.call_lending.or(next.call_lending),
             demote_types: self.demote_types.or(next.demote_types),
             history_evidence: self.history_evidence.or(next.history_evidence),
+            whole_file_evidence: self.whole_file_evidence.or(next.whole_file_evidence),
             share: match (self.share, next.share) {
                 (None, next) => next,
                 (mine, None) => mine,
@@ -245,6 +249,11 @@ impl Settings {
                     Some(true) => crate::search::steps::HISTORY,
                     Some(false) => 0.0,
                     None => d.ranking.history,
+                },
+                whole_files: match merged.whole_file_evidence {
+                    Some(true) => crate::search::steps::WHOLE_FILES,
+                    Some(false) => 0.0,
+                    None => d.ranking.whole_files,
                 },
                 ..d.ranking
             },
@@ -318,7 +327,7 @@ pub fn provenance(root: &Path) -> Result<Vec<Provenance>, ConfigError> {
         crate::search::steps::Prior::Rank => "pagerank",
         crate::search::steps::Prior::Off => "off",
     };
-    let rows: [(&'static str, &str, String); 20] = [
+    let rows: [(&'static str, &str, String); 21] = [
         ("embedder", "TSQ_EMBEDDER", embedder),
         ("rerankWeight", "TSQ_RERANK_WEIGHT", s.rerank_weight.to_string()),
         ("vectorWeight", "TSQ_VECTOR_WEIGHT", s.vector_weight.to_string()),
@@ -337,6 +346,7 @@ pub fn provenance(root: &Path) -> Result<Vec<Provenance>, ConfigError> {
         ("callLending", "TSQ_CALL_LENDING", s.ranking.call_lending.to_string()),
         ("demoteTypes", "TSQ_DEMOTE_TYPES", (s.ranking.types < 1.0).to_string()),
         ("historyEvidence", "TSQ_HISTORY_EVIDENCE", (s.ranking.history > 0.0).to_string()),
+        ("wholeFileEvidence", "TSQ_WHOLE_FILE_EVIDENCE", (s.ranking.whole_files > 0.0).to_string()),
         ("share.from", "TSQ_SHARE_FROM", s.share_from.clone().unwrap_or_default()),
         ("share.publicKey", "TSQ_SHARE_PUBLIC_KEY", s.share_public_key.clone().unwrap_or_default()),
     ];

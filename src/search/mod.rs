@@ -163,7 +163,7 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
         let paths = s.spawn(move || if weighs { index.indexed_paths().map(Some) } else { Ok(None) });
         // Whole-file evidence: BM25 over each file's whole text.
         let whole_terms = if shape.steps.stop_words { crate::search::shape::bm25_terms(query) } else { query.to_string() };
-        let reads_whole = shape.steps.whole_files > 0.0 && !shape.symbolic;
+        let reads_whole = shape.steps.whole_files > 0.0 && shape.reads_file_level();
         let whole_filter = &filter;
         let whole = s.spawn(move || if reads_whole { index.file_bm25(&whole_terms, whole_filter, steps::WHOLE_FILES_READ) } else { Ok(Vec::new()) });
         let counts = s.spawn(|| Ok::<_, IndexError>((index.vector_coverage()?, index.occurrence_coverage()?)));
@@ -201,10 +201,7 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
     }
     // History evidence: the files the past commits most like the question
     // changed, taken in when retrieval missed them.
-    // Past subjects state changes: a question is not read against them
-    // unless `Steps::history_questions` says so.
-    let reads_history = shape.steps.history > 0.0 && !shape.symbolic && (shape.steps.history_questions || !shape.question);
-    let history = reads_history.then(|| index.history()).flatten();
+    let history = (shape.steps.history > 0.0 && shape.reads_file_level()).then(|| index.history()).flatten();
     let history_votes: std::collections::HashMap<String, f64> = match history {
         Some(h) => {
             let t = Instant::now();

@@ -84,6 +84,14 @@ impl<'q> QueryShape<'q> {
         }
     }
 
+    /// Whether the file-level signals (history and whole-file evidence)
+    /// read this query: not a symbol query, and, unless
+    /// `Steps::file_level_questions`, one that states a change rather
+    /// than asks a question, as the past subjects do.
+    pub(crate) fn reads_file_level(&self) -> bool {
+        !self.symbolic && (self.steps.file_level_questions || !self.question)
+    }
+
     /// Whether the type step may demote this chunk: the step is on, the
     /// question does not ask for types or name the chunk, and the chunk is
     /// type-only (`type_step::is_type_only`).

@@ -71,14 +71,16 @@ fn is_identifier(t: &str) -> bool {
 }
 
 /// The words that open a question (`is_question`).
-const QUESTION_WORDS: &[&str] =
-    &["how", "what", "where", "when", "which", "who", "why", "whose", "does", "do", "is", "are", "can", "could", "should", "would", "will", "was", "were", "did", "has", "have"];
+const QUESTION_WORDS: &[&str] = &[
+    "how", "what", "where", "when", "which", "who", "why", "whose", "does", "do", "is", "are", "can", "could", "should", "would", "will", "was", "were", "did",
+    "has", "have",
+];
 
 /// Whether a query asks a question ("how is a router created", "where do
 /// we refresh tokens?") rather than states a change ("skip async
 /// component callbacks after unmount"): it opens with a question word or
 /// ends with `?`. History evidence reads only the second kind, which is
-/// what commit subjects are (`Steps::history_questions`).
+/// what commit subjects are (`Steps::file_level_questions`).
 pub fn is_question(query: &str) -> bool {
     let q = query.trim();
     let first = q.split(|c: char| !c.is_alphanumeric() && c != '\'').find(|w| !w.is_empty()).unwrap_or("").to_lowercase();

@@ -93,20 +93,21 @@ pub struct Steps {
     /// History evidence (`history`): each candidate gains this share of
     /// the top score times its file's vote from the past commits whose
     /// subjects resemble the question, and the files those commits changed
-    /// that retrieval missed are taken in; 0.0: off. Measured, off by
-    /// default (`historyEvidence` turns it on): it gains on the tuned
-    /// change sets and by chance amounts on the untuned ones
-    /// (benches/README.md, the ninth pass).
+    /// that retrieval missed are taken in; 0.0: off. On by default for
+    /// queries that state a change (`file_level_questions`);
+    /// `historyEvidence = false` turns it off.
     pub history: f64,
     /// History votes measure how much the past subjects are like the
     /// question (each commit's BM25 score over the score of a subject
     /// equal to the question, summed, at most 1.0) instead of how they
     /// compare with the strongest voted file (`history::votes`).
     pub history_relative: bool,
-    /// History evidence reads questions too ("how is …", "where do …?"),
-    /// not only queries that state a change as commit subjects do
-    /// (`shape::is_question`).
-    pub history_questions: bool,
+    /// The file-level signals (history and whole-file evidence) read
+    /// questions too ("how is …", "where do …?"), not only queries that
+    /// state a change as commit subjects do (`shape::is_question`): they
+    /// gain on changes and lose on questions (benches/README.md, the
+    /// eleventh pass).
+    pub file_level_questions: bool,
     /// Whole-file evidence (`rank::file_boost`): each candidate
     /// gains this share of the top score times its file's BM25 over whole
     /// files (`Index::file_bm25`) relative to the best file's; 0.0: off.
@@ -155,7 +156,7 @@ impl Steps {
         feedback: 0,
         history: 0.0,
         history_relative: false,
-        history_questions: false,
+        file_level_questions: false,
         whole_files: 0.0,
     };
     /// What ships: each step that gained on the untuned queries
@@ -189,16 +190,18 @@ impl Steps {
         more_files: 0,
         abbreviations: false,
         feedback: 0,
-        history: 0.0,
-        history_relative: false,
-        history_questions: false,
-        whole_files: 0.0,
+        history: HISTORY,
+        history_relative: true,
+        file_level_questions: false,
+        whole_files: WHOLE_FILES,
     };
     /// The default before issue 45's steps: path evidence as a lift, the
     /// definition lift by name alone, no symbol-query weighting, comment
     /// chunks and re-exports as they were.
     pub const BEFORE_45: Steps = Steps {
         history: 0.0,
+        history_relative: false,
+        whole_files: 0.0,
         path_top: 0.0,
         definition_syntax: false,
         symbols: false,
@@ -243,13 +246,15 @@ pub(crate) const SYMBOL_BM25: f64 = 0.8;
 pub const FILE_EVIDENCE: f64 = 0.3;
 /// How many of the file's other candidates that mean is over.
 pub(crate) const FILE_OTHERS: usize = 3;
-/// History evidence where it is turned on (`historyEvidence`): the share
-/// of the top score the file most voted for gains. 0.25 gained most on
-/// the tuned change sets (issue 45, ninth pass; benches/README.md).
-pub const HISTORY: f64 = 0.25;
-/// Whole-file evidence where it is turned on: the share of the top score
-/// the best file by BM25 over whole files gains (issue 45, eleventh
-/// pass; 0.3 gained most in the tenth pass's offline study).
+/// History evidence (`historyEvidence`): the share of the top score a
+/// file whose vote is 1.0 gains, votes relative to a subject equal to the
+/// question (`Steps::history_relative`). Relative 0.5 gained most on the
+/// 400 tuning change questions and gains on the 240 never-tuned ones
+/// (issue 45, tenth and eleventh passes; benches/README.md).
+pub const HISTORY: f64 = 0.5;
+/// Whole-file evidence (`wholeFileEvidence`): the share of the top score
+/// the best file by BM25 over whole texts gains (issue 45, eleventh pass:
+/// 0.3 gained most on the 400 tuning change questions).
 pub const WHOLE_FILES: f64 = 0.3;
 /// How many files BM25 over whole texts reads: those below the best
 /// `WHOLE_FILES_READ` gain nothing.

@@ -560,12 +560,13 @@ fn warm_vectors_answer_as_lancedbs_flat_search_and_see_every_write() {
     );
 }
 
-/// History evidence (`historyEvidence`, off by default): `tsq index` keeps
+/// History evidence (`historyEvidence`, on by default): `tsq index` keeps
 /// the workspace's commit history beside the tables (the commits touching
 /// its tree, paths relative to it, here a folder of the repository), read
-/// again when `HEAD` moves; with the setting on, a question like a past
+/// again when `HEAD` moves; a query that states a change like a past
 /// commit's subject lifts the file that commit changed, though the file's
-/// code shares one of its words at most. Off, no history is read or kept.
+/// code shares one of its words at most. A question is not read against
+/// the subjects. Off, no history is read or kept.
 #[test]
 fn history_evidence_lifts_the_file_a_similar_past_commit_changed() {
     let ws = common::TempDir::new("ranking-history");
@@ -609,11 +610,11 @@ fn history_evidence_lifts_the_file_a_similar_past_commit_changed() {
     let record = app.join(".tsq/history.json");
     let q = "renew credentials before they lapse";
 
-    let off = ranked("", q);
+    let off = ranked("historyEvidence = false\nwholeFileEvidence = false", q);
     assert!(!record.exists(), "off, no history is read");
     assert!(score(&off, "src/notice.ts") > score(&off, "src/session.ts"), "off, the notice's words win: {off:?}");
 
-    let on = ranked("historyEvidence = true", q);
+    let on = ranked("wholeFileEvidence = false", q);
     let kept: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
     let commits: Vec<(&str, Vec<&str>)> = kept["commits"]
         .as_array()
@@ -628,11 +629,15 @@ fn history_evidence_lifts_the_file_a_similar_past_commit_changed() {
     );
     assert!(score(&on, "src/session.ts") > score(&off, "src/session.ts"), "on, the file the similar commit changed gains: off {off:?}, on {on:?}");
     assert_eq!(score(&on, "src/notice.ts"), score(&off, "src/notice.ts"), "no past subject like the question changed the notice alone");
+    // The same words asked as a question read no history.
+    let asked = ranked("wholeFileEvidence = false", "how do we renew credentials before they lapse?");
+    let asked_off = ranked("historyEvidence = false\nwholeFileEvidence = false", "how do we renew credentials before they lapse?");
+    assert_eq!(asked, asked_off, "a question is not read against the past subjects");
 
     // A new commit moves HEAD: the next index reads the history again.
     ws.write("app/src/notice.ts", b"export function renewNotice(): string {\n  return 'renew';\n}\n");
     git(&["commit", "-q", "-am", "shorten the notice"]);
-    ranked("historyEvidence = true", q);
+    ranked("", q);
     let kept: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
     assert_eq!(kept["commits"][0]["subject"], "shorten the notice");
     // `tsq clean` removes it with the rest of the index.

@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 use anyhow::Context;
 
 use crate::eval::{self, EvalQuery, Hit, WindowBm25};
+use crate::search::NO_FILE_LEVEL;
 use crate::ExitStatus;
 use tsq::config::Settings;
 use tsq::embed::EmbedderChoice;
@@ -190,26 +191,25 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, set: Option<&str>, rows: 
         ("tsq, default, 10 more files, short forms", Some(Steps { more_files: 10, abbreviations: true, ..Steps::DEFAULT })),
         ("tsq, default, vectors read feedback from 3 neighbours", Some(Steps { feedback: 3, ..Steps::DEFAULT })),
         ("tsq, default, vectors read feedback from 10 neighbours", Some(Steps { feedback: 10, ..Steps::DEFAULT })),
-        ("tsq, default, history evidence 0.25", Some(Steps { history: 0.25, ..Steps::DEFAULT })),
-        ("tsq, default, history evidence 0.5", Some(Steps { history: 0.5, ..Steps::DEFAULT })),
-        ("tsq, default, history evidence 1.0", Some(Steps { history: 1.0, ..Steps::DEFAULT })),
-        ("tsq, default, history evidence 0.5, 10 more files", Some(Steps { history: 0.5, more_files: 10, ..Steps::DEFAULT })),
-        ("tsq, default, relative history evidence 0.25", Some(Steps { history: 0.25, history_relative: true, ..Steps::DEFAULT })),
-        ("tsq, default, relative history evidence 0.5", Some(Steps { history: 0.5, history_relative: true, ..Steps::DEFAULT })),
-        ("tsq, default, relative history evidence 1.0", Some(Steps { history: 1.0, history_relative: true, ..Steps::DEFAULT })),
-        ("tsq, default, history evidence 0.25, 10 more files", Some(Steps { history: 0.25, more_files: 10, ..Steps::DEFAULT })),
-        ("tsq, default, relative history 0.5, 10 more files", Some(Steps { history: 0.5, history_relative: true, more_files: 10, ..Steps::DEFAULT })),
-        ("tsq, default, whole files 0.15", Some(Steps { whole_files: 0.15, ..Steps::DEFAULT })),
-        ("tsq, default, whole files 0.3", Some(Steps { whole_files: tsq::search::rank::WHOLE_FILES, ..Steps::DEFAULT })),
-        ("tsq, default, whole files 0.5", Some(Steps { whole_files: 0.5, ..Steps::DEFAULT })),
+        ("tsq, before file-level, history evidence 0.25", Some(Steps { history: 0.25, ..NO_FILE_LEVEL })),
+        ("tsq, before file-level, history evidence 0.5", Some(Steps { history: 0.5, ..NO_FILE_LEVEL })),
+        ("tsq, before file-level, history evidence 1.0", Some(Steps { history: 1.0, ..NO_FILE_LEVEL })),
+        ("tsq, before file-level, history evidence 0.5, 10 more files", Some(Steps { history: 0.5, more_files: 10, ..NO_FILE_LEVEL })),
+        ("tsq, before file-level, relative history evidence 0.25", Some(Steps { history: 0.25, history_relative: true, ..NO_FILE_LEVEL })),
+        ("tsq, before file-level, relative history evidence 0.5", Some(Steps { history: 0.5, history_relative: true, ..NO_FILE_LEVEL })),
+        ("tsq, before file-level, relative history evidence 1.0", Some(Steps { history: 1.0, history_relative: true, ..NO_FILE_LEVEL })),
+        ("tsq, before file-level, history evidence 0.25, 10 more files", Some(Steps { history: 0.25, more_files: 10, ..NO_FILE_LEVEL })),
+        ("tsq, before file-level, relative history 0.5, 10 more files", Some(Steps { history: 0.5, history_relative: true, more_files: 10, ..NO_FILE_LEVEL })),
+        ("tsq, before file-level, whole files 0.15", Some(Steps { whole_files: 0.15, ..NO_FILE_LEVEL })),
+        ("tsq, before file-level, whole files 0.3", Some(Steps { whole_files: tsq::search::rank::WHOLE_FILES, ..NO_FILE_LEVEL })),
+        ("tsq, before file-level, whole files 0.5", Some(Steps { whole_files: 0.5, ..NO_FILE_LEVEL })),
+        ("tsq, default without history evidence", Some(Steps { history: 0.0, ..Steps::DEFAULT })),
+        ("tsq, default without whole-file evidence", Some(Steps { whole_files: 0.0, ..Steps::DEFAULT })),
+        ("tsq, default without either file-level signal", Some(Steps { history: 0.0, whole_files: 0.0, ..Steps::DEFAULT })),
+        ("tsq, default, file-level signals on questions too", Some(Steps { file_level_questions: true, ..Steps::DEFAULT })),
         (
-            "tsq, default, whole files 0.3, relative history 0.5",
-            Some(Steps { whole_files: tsq::search::rank::WHOLE_FILES, history: 0.5, history_relative: true, ..Steps::DEFAULT }),
-        ),
-        ("tsq, default, relative history 0.5, questions too", Some(Steps { history: 0.5, history_relative: true, history_questions: true, ..Steps::DEFAULT })),
-        (
-            "tsq, default, whole files 0.3, relative history 0.5, 10 more files",
-            Some(Steps { whole_files: tsq::search::rank::WHOLE_FILES, history: 0.5, history_relative: true, more_files: 10, ..Steps::DEFAULT }),
+            "tsq, before file-level, whole files 0.3, relative history 0.5, 10 more files",
+            Some(Steps { whole_files: tsq::search::rank::WHOLE_FILES, history: 0.5, history_relative: true, more_files: 10, ..NO_FILE_LEVEL }),
         ),
         ("tsq, default without the type step", Some(Steps { types: 1.0, ..Steps::DEFAULT })),
         ("tsq, default without test lending", Some(Steps { test_lending: false, ..Steps::DEFAULT })),

@@ -93,6 +93,11 @@ impl Score {
     }
 }
 
+/// The default without its file-level signals (history and whole-file
+/// evidence, the eleventh pass): the rows that vary those signals start
+/// from it.
+pub(crate) const NO_FILE_LEVEL: Steps = Steps { history: 0.0, history_relative: false, whole_files: 0.0, ..Steps::DEFAULT };
+
 /// The ranking steps: the earlier ones added in turn (issues 15 and 24,
 /// benches/README.md), then issue 45's added to the default it started
 /// from, and each of them taken out of the new default.
@@ -134,18 +139,20 @@ const ABLATION: &[(&str, Steps)] = &[
     ("  default, 10 more files, short forms", Steps { more_files: 10, abbreviations: true, ..Steps::DEFAULT }),
     ("  default, vectors read feedback from 3 neighbours", Steps { feedback: 3, ..Steps::DEFAULT }),
     ("  default, vectors read feedback from 10 neighbours", Steps { feedback: 10, ..Steps::DEFAULT }),
-    ("  default, history evidence 0.25", Steps { history: 0.25, ..Steps::DEFAULT }),
-    ("  default, history evidence 0.5", Steps { history: 0.5, ..Steps::DEFAULT }),
-    ("  default, history evidence 1.0", Steps { history: 1.0, ..Steps::DEFAULT }),
-    ("  default, relative history evidence 0.5", Steps { history: 0.5, history_relative: true, ..Steps::DEFAULT }),
-    ("  default, relative history evidence 1.0", Steps { history: 1.0, history_relative: true, ..Steps::DEFAULT }),
-    ("  default, relative history 0.5, questions too", Steps { history: 0.5, history_relative: true, history_questions: true, ..Steps::DEFAULT }),
-    ("  default, relative history 0.5, 10 more files", Steps { history: 0.5, history_relative: true, more_files: 10, ..Steps::DEFAULT }),
-    ("  default, whole files 0.3", Steps { whole_files: tsq::search::rank::WHOLE_FILES, ..Steps::DEFAULT }),
-    ("  default, whole files 0.3, relative history 0.5", Steps { whole_files: tsq::search::rank::WHOLE_FILES, history: 0.5, history_relative: true, ..Steps::DEFAULT }),
+    ("  before file-level, history evidence 0.25", Steps { history: 0.25, ..NO_FILE_LEVEL }),
+    ("  before file-level, history evidence 0.5", Steps { history: 0.5, ..NO_FILE_LEVEL }),
+    ("  before file-level, history evidence 1.0", Steps { history: 1.0, ..NO_FILE_LEVEL }),
+    ("  before file-level, relative history evidence 0.5", Steps { history: 0.5, history_relative: true, ..NO_FILE_LEVEL }),
+    ("  before file-level, relative history evidence 1.0", Steps { history: 1.0, history_relative: true, ..NO_FILE_LEVEL }),
+    ("  default without history evidence", Steps { history: 0.0, ..Steps::DEFAULT }),
+    ("  default without whole-file evidence", Steps { whole_files: 0.0, ..Steps::DEFAULT }),
+    ("  default without either file-level signal", Steps { history: 0.0, whole_files: 0.0, ..Steps::DEFAULT }),
+    ("  default, file-level signals on questions too", Steps { file_level_questions: true, ..Steps::DEFAULT }),
+    ("  before file-level, relative history 0.5, 10 more files", Steps { history: 0.5, history_relative: true, more_files: 10, ..NO_FILE_LEVEL }),
+    ("  before file-level, whole files 0.3", Steps { whole_files: tsq::search::rank::WHOLE_FILES, ..NO_FILE_LEVEL }),
     (
-        "  default, whole files 0.3, relative history 0.5, 10 more files",
-        Steps { whole_files: tsq::search::rank::WHOLE_FILES, history: 0.5, history_relative: true, more_files: 10, ..Steps::DEFAULT },
+        "  before file-level, whole files 0.3, relative history 0.5, 10 more files",
+        Steps { whole_files: tsq::search::rank::WHOLE_FILES, history: 0.5, history_relative: true, more_files: 10, ..NO_FILE_LEVEL },
     ),
 ];
 
