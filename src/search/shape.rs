@@ -83,7 +83,7 @@ const QUESTION_WORDS: &[&str] = &[
 /// what commit subjects are (`Steps::file_level_questions`).
 pub fn is_question(query: &str) -> bool {
     let q = query.trim();
-    let first = q.split(|c: char| !c.is_alphanumeric() && c != '\'').find(|w| !w.is_empty()).unwrap_or("").to_lowercase();
+    let first = q.split(|c: char| !c.is_alphanumeric()).find(|w| !w.is_empty()).unwrap_or("").to_lowercase();
     q.ends_with('?') || QUESTION_WORDS.contains(&first.as_str())
 }
 

@@ -16,6 +16,11 @@ use tsq::search::select::{self, Candidate};
 /// similar when they share words. Deterministic, no model.
 struct WordEmbedder;
 
+/// The file-level signals (whole-file evidence; no history without a
+/// repository) lift every candidate of a file by one amount, which the
+/// exact arithmetic the step tests pin would not show through: off there.
+const FILE_LEVEL_OFF: &str = "wholeFileEvidence = false\n";
+
 const VOCAB: &[&str] = &["token", "refresh", "expired", "retry", "backoff", "cache", "csv", "slug", "password", "event", "rate", "time"];
 
 fn words(text: &str) -> Vec<f32> {
@@ -299,7 +304,7 @@ fn type_declarations_give_way_to_the_behaviour_a_question_asks_for() {
     );
     let structure = std::cell::Cell::new(tsq::api::StructureMode::None);
     let ranked = |extra: &str, query: &str| -> Vec<((String, u32), f64)> {
-        ws.write("tsq.toml", format!("embedder = \"none\"\n{extra}\n").as_bytes());
+        ws.write("tsq.toml", format!("embedder = \"none\"\n{FILE_LEVEL_OFF}{extra}\n").as_bytes());
         let engine = tsq::api::Engine::open(&ws.0, Default::default()).unwrap();
         engine.index(structure.get(), &tsq::progress::silent()).unwrap();
         let req = engine.request(tsq::api::QueryInput { query: query.into(), shape: tsq::api::Shape::Concise, ..Default::default() }).unwrap();
@@ -438,7 +443,7 @@ fn usage_barrels_and_test_lending_read_the_occurrence_index() {
     // (file, start line) -> score, best first; a warm engine (the evidence
     // held in memory) answers the same.
     let ranked = |extra: &str, query: &str| -> Vec<((String, u32), f64)> {
-        ws.write("tsq.toml", format!("embedder = \"none\"\n{extra}\n").as_bytes());
+        ws.write("tsq.toml", format!("embedder = \"none\"\n{FILE_LEVEL_OFF}{extra}\n").as_bytes());
         let answers: Vec<Vec<((String, u32), f64)>> = [false, true]
             .into_iter()
             .map(|warm| {
@@ -474,7 +479,7 @@ fn usage_barrels_and_test_lending_read_the_occurrence_index() {
     assert!((score(&on, "src/format/index.ts", 5) - barrel * 0.7).abs() < 0.002, "demoted ×0.7 (scores are rounded to 0.001): off {off:?}, on {on:?}");
 
     let roles = |extra: &str| -> Vec<(String, String)> {
-        ws.write("tsq.toml", format!("embedder = \"none\"\n{extra}\n").as_bytes());
+        ws.write("tsq.toml", format!("embedder = \"none\"\n{FILE_LEVEL_OFF}{extra}\n").as_bytes());
         let engine = tsq::api::Engine::open(&ws.0, Default::default()).unwrap();
         let req = engine.request(tsq::api::QueryInput { query: q.into(), shape: tsq::api::Shape::Concise, ..Default::default() }).unwrap();
         match engine.query(&req, &tsq::progress::silent()).unwrap() {
