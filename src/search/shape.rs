@@ -77,14 +77,17 @@ const QUESTION_WORDS: &[&str] = &[
 ];
 
 /// Whether a query asks a question ("how is a router created", "where do
-/// we refresh tokens?") rather than states a change ("skip async
-/// component callbacks after unmount"): it opens with a question word or
-/// ends with `?`. History evidence reads only the second kind, which is
-/// what commit subjects are (`Steps::file_level_questions`).
+/// we refresh tokens?", "caching inactive component instances") rather
+/// than states a change ("skip async component callbacks after
+/// unmount"): it opens with a question word or a gerund (a description
+/// of behaviour), or ends with `?`. The file-level signals read only the
+/// second kind, which is what commit subjects are
+/// (`Steps::file_level_questions`).
 pub fn is_question(query: &str) -> bool {
     let q = query.trim();
     let first = q.split(|c: char| !c.is_alphanumeric()).find(|w| !w.is_empty()).unwrap_or("").to_lowercase();
-    q.ends_with('?') || QUESTION_WORDS.contains(&first.as_str())
+    let gerund = first.len() > 5 && first.ends_with("ing");
+    q.ends_with('?') || gerund || QUESTION_WORDS.contains(&first.as_str())
 }
 
 /// Whether a query is about symbols: it names identifiers and little
@@ -193,10 +196,10 @@ mod tests {
 
     #[test]
     fn questions_are_told_from_changes() {
-        for q in ["how is a router created", "Where do we refresh tokens?", "what's the cache key", "refresh tokens?", "  Does the store batch writes"] {
+        for q in ["how is a router created", "Where do we refresh tokens?", "what's the cache key", "refresh tokens?", "  Does the store batch writes", "Caching inactive instances"] {
             assert!(is_question(q), "{q}");
         }
-        for q in ["skip async component callbacks after unmount", "handle whereabouts of teleported nodes", "isolate the cache", "add support for howler", ""] {
+        for q in ["skip async component callbacks after unmount", "handle whereabouts of teleported nodes", "isolate the cache", "add support for howler", "bring back the ring", ""] {
             assert!(!is_question(q), "{q}");
         }
     }
