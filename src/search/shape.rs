@@ -196,10 +196,24 @@ mod tests {
 
     #[test]
     fn questions_are_told_from_changes() {
-        for q in ["how is a router created", "Where do we refresh tokens?", "what's the cache key", "refresh tokens?", "  Does the store batch writes", "Caching inactive instances"] {
+        for q in [
+            "how is a router created",
+            "Where do we refresh tokens?",
+            "what's the cache key",
+            "refresh tokens?",
+            "  Does the store batch writes",
+            "Caching inactive instances",
+        ] {
             assert!(is_question(q), "{q}");
         }
-        for q in ["skip async component callbacks after unmount", "handle whereabouts of teleported nodes", "isolate the cache", "add support for howler", "bring back the ring", ""] {
+        for q in [
+            "skip async component callbacks after unmount",
+            "handle whereabouts of teleported nodes",
+            "isolate the cache",
+            "add support for howler",
+            "bring back the ring",
+            "",
+        ] {
             assert!(!is_question(q), "{q}");
         }
     }
