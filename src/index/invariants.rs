@@ -11,10 +11,11 @@ use super::store::Store;
 use super::sync::{recover_journal, write_journal};
 use super::IndexError;
 
-/// Per-path chunk counts in the chunks table.
-async fn chunk_counts(store: &Store) -> Result<HashMap<String, i32>, IndexError> {
+/// Per-path row counts in a table keyed by `relativePath` (chunks, whole
+/// texts).
+async fn path_counts(table: &lancedb::table::Table) -> Result<HashMap<String, i32>, IndexError> {
     let mut counts: HashMap<String, i32> = HashMap::new();
-    for b in Store::scan(&store.chunks, None, Some(&["relativePath"])).await? {
+    for b in Store::scan(table, None, Some(&["relativePath"])).await? {
         let c = Columns(&b);
         for i in 0..b.num_rows() {
             *counts.entry(c.str("relativePath", i).unwrap_or_default()).or_default() += 1;
@@ -30,18 +31,6 @@ async fn chunk_ids(store: &Store) -> Result<HashSet<String>, IndexError> {
         s.extend((0..b.num_rows()).filter_map(|i| c.str("id", i)));
     }
     Ok(s)
-}
-
-/// Per-path whole-text rows in the texts table.
-async fn text_counts(store: &Store) -> Result<HashMap<String, i32>, IndexError> {
-    let mut counts: HashMap<String, i32> = HashMap::new();
-    for b in Store::scan(&store.texts, None, Some(&["relativePath"])).await? {
-        let c = Columns(&b);
-        for i in 0..b.num_rows() {
-            *counts.entry(c.str("relativePath", i).unwrap_or_default()).or_default() += 1;
-        }
-    }
-    Ok(counts)
 }
 
 /// The paths whose whole texts disagree with their file rows: a parsed
@@ -61,7 +50,7 @@ fn text_mismatches(files: &HashMap<String, FileRow>, texts: &HashMap<String, i32
 
 pub async fn problems(store: &Store) -> Result<Vec<String>, IndexError> {
     let mut out = Vec::new();
-    let counts = chunk_counts(store).await?;
+    let counts = path_counts(&store.chunks).await?;
     let files: HashMap<String, FileRow> = store.files().await?.into_iter().map(|f| (f.relative_path.clone(), f)).collect();
     for (path, f) in &files {
         let n = counts.get(path).copied().unwrap_or(0);
@@ -74,7 +63,7 @@ pub async fn problems(store: &Store) -> Result<Vec<String>, IndexError> {
             out.push(format!("{path}: {n} chunks without a file row"));
         }
     }
-    for (path, n, parsed) in text_mismatches(&files, &text_counts(store).await?) {
+    for (path, n, parsed) in text_mismatches(&files, &path_counts(&store.texts).await?) {
         let want = if parsed { "one (it parsed)" } else { "none" };
         out.push(format!("{path}: {n} whole texts, where it should have {want}"));
     }
@@ -93,11 +82,11 @@ pub async fn problems(store: &Store) -> Result<Vec<String>, IndexError> {
 /// After falling back to an older version: rows of paths whose tables
 /// disagree are deleted everywhere, so the next sync re-indexes them.
 pub(crate) async fn reconcile(store: &Store) -> Result<(), IndexError> {
-    let counts = chunk_counts(store).await?;
+    let counts = path_counts(&store.chunks).await?;
     let files: HashMap<String, FileRow> = store.files().await?.into_iter().map(|f| (f.relative_path.clone(), f)).collect();
     let mut bad: Vec<String> = files.iter().filter(|(p, f)| counts.get(*p).copied().unwrap_or(0) != f.chunks).map(|(p, _)| p.clone()).collect();
     bad.extend(counts.keys().filter(|p| !files.contains_key(*p)).cloned());
-    bad.extend(text_mismatches(&files, &text_counts(store).await?).into_iter().map(|(p, _, _)| p));
+    bad.extend(text_mismatches(&files, &path_counts(&store.texts).await?).into_iter().map(|(p, _, _)| p));
     bad.sort();
     bad.dedup();
     if !bad.is_empty() {

@@ -162,13 +162,15 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
         let weighs = shape.steps.paths && shape.steps.path_specificity;
         let paths = s.spawn(move || if weighs { index.indexed_paths().map(Some) } else { Ok(None) });
         // Whole-file evidence: BM25 over each file's whole text.
-        let whole_terms = if shape.steps.stop_words { crate::search::shape::bm25_terms(query) } else { query.to_string() };
+        // The question as BM25 reads it, over chunks and whole texts alike.
+        let base_terms = if shape.steps.stop_words && !shape.symbolic { crate::search::shape::bm25_terms(query) } else { query.to_string() };
+        let whole_terms = base_terms.clone();
         let reads_whole = shape.steps.whole_files > 0.0 && shape.reads_file_level();
         let whole_filter = &filter;
         let whole = s.spawn(move || if reads_whole { index.file_bm25(&whole_terms, whole_filter, steps::WHOLE_FILES_READ) } else { Ok(Vec::new()) });
         let counts = s.spawn(|| Ok::<_, IndexError>((index.vector_coverage()?, index.occurrence_coverage()?)));
         let t = Instant::now();
-        let mut terms = if shape.steps.stop_words && !shape.symbolic { crate::search::shape::bm25_terms(query) } else { query.to_string() };
+        let mut terms = base_terms;
         for short in &short_forms {
             terms.push(' ');
             terms.push_str(short);
