@@ -153,6 +153,16 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
     }
     let started = Instant::now();
     let mut shape = rank::QueryShape::new(query, !filter.paths.is_empty(), settings.ranking);
+    // A change's opening verb ("add", "fix") says what kind, not where.
+    let stripped = match shape.steps.change_verbs {
+        steps::Verbs::Kept => None,
+        _ if !shape.reads_file_level() => None,
+        _ => shape::without_change_verb(query),
+    };
+    let read = stripped.unwrap_or(query);
+    let embedded = if shape.steps.change_verbs == steps::Verbs::Everywhere { read } else { query };
+    let embedded_terms = (shape.steps.vector_terms && !shape.symbolic).then(|| shape::bm25_terms(embedded));
+    let embedded = embedded_terms.as_deref().unwrap_or(embedded);
     // The short forms BM25 reads beside the question's words.
     let short_forms = if shape.steps.abbreviations && !shape.symbolic { abbreviations::of_question(&shape.words) } else { Vec::new() };
     // Candidates, the declarations the query names (which retrieval may
@@ -163,7 +173,7 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
         let paths = s.spawn(move || if weighs { index.indexed_paths().map(Some) } else { Ok(None) });
         // Whole-file evidence: BM25 over each file's whole text.
         // The question as BM25 reads it, over chunks and whole texts alike.
-        let base_terms = if shape.steps.stop_words && !shape.symbolic { crate::search::shape::bm25_terms(query) } else { query.to_string() };
+        let base_terms = if shape.steps.stop_words && !shape.symbolic { crate::search::shape::bm25_terms(read) } else { read.to_string() };
         let whole_terms = base_terms.clone();
         let reads_whole = shape.steps.whole_files > 0.0 && shape.reads_file_level();
         let whole_filter = &filter;
@@ -177,7 +187,7 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
         }
         let cands = candidates::gather(
             index,
-            query,
+            embedded,
             &terms,
             &filter,
             candidates::Reach { n: settings.max_vector_candidates, more_files: shape.steps.more_files, feedback: shape.steps.feedback },

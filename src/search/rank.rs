@@ -99,7 +99,8 @@ impl<'q> QueryShape<'q> {
         self.steps.types < 1.0
             && !self.types_asked
             && !declares(&chunk.name, &chunk.breadcrumb, &self.idents)
-            && super::shape::is_type_only(&chunk.node_kind, chunk.parent_chunk_id.is_some(), &chunk.full_source)
+            && (super::shape::is_type_only(&chunk.node_kind, chunk.parent_chunk_id.is_some(), &chunk.full_source)
+                || self.steps.data_as_types && super::shape::is_data_only(&chunk.node_kind, &chunk.full_source))
     }
 
     /// One chunk's adjustments: its role's demotion (unless asked for or

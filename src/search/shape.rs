@@ -152,6 +152,22 @@ pub(crate) fn bm25_terms(query: &str) -> String {
     }
 }
 
+/// The verbs a commit subject opens with to say what kind of change it
+/// is: they name no place in the code.
+const CHANGE_VERBS: &[&str] = &[
+    "add", "adds", "added", "fix", "fixes", "fixed", "prevent", "avoid", "ensure", "allow", "support", "improve", "make", "revert", "update", "correct",
+    "refactor", "implement", "introduce", "properly", "correctly", "should",
+];
+
+/// A query without the change verb it opens with, when it opens with one
+/// and two or more words follow it.
+pub(crate) fn without_change_verb(query: &str) -> Option<&str> {
+    let trimmed = query.trim_start();
+    let (first, rest) = trimmed.split_once(char::is_whitespace)?;
+    let rest = rest.trim_start();
+    (CHANGE_VERBS.contains(&first.to_lowercase().as_str()) && rest.split_whitespace().count() >= 2).then_some(rest)
+}
+
 /// Whether a question asks for types (so type-only declarations are not
 /// demoted): it names a kind of type declaration (`interface`,
 /// `signature`, `typings`), asks "what/which type(s)/options/props/fields",
@@ -185,6 +201,42 @@ pub(crate) fn is_type_only(kind: &str, member: bool, source: &str) -> bool {
                 .enumerate()
                 .any(|(i, &c)| c == b'=' && i > 0 && !matches!(b.get(i + 1), Some(b'>' | b'=')) && !matches!(b[i - 1], b'=' | b'!' | b'<' | b'>'));
             !src.ends_with('}') && !assigns
+        }
+        _ => false,
+    }
+}
+
+/// Whether a chunk declares data and no behaviour: an enum or one of its
+/// members, or a constant whose value is an object or array literal with
+/// no parenthesis outside its strings (no call, no function).
+pub(crate) fn is_data_only(kind: &str, source: &str) -> bool {
+    match kind {
+        "enum" | "enumMember" => true,
+        "const" | "variable" => {
+            let Some((_, value)) = source.split_once('=') else { return false };
+            let value = value.trim_start();
+            if !(value.starts_with('{') || value.starts_with('[')) || value.contains("=>") {
+                return false;
+            }
+            let mut quote: Option<char> = None;
+            let mut escaped = false;
+            for c in value.chars() {
+                match quote {
+                    Some(q) => {
+                        if escaped {
+                            escaped = false;
+                        } else if c == '\\' {
+                            escaped = true;
+                        } else if c == q {
+                            quote = None;
+                        }
+                    }
+                    None if c == '\'' || c == '"' || c == '`' => quote = Some(c),
+                    None if c == '(' => return false,
+                    None => {}
+                }
+            }
+            true
         }
         _ => false,
     }
@@ -246,6 +298,16 @@ mod tests {
         assert!(!is_type_only("property", false, "x: number"));
         assert!(!is_type_only("function", false, "function f(): void {}"));
         assert!(!is_type_only("enum", false, "enum E { A }"));
+        // Data is told apart for the type step's `data_as_types`.
+        assert!(is_data_only("enum", "enum E { A }"));
+        assert!(is_data_only("enumMember", "SETUP_CONST = 'setup-const'"));
+        assert!(is_data_only("const", "export const ErrorTypeStrings: Record<ErrorTypes, string> = {\n  [ErrorCodes.SETUP_FUNCTION]: 'setup function (x)',\n}"));
+        assert!(is_data_only("const", "const order = ['pre', \"post\"]"));
+        assert!(!is_data_only("const", "const handlers = { get(target) { return target } }"));
+        assert!(!is_data_only("const", "const table = { run: () => 1 }"));
+        assert!(!is_data_only("const", "const client = createClient({ url })"));
+        assert!(!is_data_only("const", "const pending = new Set()"));
+        assert!(!is_data_only("function", "function f() { return { a: 1 } }"));
 
         assert!(asks_for_types("What options does useQuery accept?"));
         assert!(asks_for_types("which type does createRouter return"));

@@ -112,6 +112,27 @@ pub struct Steps {
     /// gains this share of the top score times its file's BM25 over whole
     /// files (`Index::file_bm25`) relative to the best file's; 0.0: off.
     pub whole_files: f64,
+    /// A query that states a change reads without the verb it opens with
+    /// ("add", "fix", "prevent", …: `shape::without_change_verb`), which
+    /// says what kind of change, not where: `Verbs::Bm25` for BM25 (over
+    /// chunks and whole files), `Verbs::Everywhere` for the vectors too.
+    /// Measured, off.
+    pub change_verbs: Verbs,
+    /// The type step treats data as it treats types: an enum, its
+    /// members, and a constant whose value is an object or array literal
+    /// with no call or function in it (`shape::is_data_only`). Measured, off.
+    pub data_as_types: bool,
+    /// The vectors read the question as BM25 does, without its English
+    /// function words (`shape::bm25_terms`). Measured, off.
+    pub vector_terms: bool,
+}
+
+/// Where a change's opening verb is left out (`Steps::change_verbs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verbs {
+    Kept,
+    Bm25,
+    Everywhere,
 }
 
 /// Which usage prior ranks (`structure::usage`).
@@ -158,6 +179,9 @@ impl Steps {
         history_relative: false,
         file_level_questions: false,
         whole_files: 0.0,
+        change_verbs: Verbs::Kept,
+        data_as_types: false,
+        vector_terms: false,
     };
     /// What ships: each step that gained on the untuned queries
     /// (benches/README.md, the ablation).
@@ -194,6 +218,9 @@ impl Steps {
         history_relative: true,
         file_level_questions: false,
         whole_files: WHOLE_FILES,
+        change_verbs: Verbs::Kept,
+        data_as_types: false,
+        vector_terms: false,
     };
     /// The default before issue 45's steps: path evidence as a lift, the
     /// definition lift by name alone, no symbol-query weighting, comment

@@ -108,7 +108,8 @@ fn dump(q: &EvalQuery, hits: &[Hit], scores: &[f64], votes: &[(String, f64)]) {
 }
 
 /// With `TSQ_BENCH_FEATURES=<file>`, one JSON line per question for
-/// studying file-level orderings offline: the default's ranked chunks
+/// studying file-level orderings offline: the default's ranked chunks (or
+/// those of the row named exactly by `TSQ_BENCH_FEATURES_ROW`)
 /// (path, final score, normalized BM25 and vector, role), BM25 over whole
 /// files (path, score) and the history votes.
 fn features(q: &EvalQuery, ranked: &[tsq::search::Ranked], whole: &[(Hit, f64)], votes: &[(String, f64)]) {
@@ -211,6 +212,10 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, set: Option<&str>, rows: 
             "tsq, before file-level, whole files 0.3, relative history 0.5, 10 more files",
             Some(Steps { whole_files: tsq::search::rank::WHOLE_FILES, history: 0.5, history_relative: true, more_files: 10, ..NO_FILE_LEVEL }),
         ),
+        ("tsq, default, BM25 reads a change without its verb", Some(Steps { change_verbs: tsq::search::steps::Verbs::Bm25, ..Steps::DEFAULT })),
+        ("tsq, default, a change read without its verb", Some(Steps { change_verbs: tsq::search::steps::Verbs::Everywhere, ..Steps::DEFAULT })),
+        ("tsq, default, data tables demoted as types", Some(Steps { data_as_types: true, ..Steps::DEFAULT })),
+        ("tsq, default, vectors read the question without function words", Some(Steps { vector_terms: true, ..Steps::DEFAULT })),
         ("tsq, default without the type step", Some(Steps { types: 1.0, ..Steps::DEFAULT })),
         ("tsq, default without test lending", Some(Steps { test_lending: false, ..Steps::DEFAULT })),
         ("tsq, default without call lending", Some(Steps { call_lending: false, ..Steps::DEFAULT })),
@@ -263,9 +268,11 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, set: Option<&str>, rows: 
                 });
             index.set_history(history);
             let mut scores_of_default = Vec::new();
-            // The default's ranked chunks (the last system), for the features dump.
+            // The ranked chunks of the default (the last system), or of the
+            // row `TSQ_BENCH_FEATURES_ROW` names, for the features dump.
             let mut ranked_by_default = Vec::new();
-            for (i, (_, steps, depth, share)) in systems.iter().enumerate() {
+            let features_row = std::env::var("TSQ_BENCH_FEATURES_ROW").ok();
+            for (i, (name, steps, depth, share)) in systems.iter().enumerate() {
                 let hits = match (i, steps) {
                     (0, _) => whole.search(&q.query, DEPTH),
                     (1, _) => windows.search(&q.query, DEPTH),
@@ -275,7 +282,9 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, set: Option<&str>, rows: 
                         let ranked = tsq::search::select::dedupe_concerns(r.ranked);
                         scores_of_default = ranked.iter().take(DEPTH).map(|c| c.scores.final_score).collect();
                         let hits = ranked.iter().take(DEPTH).map(|c| crate::search::hit(&c.row)).collect();
-                        ranked_by_default = ranked;
+                        if features_row.as_deref().map_or(true, |r| name == r) {
+                            ranked_by_default = ranked;
+                        }
                         hits
                     }
                     _ => unreachable!(),
