@@ -155,8 +155,28 @@ pub(crate) fn bm25_terms(query: &str) -> String {
 /// The verbs a commit subject opens with to say what kind of change it
 /// is: they name no place in the code.
 const CHANGE_VERBS: &[&str] = &[
-    "add", "adds", "added", "fix", "fixes", "fixed", "prevent", "avoid", "ensure", "allow", "support", "improve", "make", "revert", "update", "correct",
-    "refactor", "implement", "introduce", "properly", "correctly", "should",
+    "add",
+    "adds",
+    "added",
+    "fix",
+    "fixes",
+    "fixed",
+    "prevent",
+    "avoid",
+    "ensure",
+    "allow",
+    "support",
+    "improve",
+    "make",
+    "revert",
+    "update",
+    "correct",
+    "refactor",
+    "implement",
+    "introduce",
+    "properly",
+    "correctly",
+    "should",
 ];
 
 /// A query without the change verb it opens with, when it opens with one
@@ -301,7 +321,10 @@ mod tests {
         // Data is told apart for the type step's `data_as_types`.
         assert!(is_data_only("enum", "enum E { A }"));
         assert!(is_data_only("enumMember", "SETUP_CONST = 'setup-const'"));
-        assert!(is_data_only("const", "export const ErrorTypeStrings: Record<ErrorTypes, string> = {\n  [ErrorCodes.SETUP_FUNCTION]: 'setup function (x)',\n}"));
+        assert!(is_data_only(
+            "const",
+            "export const ErrorTypeStrings: Record<ErrorTypes, string> = {\n  [ErrorCodes.SETUP_FUNCTION]: 'setup function (x)',\n}"
+        ));
         assert!(is_data_only("const", "const order = ['pre', \"post\"]"));
         assert!(!is_data_only("const", "const handlers = { get(target) { return target } }"));
         assert!(!is_data_only("const", "const table = { run: () => 1 }"));
@@ -319,5 +342,15 @@ mod tests {
         assert!(!asks_for_types("Where do we refresh tokens?"));
         assert!(asks_for_types("How does type inference extract input and output types"));
         assert!(asks_for_types("where are the schemas' shapes merged"));
+    }
+
+    #[test]
+    fn a_change_reads_without_its_opening_verb() {
+        assert_eq!(without_change_verb("skip async component callbacks"), None, "skip names what the code does");
+        assert_eq!(without_change_verb("Add retry delay to mutations"), Some("retry delay to mutations"));
+        assert_eq!(without_change_verb("fix  hydration mismatch warning"), Some("hydration mismatch warning"));
+        assert_eq!(without_change_verb("fix typo"), None, "one word left is too little to read alone");
+        assert_eq!(without_change_verb("fixture loading order"), None);
+        assert_eq!(without_change_verb(""), None);
     }
 }

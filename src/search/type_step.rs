@@ -1,6 +1,8 @@
 //! The type step (issue 24, third pass): questions ask for behaviour, so
 //! a type-only declaration (an interface, a type alias, a member with
-//! neither body nor initializer) gives way to implementations, unless the
+//! neither body nor initializer) and data (`Steps::data_as_types`: an
+//! enum, its members, a constant that is an object or array literal with
+//! no call or function) give way to implementations, unless the
 //! question asks for types or names it, or one of the strongest other
 //! candidates uses it from the same file, by the occurrence rows (a config
 //! interface beside the operator that answers). Measured in
