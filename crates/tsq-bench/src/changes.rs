@@ -282,7 +282,7 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, set: Option<&str>, rows: 
                         let ranked = tsq::search::select::dedupe_concerns(r.ranked);
                         scores_of_default = ranked.iter().take(DEPTH).map(|c| c.scores.final_score).collect();
                         let hits = ranked.iter().take(DEPTH).map(|c| crate::search::hit(&c.row)).collect();
-                        if features_row.as_deref().map_or(true, |r| name == r) {
+                        if features_row.as_deref().is_none_or(|r| name == r) {
                             ranked_by_default = ranked;
                         }
                         hits
