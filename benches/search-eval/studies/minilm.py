@@ -1,9 +1,8 @@
-#!/usr/bin/env python3
-"""Offline: history votes by the local model's similarity of commit subjects, beside BM25 votes."""
-import json, math, sys, os, pickle, re, collections, glob
+"""The vendored MiniLM run by ONNX Runtime, its texts' identifiers spaced
+as tsq's local embedder reads them (`embed::local::identifier_words`)."""
+import os, re
 import numpy as np, onnxruntime as ort
 from tokenizers import Tokenizer
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')); sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 M = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', 'vendor-models', 'minilm')
 tok = Tokenizer.from_file(M + '/tokenizer.json'); tok.no_padding(); tok.no_truncation()
 sess = ort.InferenceSession(M + '/model-w4.onnx', providers=['CPUExecutionProvider'])
