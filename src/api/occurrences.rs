@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::request::RequestError;
 use super::{lock, structure_error, Engine, EngineError};
 use crate::config::Overrides;
-use crate::index::Index;
+use crate::index::{Index, PassLock};
 use crate::lookup::{LookupAnswer, LookupConfig};
 use crate::progress::Progress;
 use crate::query::SymbolQuery;
@@ -75,7 +75,19 @@ impl Engine {
     pub(super) fn sync_occurrences_of(&self, tree: &Tree, progress: &dyn Progress) -> Result<OccurrenceReport, EngineError> {
         self.sync_tree(tree, progress)?;
         let _pass = lock(&self.occurrence_pass);
+        let _across = self.pass_lock(true)?;
         self.run_occurrence_sync(tree, progress, None)
+    }
+
+    /// The index's occurrence pass lock, which orders passes across
+    /// processes (`index::occurrence_pass`); the caller holds
+    /// `occurrence_pass`, which orders this engine's threads. `None`
+    /// when `wait` is false and another process's pass is running. Taken
+    /// without the `index` mutex, so that answers meanwhile still read
+    /// the index (order: `occurrence_pass`, the pass lock, `index`, the
+    /// writer lock).
+    fn pass_lock(&self, wait: bool) -> Result<Option<PassLock>, EngineError> {
+        Ok(crate::index::occurrence_pass(&self.root, wait)?)
     }
 
     /// The occurrence rows an answer may read. A CLI process brings them
@@ -100,6 +112,8 @@ impl Engine {
             Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner(),
             Err(std::sync::TryLockError::WouldBlock) => return Ok(RowsFor::Refreshing { pending: pending()? }),
         };
+        // Another process's pass (a `tsq index` beside `tsq serve`): not waited for.
+        let Some(_across) = self.pass_lock(false)? else { return Ok(RowsFor::Refreshing { pending: pending()? }) };
         let n = pending()?;
         if n > inline {
             return Ok(RowsFor::Refreshing { pending: n });
@@ -125,10 +139,12 @@ impl Engine {
             }
         }
         let _pass = lock(&self.occurrence_pass);
+        let _across = self.pass_lock(true)?;
         self.run_occurrence_sync(tree, progress, None)
     }
 
-    /// One occurrence sync; the caller holds `occurrence_pass`. The index
+    /// One occurrence sync; the caller holds `occurrence_pass` and the
+    /// index's pass lock. The index
     /// is locked only to read and to write, not while a batch is checked.
     fn run_occurrence_sync(&self, tree: &Tree, progress: &dyn Progress, limit: Option<usize>) -> Result<OccurrenceReport, EngineError> {
         {

@@ -16,6 +16,8 @@ pub fn clean(root: &Path) -> Result<bool, IndexError> {
     if !confine::check(&dir)? {
         return Ok(false);
     }
+    // No pass is writing its records meanwhile (nor their temporary files).
+    let _pass = lock::acquire_pass(&dir).map_err(|e| io(&dir, e))?;
     let _lock = lock::acquire(&dir).map_err(|e| io(&dir, e))?;
     let mut removed = false;
     for entry in std::fs::read_dir(&dir).map_err(|e| io(&dir, e))? {
@@ -90,12 +92,52 @@ pub(super) fn read_meta(dir: &Path) -> Option<Meta> {
 }
 
 /// Writes through a temporary file and a rename, so it is whole or absent.
+///
+/// The temporary file is this write's own (`<name>.<pid>-<n>-<ns>.tmp`, created
+/// exclusively): records are written outside the writer lock (the
+/// occurrence pass's), so two processes may write one record at once, and
+/// with a shared temporary name one's rename would find the other's file
+/// already moved. Each rename is whole, so the last one wins. An exclusive
+/// create never opens what is already there (a planted link included).
 pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), IndexError> {
     use std::io::Write;
-    let tmp = path.with_extension("tmp");
-    let mut f = std::fs::File::create(&tmp).map_err(|e| io(&tmp, e))?;
-    f.write_all(bytes).and_then(|_| f.sync_all()).map_err(|e| io(&tmp, e))?;
-    std::fs::rename(&tmp, path).map_err(|e| io(path, e))
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static WRITES: AtomicU64 = AtomicU64::new(0);
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    // A name a killed writer left (pids repeat) is passed over, not opened.
+    let (tmp, mut f) = loop {
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+        let tmp = path.with_file_name(format!("{name}.{}-{}-{nanos}.tmp", std::process::id(), WRITES.fetch_add(1, Ordering::Relaxed)));
+        match std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp) {
+            Ok(f) => break (tmp, f),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(io(&tmp, e)),
+        }
+    };
+    let written = f.write_all(bytes).and_then(|_| f.sync_all()).map_err(|e| io(&tmp, e)).and_then(|()| std::fs::rename(&tmp, path).map_err(|e| io(path, e)));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
+}
+
+/// A temporary file older than this was left by a writer that died
+/// between create and rename (`write_atomic`); a live write takes
+/// milliseconds.
+const ABANDONED: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// Removes temporary files at the top of the index directory that a
+/// killed writer left (each write has its own name, so nothing else
+/// replaces them). Best effort, after a sync that wrote.
+pub(super) fn sweep_temporaries(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for e in entries.flatten() {
+        let abandoned = e.file_name().to_string_lossy().ends_with(".tmp")
+            && e.metadata().is_ok_and(|m| m.is_file() && m.modified().is_ok_and(|t| t.elapsed().is_ok_and(|age| age > ABANDONED)));
+        if abandoned {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
 }
 
 pub(super) fn write_meta(dir: &Path, meta: &Meta) -> Result<(), IndexError> {
@@ -204,9 +246,13 @@ pub fn write_origin(dir: &Path, origin: Option<&Origin>) -> Result<(), IndexErro
 }
 
 /// Runs `f` on the index directory of `root` (created if absent) under
-/// the writer lock: what a publish reads and a pull swaps.
+/// the writer lock: what a publish reads and a pull swaps. The occurrence
+/// pass lock is taken first: a pass writes its records outside the writer
+/// lock, so a publish would read them half-updated and a pull's swap
+/// would have its records overwritten by a pass that started before it.
 pub(crate) fn with_writer_lock<T>(root: &Path, f: impl FnOnce(&Path) -> T) -> Result<T, IndexError> {
     let dir = prepare_dir(&super::index_dir(root))?;
+    let _pass = lock::acquire_pass(&dir).map_err(|e| io(&dir, e))?;
     let _lock = lock::acquire(&dir).map_err(|e| io(&dir, e))?;
     Ok(f(&dir))
 }
@@ -228,5 +274,37 @@ impl Trust {
             Trust::Verified => "signature verified",
             Trust::Unsigned => "unsigned (no public key configured)",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::write_atomic;
+
+    /// Two writers of one record at once (the occurrence pass writes its
+    /// records outside the writer lock): each write is whole, the record
+    /// is one of them, and no temporary file is left.
+    #[test]
+    fn concurrent_writes_of_one_record_all_succeed_whole() {
+        let dir = std::env::temp_dir().join(format!("tsq-write-atomic-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("occurrence-pending.json");
+        let texts: Vec<String> = (0..4).map(|t| format!("[\"{}\"]", t.to_string().repeat(100_000))).collect();
+        std::thread::scope(|s| {
+            for text in &texts {
+                let path = &path;
+                s.spawn(move || {
+                    for _ in 0..50 {
+                        write_atomic(path, text.as_bytes()).unwrap();
+                    }
+                });
+            }
+        });
+        let got = std::fs::read_to_string(&path).unwrap();
+        assert!(texts.contains(&got), "the record is one whole write");
+        let names: Vec<String> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        assert_eq!(names, ["occurrence-pending.json"]);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -17,14 +17,17 @@ pub(crate) const GENERATION: &str = "generation";
 /// at each sync, so never published and never pulled.
 pub(crate) const HISTORY: &str = "history.json";
 
-/// What stays local in the index directory: the writer lock, the user's
+/// The occurrence pass's lock (`lock::PassLock`): one pass per index.
+pub(crate) const PASS_LOCK: &str = "occurrence-pass.lock";
+
+/// What stays local in the index directory: the writer and pass locks, the user's
 /// `config.toml`, the write journal, a pull's staging, journal and
 /// generation, where the index came from, the local git's history.
 /// Everything else is the index a publish uploads and a pull replaces.
-const LOCAL_ONLY: &[&str] = &["lock", ".gitignore", "config.toml", JOURNAL, ORIGIN, INCOMING, OUTGOING, SWAP, GENERATION, HISTORY, ".write-probe"];
+const LOCAL_ONLY: &[&str] = &["lock", PASS_LOCK, ".gitignore", "config.toml", JOURNAL, ORIGIN, INCOMING, OUTGOING, SWAP, GENERATION, HISTORY, ".write-probe"];
 /// The local files tsq writes at the top of the index directory, beside
 /// `INDEX_FILES` (`is_tsq_file`).
-const LOCAL_FILES: &[&str] = &["lock", ".gitignore", "config.toml", JOURNAL, ORIGIN, SWAP, GENERATION, HISTORY, ".write-probe"];
+const LOCAL_FILES: &[&str] = &["lock", PASS_LOCK, ".gitignore", "config.toml", JOURNAL, ORIGIN, SWAP, GENERATION, HISTORY, ".write-probe"];
 
 /// Whether tsq writes a plain file named `name` at the top of the index
 /// directory (`confine` checks its type, `clean` removes it).

@@ -107,3 +107,34 @@ pub(crate) fn try_acquire(dir: &Path) -> std::io::Result<Option<WriterLock>> {
         }
     }
 }
+
+/// Held while an occurrence pass runs (`Index::occurrence_pass`): one pass
+/// per index across processes. A pass writes its rows batch by batch
+/// under the writer lock and checks each batch without it; a second
+/// process that ran its own pass meanwhile would check every file again
+/// for nothing. This process's passes are ordered by the engine's own
+/// mutex; this lock orders processes (and engines) on one index.
+pub(crate) struct PassLock {
+    _file: File,
+}
+
+fn pass_file(dir: &Path) -> std::io::Result<File> {
+    std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(dir.join(super::layout::PASS_LOCK))
+}
+
+/// Waits for the occurrence pass lock.
+pub(crate) fn acquire_pass(dir: &Path) -> std::io::Result<PassLock> {
+    let file = pass_file(dir)?;
+    file.lock()?;
+    Ok(PassLock { _file: file })
+}
+
+/// The occurrence pass lock if no other pass holds it; `None` when one does.
+pub(crate) fn try_acquire_pass(dir: &Path) -> std::io::Result<Option<PassLock>> {
+    let file = pass_file(dir)?;
+    match file.try_lock() {
+        Ok(()) => Ok(Some(PassLock { _file: file })),
+        Err(std::fs::TryLockError::WouldBlock) => Ok(None),
+        Err(std::fs::TryLockError::Error(e)) => Err(e),
+    }
+}

@@ -35,6 +35,7 @@ use disk::{clear_tables, dir_size, prepare_dir, read_meta, write_meta};
 pub(crate) use disk::{snapshot_files, with_writer_lock, Origin, Trust};
 
 pub(crate) use layout::is_local_only;
+pub(crate) use lock::PassLock;
 pub use schema::{ChunkRow, SCHEMA_VERSION};
 
 pub use search_reads::{Filter, Hit, IdHit};
@@ -179,10 +180,37 @@ pub fn index_dir(root: &Path) -> PathBuf {
     root.join(".tsq")
 }
 
+/// The occurrence pass lock of `root`'s index (`lock::PassLock`), which
+/// exists: waits for another process's pass when `wait`, else `None`
+/// while one runs. Taken before the writer lock, never while holding it.
+pub(crate) fn occurrence_pass(root: &Path, wait: bool) -> Result<Option<PassLock>, IndexError> {
+    let dir = index_dir(root);
+    if wait { lock::acquire_pass(&dir).map(Some) } else { lock::try_acquire_pass(&dir) }.map_err(|e| io(&dir, e))
+}
+
 /// Refuses an index directory tsq may not write in (`confine`): a link,
 /// or one holding a link.
 pub(crate) fn check_confined(root: &Path) -> Result<(), IndexError> {
     confine::check(&index_dir(root)).map(|_| ())
+}
+
+/// What an index stored as `old` needs before `wanted` may use it: a
+/// rebuild (another schema, or vectors of another size) or new vectors
+/// only (another model of the same size), each with the note saying why.
+fn rebuild_or_reembed(old: Option<&Meta>, wanted: Option<&EmbedderId>) -> (Option<String>, Option<String>) {
+    let Some(m) = old else { return (None, None) };
+    if m.schema_version != SCHEMA_VERSION {
+        return (Some(format!("index schema v{} is not v{SCHEMA_VERSION}: rebuilding", m.schema_version)), None);
+    }
+    match (&m.embedder, wanted) {
+        // Another model of the same size needs new vectors only; the
+        // chunks and the occurrence rows do not depend on it.
+        (Some(old), Some(new)) if old != new && old.dimension == new.dimension => {
+            (None, Some(format!("embedder changed from {old} to {new}: re-embedding everything (chunks and structure kept)")))
+        }
+        (Some(old), Some(new)) if old != new => (Some(format!("embedder changed from {old} to {new}: re-embedding everything")), None),
+        _ => (None, None),
+    }
 }
 
 impl Index {
@@ -221,20 +249,20 @@ impl Index {
             notes.push("the last `tsq index --from` was stopped while swapping in the pulled index: the swap was finished".into());
         }
         let generation = swap::generation(&dir);
-        let old_meta = read_meta(&dir);
         let wanted = embedder.as_ref().map(|e| e.id());
-        let (mut rebuild, mut reembed) = (None, None);
-        if let Some(m) = &old_meta {
-            if m.schema_version != SCHEMA_VERSION {
-                rebuild = Some(format!("index schema v{} is not v{SCHEMA_VERSION}: rebuilding", m.schema_version));
-            } else if let (Some(old), Some(new)) = (&m.embedder, &wanted) {
-                // Another model of the same size needs new vectors only;
-                // the chunks and the occurrence rows do not depend on it.
-                if old != new && old.dimension == new.dimension {
-                    reembed = Some(format!("embedder changed from {old} to {new}: re-embedding everything (chunks and structure kept)"));
-                } else if old != new {
-                    rebuild = Some(format!("embedder changed from {old} to {new}: re-embedding everything"));
-                }
+        let mut old_meta = read_meta(&dir);
+        let (mut rebuild, mut reembed) = rebuild_or_reembed(old_meta.as_ref(), wanted.as_ref());
+        // Another process may be rebuilding too (both opened an index an
+        // upgrade outdated): decide again under the writer lock, which is
+        // held until the new tables and `meta.json` are written, so the
+        // second finds the rebuild done instead of clearing its tables.
+        let mut rebuilding = None;
+        if rebuild.is_some() {
+            rebuilding = Some(lock::acquire(&dir).map_err(|e| io(&dir, e))?);
+            old_meta = read_meta(&dir);
+            (rebuild, reembed) = rebuild_or_reembed(old_meta.as_ref(), wanted.as_ref());
+            if rebuild.is_none() {
+                rebuilding = None;
             }
         }
         let dimension = wanted.as_ref().map(|w| w.dimension).or(old_meta.as_ref().map(|m| m.dimension)).unwrap_or(embed::local::DIMENSION);
@@ -248,7 +276,11 @@ impl Index {
         // creating one anyway, the open is retried under the lock, which
         // that writer holds until every table is committed.
         let creating = store::TABLES.iter().any(|t| !store::created(&dir, t));
-        let mut guard = if creating { Some(lock::acquire(&dir).map_err(|e| io(&dir, e))?) } else { None };
+        let mut guard = match rebuilding {
+            Some(g) => Some(g),
+            None if creating => Some(lock::acquire(&dir).map_err(|e| io(&dir, e))?),
+            None => None,
+        };
         let started = std::time::Instant::now();
         let opened = runtime.block_on(Store::open(&dir, dimension));
         let (mut store, mut recovered) = match opened {
@@ -260,6 +292,11 @@ impl Index {
             other => other?,
         };
         tracing::debug!(ms = started.elapsed().as_millis() as u64, "index store opened");
+        if rebuild.is_some() {
+            let meta =
+                Meta { schema_version: SCHEMA_VERSION, tsq_version: env!("CARGO_PKG_VERSION").into(), embedder: wanted.clone(), dimension, last_sync: None };
+            write_meta(&dir, &meta)?;
+        }
         drop(guard);
         if runtime.block_on(store.table_dimension())? != dimension {
             notes.push(format!("the index holds vectors of another size than {dimension}: rebuilding"));
@@ -397,6 +434,7 @@ impl Index {
         // no-change sync stays a walk, a stat and one read of `files`.
         if self.runtime.block_on(self.store.table_versions())? != before {
             self.runtime.block_on(self.store.housekeeping(false))?;
+            disk::sweep_temporaries(&self.dir);
         }
         if self.config.history && history::refresh(self)? {
             self.history = Default::default();

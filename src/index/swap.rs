@@ -31,12 +31,13 @@ struct Journal {
     entries: Vec<String>,
 }
 
-/// Test hook: `TSQ_TEST_PULL_PAUSE=<step>` stops a pull at that step
-/// (`download`, `stage`, `verify`, `swap`), says so on stderr and waits, so
-/// that a test can `kill -9` it there.
+/// Test hook: `TSQ_TEST_PAUSE=<step>` stops a pull at that step
+/// (`download`, `stage`, `verify`, `swap`), or an occurrence pass before
+/// its last records (`occurrences-finish`), says so on stderr and waits,
+/// so that a test can `kill -9` it there.
 pub(crate) fn crash_point(step: &str) {
-    if std::env::var("TSQ_TEST_PULL_PAUSE").is_ok_and(|s| s == step) {
-        eprintln!("tsq: pull paused at {step}");
+    if std::env::var("TSQ_TEST_PAUSE").is_ok_and(|s| s == step) {
+        eprintln!("tsq: paused at {step}");
         std::thread::sleep(std::time::Duration::from_secs(600));
     }
 }

@@ -123,6 +123,21 @@ impl Affecting {
         Affecting(out)
     }
 
+    /// Adds the files of `consulted` the record lacks, with their hash
+    /// now (as `of` reads a file first consulted); true when any was.
+    /// Recorded files keep their hash, so a change not yet re-indexed is
+    /// still seen.
+    pub fn add_new<'a>(&mut self, root: &Path, consulted: impl Iterator<Item = &'a String>) -> bool {
+        let mut added = false;
+        for a in consulted {
+            if !self.0.contains_key(a) {
+                self.0.insert(a.clone(), hash_of(root, a));
+                added = true;
+            }
+        }
+        added
+    }
+
     pub fn save(&self, index: &Index) -> Result<(), IndexError> {
         index.put_record(AFFECTING, &serde_json::to_string(self).unwrap_or_default())
     }

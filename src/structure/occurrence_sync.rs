@@ -27,6 +27,12 @@
 //! a batch is computed and again after; if any changed, the batch is
 //! dropped and the sync reports it (the next sync redoes it).
 //!
+//! **Records before rows.** What a later sync reads to find its work
+//! (the files left, the package.json files resolution read, the
+//! programs' scope) is written before the rows of the batch that changes
+//! it, so a `kill -9` anywhere leaves work for the next sync to find,
+//! never a fresh row the records do not account for.
+//!
 //! **The index is held only to read and to write** (`WithIndexMut`): a
 //! pass computes each batch without it, so that `tsq serve` answers from
 //! the index while its background pass runs.
@@ -196,7 +202,7 @@ pub fn sync(
     let start = read_start(index)?;
     let Plan { current, indexable, deleted, mut queue, full, mut imports, mut consulted, affecting_now, affecting_changed, resolution_moved } =
         plan(ws, tree, view, &start)?;
-    let Start { root, stored, marker, mut scope, mut pending, .. } = start;
+    let Start { root, stored, marker, mut scope, mut pending, affecting: mut recorded, .. } = start;
     let mut report = OccurrenceReport { full, ..Default::default() };
     if report.full {
         scope.restart();
@@ -335,13 +341,25 @@ pub fn sync(
         // marker, which has not changed.
         let left = Pending(queue.clone());
         let record = left != pending;
+        // A package.json first consulted by these rows joins the record
+        // before they are written: the record is what a later sync checks
+        // for changes, and the pass's last step (which writes it whole)
+        // may never run.
+        let consulted_more = recorded.add_new(&root, file_rows.iter().flat_map(|r| r.affecting.iter()));
         index(&mut |ix| {
             if record {
                 left.save(ix)?;
             }
+            if consulted_more {
+                recorded.save(ix)?;
+            }
+            // The scope too: a file whose rows are written is in its
+            // programs' record first. A crash between the two leaves a
+            // file without fresh rows, which the next sync indexes; the
+            // other order left rows that answers filter out.
+            scope.save(ix)?;
             usage_changed = usage_changed || report.full || use_edges_changed(ix, &batch, &rows)?;
-            ix.put_occurrences(&file_rows, &rows, &declaration_rows)?;
-            scope.save(ix)
+            Ok(ix.put_occurrences(&file_rows, &rows, &declaration_rows)?)
         })?;
         pending = left;
         done.extend(batch);
@@ -365,6 +383,7 @@ pub fn sync(
     }
     report.indexed = done.len().saturating_sub(report.failed.len());
     report.cascaded = cascaded.len();
+    crate::index::crash_point("occurrences-finish");
     let finish =
         Finish { root: &root, marker: &marker, consulted: &consulted, affecting_now: &affecting_now, affecting_changed: &affecting_changed, usage_changed };
     finish.run(index, ws, tree, view, &mut report, &mut scope, pending, !done.is_empty())?;

@@ -20,7 +20,7 @@ use sha2::Digest;
 fn tsq(args: &[&str]) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_tsq"));
     c.args(args).env("TSQ_EMBEDDER", "none");
-    for var in ["TSQ_SHARE_KEY", "TSQ_SHARE_FROM", "TSQ_SHARE_SIGNING_KEY", "TSQ_SHARE_PUBLIC_KEY", "TSQ_TEST_PULL_PAUSE"] {
+    for var in ["TSQ_SHARE_KEY", "TSQ_SHARE_FROM", "TSQ_SHARE_SIGNING_KEY", "TSQ_SHARE_PUBLIC_KEY", "TSQ_TEST_PAUSE"] {
         c.env_remove(var);
     }
     c
@@ -363,7 +363,7 @@ fn a_directory_link_out_of_the_root_is_never_walked() {
 /// Waits for `tsq: pull paused at <step>` on the child's stderr.
 fn wait_for_pause(child: &mut std::process::Child, step: &str) {
     let stderr = child.stderr.take().unwrap();
-    let want = format!("pull paused at {step}");
+    let want = format!("paused at {step}");
     for line in BufReader::new(stderr).lines() {
         let line = line.unwrap();
         if line.contains(&want) {
@@ -385,7 +385,7 @@ fn a_pull_killed_at_any_step_leaves_the_old_index_or_the_new_one_whole() {
     for step in ["download", "stage", "verify", "swap"] {
         let old = index_content(&reader);
         let mut c = tsq(&["index", "--from", &url, "--root", &root_arg(&reader)]);
-        c.env("TSQ_TEST_PULL_PAUSE", step).stdout(Stdio::null()).stderr(Stdio::piped());
+        c.env("TSQ_TEST_PAUSE", step).stdout(Stdio::null()).stderr(Stdio::piped());
         let mut child = c.spawn().unwrap();
         wait_for_pause(&mut child, step);
         // kill -9: no destructor, no cleanup.

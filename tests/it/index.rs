@@ -336,19 +336,45 @@ fn two_writers_at_once_both_finish_consistently() {
     let ws = TempDir::copy_of(&common::repo().join("fixtures/ts-ls"), "index-two-writers");
     let root = ws.0.to_str().unwrap().to_string();
     let spawn = || Command::new(env!("CARGO_BIN_EXE_tsq")).args(["index", "--root", &root, "--embedder", "none", "--json"]).output().unwrap();
-    let (a, b) = std::thread::scope(|s| {
-        let a = s.spawn(spawn);
-        let b = s.spawn(spawn);
-        (a.join().unwrap(), b.join().unwrap())
-    });
-    assert!(a.status.success() && b.status.success(), "{}\n{}", String::from_utf8_lossy(&a.stderr), String::from_utf8_lossy(&b.stderr));
-    let (ra, rb): (Value, Value) = (serde_json::from_slice(&a.stdout).unwrap(), serde_json::from_slice(&b.stdout).unwrap());
-    // One parsed everything; the other, waiting for the lock, found it done.
-    let parsed = [ra["parsed"].as_u64().unwrap(), rb["parsed"].as_u64().unwrap()];
-    assert!(parsed.contains(&0), "one writer waited: {ra} {rb}");
-    assert_eq!(ra["chunks"], rb["chunks"]);
-    let index = Index::open_with(&ws.0, &IndexConfig::default(), None).unwrap();
-    assert!(index.check_invariants().unwrap().is_empty());
+    // Round 1: a first index. Round 2: an index an upgrade outdated (another
+    // schema in meta.json), which both processes find needs a rebuild; the
+    // second to take the lock must find it rebuilt, not clear the first's
+    // new tables under its sync.
+    for round in ["first index", "rebuild after an upgrade"] {
+        if round != "first index" {
+            let meta = ws.0.join(".tsq/meta.json");
+            let mut m: Value = serde_json::from_str(&std::fs::read_to_string(&meta).unwrap()).unwrap();
+            m["schemaVersion"] = 0.into();
+            std::fs::write(&meta, m.to_string()).unwrap();
+        }
+        let (a, b) = std::thread::scope(|s| {
+            let a = s.spawn(spawn);
+            let b = s.spawn(spawn);
+            (a.join().unwrap(), b.join().unwrap())
+        });
+        assert!(a.status.success() && b.status.success(), "{round}: {}\n{}", String::from_utf8_lossy(&a.stderr), String::from_utf8_lossy(&b.stderr));
+        let (ra, rb): (Value, Value) = (serde_json::from_slice(&a.stdout).unwrap(), serde_json::from_slice(&b.stdout).unwrap());
+        // One parsed everything; the other, waiting for the lock, found it done.
+        let parsed = [ra["parsed"].as_u64().unwrap(), rb["parsed"].as_u64().unwrap()];
+        assert!(parsed.contains(&0) && parsed.iter().any(|&n| n > 0), "{round}: one writer parsed, the other waited: {ra} {rb}");
+        assert_eq!(ra["chunks"], rb["chunks"], "{round}");
+        // The occurrence pass too: one process checked every file, the other
+        // waited for its pass lock and found the rows fresh (two passes at
+        // once also raced on the records' temporary files).
+        let indexed = [ra["occurrences"]["indexed"].as_u64().unwrap(), rb["occurrences"]["indexed"].as_u64().unwrap()];
+        assert!(indexed.contains(&0) && indexed.iter().any(|&n| n > 0), "{round}: one occurrence pass: {indexed:?}");
+        let leftovers: Vec<String> = std::fs::read_dir(ws.0.join(".tsq"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".tmp"))
+            .collect();
+        assert!(leftovers.is_empty(), "{round}: no temporary file is left: {leftovers:?}");
+        let index = Index::open_with(&ws.0, &IndexConfig::default(), None).unwrap();
+        assert!(index.check_invariants().unwrap().is_empty(), "{round}");
+        // Nothing is left to do.
+        let again = index_json(&ws.0);
+        assert_eq!((again["parsed"].as_u64(), again["occurrences"]["indexed"].as_u64()), (Some(0), Some(0)), "{round}: {again}");
+    }
 }
 
 #[test]

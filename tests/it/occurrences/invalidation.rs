@@ -205,6 +205,50 @@ fn a_package_json_resolution_read_is_an_input_of_its_importers_alone() {
     assert_eq!(e.sync_occurrences(&tsq::progress::silent()).unwrap().indexed, 0);
 }
 
+/// A pass killed after its last batch and before its last records (the
+/// layout marker, the full record of what resolution read): the
+/// package.json that an edited file's new import consulted was recorded
+/// with the rows that consulted it, so a later edit of that package.json
+/// still re-indexes the importer. Before, the record was written only at
+/// the end, and the edit went unseen: the rows answered as before it.
+#[test]
+fn a_pass_killed_before_its_last_records_still_tracks_what_resolution_read() {
+    use std::io::BufRead;
+    let ws = workspace_of(
+        "occ-killed-affecting",
+        &[
+            ("tsconfig.json", r#"{ "compilerOptions": { "strict": true, "module": "esnext", "moduleResolution": "bundler" }, "include": ["**/*.ts"] }"#),
+            ("lib/package.json", r#"{ "name": "lib", "types": "./one.ts" }"#),
+            ("lib/one.ts", "export function pick(): number { return 1; }\n"),
+            ("lib/two.ts", "export function pick(): number { return 2; }\n"),
+            ("app.ts", "export function main(): number { return 0; }\n"),
+        ],
+    );
+    tsq_index(&ws.0, &[]);
+    // app.ts now imports the directory: its resolution reads lib/package.json.
+    ws.write("app.ts", b"import { pick } from './lib';\nexport function main(): number { return pick(); }\n");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tsq"))
+        .args(["index", "--embedder", "none", "--root"])
+        .arg(&ws.0)
+        .env("TSQ_TEST_PAUSE", "occurrences-finish")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    assert!(stderr.lines().map_while(Result::ok).any(|l| l.contains("paused at occurrences-finish")), "the pass ended before its last records");
+    child.kill().unwrap(); // kill -9: the last records are never written
+    child.wait().unwrap();
+    std::fs::write(ws.0.join("lib/package.json"), r#"{ "name": "lib", "types": "./two.ts" }"#).unwrap();
+    let e = engine(&ws.0);
+    let r = e.sync_occurrences(&tsq::progress::silent()).unwrap();
+    assert_eq!(r.indexed, 1, "app.ts, whose resolution read lib/package.json, is re-indexed: {r:?}");
+    let callers = |q: &str| serde_json::to_string(&e.relations(q, Some(1), &tsq::progress::silent()).unwrap()).unwrap();
+    assert!(callers("symbol = lib/two.ts > pick").contains("app.ts"), "the import now resolves to two.ts");
+    assert!(!callers("symbol = lib/one.ts > pick").contains("app.ts"));
+    assert_exact(&e, &ws.0, 1, 3);
+}
+
 /// Point 4 of issue 44: a body-only edit that adds a local whose name
 /// repeats others' (`x` in several arrow functions, blocks and accessors)
 /// changes no symbol id outside the edited body: every definition that
