@@ -33,8 +33,10 @@ impl Drop for WriterLock {
     }
 }
 
-fn lock_file(dir: &Path) -> std::io::Result<File> {
-    std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(dir.join("lock"))
+/// Opens (creating) the lock file `name` in `dir`: `lock` for writers,
+/// `layout::PASS_LOCK` for occurrence passes.
+fn lock_file(dir: &Path, name: &str) -> std::io::Result<File> {
+    std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(dir.join(name))
 }
 
 /// Takes this process's lock on `dir`, waiting at most `wait` (forever
@@ -72,7 +74,7 @@ fn leave(dir: &Path) {
 /// Waits for the writer lock.
 pub(crate) fn acquire(dir: &Path) -> std::io::Result<WriterLock> {
     enter(dir, None);
-    let file = match lock_file(dir).and_then(|f| f.lock().map(|()| f)) {
+    let file = match lock_file(dir, "lock").and_then(|f| f.lock().map(|()| f)) {
         Ok(f) => f,
         Err(e) => {
             leave(dir);
@@ -88,7 +90,7 @@ pub(crate) fn try_acquire(dir: &Path) -> std::io::Result<Option<WriterLock>> {
     if !enter(dir, Some(IN_PROCESS_WAIT)) {
         return Ok(None);
     }
-    let file = match lock_file(dir) {
+    let file = match lock_file(dir, "lock") {
         Ok(f) => f,
         Err(e) => {
             leave(dir);
@@ -118,20 +120,16 @@ pub(crate) struct PassLock {
     _file: File,
 }
 
-fn pass_file(dir: &Path) -> std::io::Result<File> {
-    std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(dir.join(super::layout::PASS_LOCK))
-}
-
 /// Waits for the occurrence pass lock.
 pub(crate) fn acquire_pass(dir: &Path) -> std::io::Result<PassLock> {
-    let file = pass_file(dir)?;
+    let file = lock_file(dir, super::layout::PASS_LOCK)?;
     file.lock()?;
     Ok(PassLock { _file: file })
 }
 
 /// The occurrence pass lock if no other pass holds it; `None` when one does.
 pub(crate) fn try_acquire_pass(dir: &Path) -> std::io::Result<Option<PassLock>> {
-    let file = pass_file(dir)?;
+    let file = lock_file(dir, super::layout::PASS_LOCK)?;
     match file.try_lock() {
         Ok(()) => Ok(Some(PassLock { _file: file })),
         Err(std::fs::TryLockError::WouldBlock) => Ok(None),
