@@ -107,7 +107,7 @@ export type ServiceResponse =
   | { kind: "analyzed"; result: unknown /* per analysis, see Analyses below */ }
   /** `programs`: the workspace files of every program the request built
    *  or used (the scope of live answers from their files). */
-  | { kind: "occurrences"; files: FileOccurrences[]; failed: { relativePath: string; message: string }[]; programs: { project: string; files: string[]; unresolved: string[] }[]; buildLog: BuildEntry[]; freshCheckers: number; collectedInside: number }
+  | { kind: "occurrences"; files: FileOccurrences[]; failed: { relativePath: string; message: string }[]; programs: { project: string; files: string[]; unresolved: string[]; reads: string[] }[]; buildLog: BuildEntry[]; freshCheckers: number; collectedInside: number }
   | { kind: "owners"; projects: number[] }
   /** `warmed`: how many programs this request built (already built ones
    *  are not counted). */
@@ -264,6 +264,11 @@ export interface FileOccurrences {
   /** Failed lookup locations and package.json files its resolution read. */
   lookups: string[];
   affecting: string[];
+  /** TypeScript's builder's references, followed through the files the walk does not index: the walked files reached, and the other files of the root reached (inputs of this file). */
+  deps: string[];
+  reads: string[];
+  /** The program keeps no referenced map (`module: none`, `outFile`). */
+  opaque: boolean;
   apiText: string | null;
 }
 

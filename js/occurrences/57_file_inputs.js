@@ -1,9 +1,12 @@
 // tsq occurrence index, what a file's rows depend on besides its text:
-// the workspace files it imports and re-exports from, the modules it
-// augments, the failed lookup locations and package.json files its module
-// resolution read, and its declaration emit (TypeScript's builder
-// signature). Rust stores them beside the rows (src/structure/) and
-// re-indexes by them (ARCHITECTURE.md, the invalidation rule).
+// TypeScript's builder's references (its `BuilderState` referenced map),
+// followed through every file the walk does not index (node_modules
+// declarations, JSON modules, ignored sources) to the walked files and
+// the other files they reach; the modules it augments; the failed lookup
+// locations and package.json files its module resolution read; and its
+// declaration emit (the builder's signature). Rust stores them beside the
+// rows (src/structure/) and re-indexes by them (ARCHITECTURE.md, the
+// invalidation rule).
 "use strict";
 
 ((globalThis) => {
@@ -67,6 +70,22 @@
     return [...out].sort();
   }
 
+  /** A failed lookup inside a `node_modules` folder, as the package
+   *  directory it looked in (`node_modules/x/`, `node_modules/@s/x/`,
+   *  with the trailing slash): a bare specifier's lookups are dozens of
+   *  paths per ancestor directory, and what an install changes is whether
+   *  that directory exists and what it holds. Other lookups are kept as
+   *  they are. */
+  function packageDirectory(x) {
+    const at = x.lastIndexOf("node_modules/");
+    if (at < 0) return x;
+    const base = x.slice(0, at + "node_modules/".length);
+    const parts = x.slice(base.length).split("/");
+    const n = parts[0].startsWith("@") && parts.length > 1 ? 2 : 1;
+    const name = parts.slice(0, n).join("/").replace(/(\.d)?\.[cm]?[jt]sx?$|\.json$/, "");
+    return `${base}${name}/`;
+  }
+
   /** What `sf`'s module resolution read besides its result, as
    *  TypeScript's watch mode tracks it (`failedLookupLocations`,
    *  `affectingLocations`): `lookups`, the workspace paths where a file
@@ -92,7 +111,7 @@
         paths = { lookups: [], affecting: [] };
         for (const f of r.failedLookupLocations || []) {
           const x = inRoot(f);
-          if (x && !x.includes("node_modules/")) paths.lookups.push(x);
+          if (x) paths.lookups.push(packageDirectory(x));
         }
         for (const f of r.affectingLocations || []) {
           const x = inRoot(f);
@@ -104,6 +123,11 @@
       for (const x of paths.affecting) affecting.add(x);
     };
     for (const spec of sf.imports || []) record(program.getResolvedModule(sf, spec.text, program.getModeForUsageLocation(sf, spec)));
+    // A module augmentation's name is resolved like an import (a target
+    // created later must re-index the augmenter).
+    for (const name of sf.moduleAugmentations || []) {
+      if (ts.isStringLiteral(name)) record(program.getResolvedModule(sf, name.text, program.getModeForUsageLocation(sf, name)));
+    }
     for (const ref of sf.typeReferenceDirectives || []) record(program.getResolvedTypeReferenceDirectiveFromTypeReferenceDirective(ref, sf));
     for (const ref of sf.referencedFiles || []) {
       const x = inRoot(ts.resolveTripleslashReference(ref.fileName, sf.fileName));
@@ -114,6 +138,107 @@
       if (x) affecting.add(x);
     }
     return { lookups: [...lookups].sort(), affecting: [...affecting].sort() };
+  }
+
+  /** TypeScript's builder's referenced map of `program` (`BuilderState`:
+   *  an import by the files declaring the module symbol it binds to, so
+   *  an ambient `declare module "x"` and a re-export chain count;
+   *  `/// <reference path>`, type reference directives, module
+   *  augmentations, ambient modules declared in several files), computed
+   *  once per program. `null` where the builder keeps none (`module:
+   *  none`, `outFile`): it then re-checks every file on any change. */
+  const builderMaps = new WeakMap();
+  function referencedMap(program) {
+    if (!builderMaps.has(program)) {
+      let map = null;
+      try {
+        map = ts.BuilderState.create(program, undefined, true).referencedMap || null;
+      } catch (e) {
+        map = null;
+      }
+      builderMaps.set(program, { map, reach: new Map() });
+    }
+    return builderMaps.get(program);
+  }
+
+  /** A file's name relative to the root when the host serves it (inside
+   *  the root, not a vendored lib), else null. */
+  function served(name) {
+    if (name.startsWith("/__tsq__/")) return null;
+    const r = L.rel(name);
+    return r.startsWith("../") || r.startsWith("/") ? null : r;
+  }
+
+  /** What `sf`'s rows depend on besides its own text, by the builder's
+   *  references followed through every file the walk does not index
+   *  (`walked`: relative paths): `deps`, the walked files reached (an API
+   *  change there re-indexes `sf`, as the builder re-checks the files
+   *  referencing a changed signature), and `reads`, the other files the
+   *  root holds that are reached (node_modules declarations, JSON
+   *  modules, ignored or generated sources): their text is an input of
+   *  `sf`, hashed by Rust. `opaque`: the program keeps no referenced map,
+   *  so any change re-checks everything. */
+  function dependencies(program, sf, walked) {
+    const state = referencedMap(program);
+    if (!state.map) return { deps: [], reads: [], opaque: true };
+    const name = (path) => {
+      const f = program.getSourceFileByPath(path);
+      return f ? f.fileName : path;
+    };
+    // What an unwalked file reaches, through unwalked files: shared by
+    // every file of the program that references it (a package's
+    // declarations are reached from most files).
+    const reach = (start) => {
+      let known = state.reach.get(start);
+      if (known) return known;
+      known = { deps: new Set(), reads: new Set() };
+      const seen = new Set();
+      const stack = [start];
+      while (stack.length) {
+        const path = stack.pop();
+        if (seen.has(path)) continue;
+        seen.add(path);
+        const r = served(name(path));
+        if (r === null) continue;
+        if (walked.has(r)) {
+          known.deps.add(r);
+          continue;
+        }
+        known.reads.add(r);
+        const next = state.map.getValues(path);
+        if (next) for (const p of next.keys()) stack.push(p);
+      }
+      state.reach.set(start, known);
+      return known;
+    };
+    const deps = new Set();
+    const reads = new Set();
+    const own = served(sf.fileName);
+    for (const path of (state.map.getValues(sf.resolvedPath) || new Map()).keys()) {
+      const r = served(name(path));
+      if (r === null || r === own) continue;
+      if (walked.has(r)) {
+        deps.add(r);
+        continue;
+      }
+      const k = reach(path);
+      for (const d of k.deps) if (d !== own) deps.add(d);
+      for (const x of k.reads) reads.add(x);
+    }
+    return { deps: [...deps].sort(), reads: [...reads].sort(), opaque: false };
+  }
+
+  /** Every file the root holds that `program` read and the walk does not
+   *  index (node_modules declarations, JSON modules, ignored sources,
+   *  declaration files of automatic type packages): each is an input of
+   *  every file the program holds, for what no file's `reads` names. */
+  function programReads(program, walked) {
+    const out = [];
+    for (const sf of program.getSourceFiles()) {
+      const r = served(sf.fileName);
+      if (r !== null && !walked.has(r)) out.push(r);
+    }
+    return out.sort();
   }
 
   /** The file's declaration emit (TypeScript's builder signature input:
@@ -130,8 +255,37 @@
     } catch (e) {
       return null;
     }
-    return text;
+    return text + beyondEmit(program, sf);
   }
 
-  globalThis.tsqFileInputs = { moduleEdges, augmentedFiles, resolutionInputs, apiText };
+  /** What other files can see of `sf` that its declaration emit leaves
+   *  out, so that a change to it changes the API hash (the builder's
+   *  signature misses both): its triple-slash directives (`/// <reference
+   *  path|types|lib>`: the emit drops those of a .ts file, yet they change
+   *  what every program holding it declares), and the types of its
+   *  `private` members (the emit prints `private x;`, yet `obj["x"]`
+   *  reaches them from any file). */
+  function beyondEmit(program, sf) {
+    const parts = [];
+    for (const r of sf.referencedFiles) parts.push(`/// path ${r.fileName}`);
+    for (const r of sf.typeReferenceDirectives) parts.push(`/// types ${r.fileName}`);
+    for (const r of sf.libReferenceDirectives) parts.push(`/// lib ${r.fileName}`);
+    let checker = null;
+    const visit = (node) => {
+      if (ts.isClassLike(node)) {
+        for (const m of node.members) {
+          if (!m.name || !(ts.getCombinedModifierFlags(m) & ts.ModifierFlags.Private)) continue;
+          checker = checker || program.getTypeChecker();
+          const symbol = checker.getSymbolAtLocation(m.name);
+          const type = symbol ? checker.typeToString(checker.getTypeOfSymbolAtLocation(symbol, m), undefined, ts.TypeFormatFlags.NoTruncation) : "?";
+          parts.push(`private ${m.name.getText(sf)}: ${type}`);
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+    return parts.length ? `\n//tsq beyond emit\n${parts.join("\n")}\n` : "";
+  }
+
+  globalThis.tsqFileInputs = { moduleEdges, augmentedFiles, resolutionInputs, apiText, dependencies, programReads };
 })(globalThis);

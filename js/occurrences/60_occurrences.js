@@ -15,7 +15,7 @@
   const SK = ts.SyntaxKind;
   const L = globalThis.tsqLs;
   const { baseId, declName, fileIds, externalId, externalMember, symbolId, resolveAlias } = globalThis.tsqSymbolIds;
-  const { moduleEdges, augmentedFiles, resolutionInputs, apiText } = globalThis.tsqFileInputs;
+  const { moduleEdges, augmentedFiles, resolutionInputs, apiText, dependencies } = globalThis.tsqFileInputs;
 
   // The request's memory check (`pacedBy`; js/occurrences/61_occurrence_requests.js
   // sets it for a request's length), called at every identifier and
@@ -445,6 +445,7 @@
     const augments = global ? augmentedFiles(program, sf) : [];
     const { imports, reexports, specifiers } = moduleEdges(program, sf);
     const { lookups, affecting } = resolutionInputs(program, sf);
+    const { deps, reads, opaque } = dependencies(program, sf, ws.walked);
     tick();
     const answers = project ? declarationAnswers(ws, project, pi, program, sf, declared, fileIndex, symbols) : [];
     symbols.clear();
@@ -452,7 +453,7 @@
       tick();
       contextualMembers(checker, nameNode, symbol, id, bases);
     }
-    return { relativePath: file, declarations, answers, occurrences, items, calls, bases, global, globalScope, augments, specifiers, imports, reexports, lookups, affecting, apiText: apiText(program, sf) };
+    return { relativePath: file, declarations, answers, occurrences, items, calls, bases, global, globalScope, augments, specifiers, imports, reexports, lookups, affecting, deps, reads, opaque, apiText: apiText(program, sf) };
   }
 
   /** What a `symbol =` answer shows of each declaration of the file

@@ -8,7 +8,7 @@
 ((globalThis) => {
   const L = globalThis.tsqLs;
   const { indexFile, occurrenceRows, contextualEdges, pacedBy } = globalThis.tsqOccurrences;
-  const { moduleEdges } = globalThis.tsqFileInputs;
+  const { moduleEdges, dependencies, programReads } = globalThis.tsqFileInputs;
 
   /** The other configured projects whose configs include `f` (a root
    *  catch-all tsconfig beside the file's own). */
@@ -86,18 +86,23 @@
       contextualEdges(program.getTypeChecker(), qsf, entry.bases);
       entry.imports = [...new Set(entry.imports.concat(edges.imports))].sort();
       entry.reexports = [...new Set(entry.reexports.concat(edges.reexports))].sort();
+      const more = dependencies(program, qsf, ws.walked);
+      entry.deps = [...new Set(entry.deps.concat(more.deps))].sort();
+      entry.reads = [...new Set(entry.reads.concat(more.reads))].sort();
+      entry.opaque = entry.opaque || more.opaque;
     }
   }
 
   /** A project's program as the scope of live answers: the workspace
    *  files it holds (find-references and incoming calls search only the
    *  programs that hold the declaring file, js/answers/31_calls.js), and the
-   *  imports it cannot resolve (an inspect answer's coverage). */
-  function programFiles(p) {
+   *  imports it cannot resolve (an inspect answer's coverage), and every
+   *  file it read that the walk does not index (`programReads`). */
+  function programFiles(ws, p) {
     // User files and the workspace's declaration files (they have rows).
     const held = (f) => L.isUserFile(f) || (ts.isDeclarationFileName(f) && !f.includes("/node_modules/") && !f.startsWith("/__tsq__/"));
     const files = p.program().getSourceFiles().map((sf) => sf.fileName).filter(held);
-    return { project: L.rel(p.name), files: files.map((f) => L.rel(f)).sort(), unresolved: p.unresolvedImports() };
+    return { project: L.rel(p.name), files: files.map((f) => L.rel(f)).sort(), unresolved: p.unresolvedImports(), reads: programReads(p.program(), ws.walked) };
   }
 
   /** Whether a declaration file may affect files
@@ -339,7 +344,7 @@
           failed.push({ relativePath: L.rel(f), message: overflow ? `JS stack overflow: ${e.message}` : `${(e && e.message) || e}${at ? ` (${at.trim()})` : ""}` });
         }
       }
-      programs.push(programFiles(p));
+      programs.push(programFiles(ws, p));
       // A full pass checks each project in slices (one request each): the
       // next slice starts with a fresh checker, so one checker never
       // holds the types of a whole large project.
@@ -348,7 +353,7 @@
         ws.callMemo = undefined;
       }
     }
-    for (const q of built) if (!byProject.has(q)) programs.push(programFiles(q));
+    for (const q of built) if (!byProject.has(q)) programs.push(programFiles(ws, q));
     if (req.release) for (const q of holders) q.freshChecker();
     return { files, failed, programs, buildLog: ws.buildLog.splice(0), freshCheckers: fresh, collectedInside: inside };
   }

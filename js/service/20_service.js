@@ -361,6 +361,10 @@
     /** (Re)reads every config: a new or deleted file changes the projects'
      *  root files, and the Language Services rebuild incrementally. */
     load(configs, sourceFiles) {
+      // The walked sources, relative: every other file a program reads
+      // is an input of the files that reach it (js/occurrences/57_file_inputs.js).
+      const root = this.root.endsWith("/") ? this.root : `${this.root}/`;
+      this.walked = new Set(sourceFiles.map((f) => (f.startsWith(root) ? f.slice(root.length) : f)));
       const before = new Map(this.projects.map((p) => [p.configPath || "inferred", p]));
       this.projects = [];
       this.solutions = [];

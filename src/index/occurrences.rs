@@ -76,6 +76,12 @@ pub struct OccFileRow {
     pub affecting: Vec<String>,
     /// The module specifiers it imports (`FileOccurrences::specifiers`).
     pub specifiers: Vec<String>,
+    /// The walked files TypeScript's builder reaches from it, and the
+    /// other files of the root it reaches (`FileOccurrences::deps`,
+    /// `reads`); `opaque`: its program keeps no referenced map.
+    pub deps: Vec<String>,
+    pub reads: Vec<String>,
+    pub opaque: bool,
     /// Declarations, items, call edges and base members (JSON).
     pub facts: String,
     /// Why the file has no rows (retried after its next change).
@@ -110,6 +116,9 @@ pub fn occ_files_batch(rows: &[OccFileRow]) -> Result<RecordBatch, arrow_schema:
         strings(rows.iter().map(|r| r.lookups.clone())),
         strings(rows.iter().map(|r| r.affecting.clone())),
         strings(rows.iter().map(|r| r.specifiers.clone())),
+        strings(rows.iter().map(|r| r.deps.clone())),
+        strings(rows.iter().map(|r| r.reads.clone())),
+        Arc::new(BooleanArray::from(rows.iter().map(|r| r.opaque).collect::<Vec<_>>())),
         Arc::new(StringArray::from_iter_values(rows.iter().map(|r| r.facts.as_str()))),
         Arc::new(StringArray::from(rows.iter().map(|r| r.error.as_deref()).collect::<Vec<_>>())),
         Arc::new(Int64Array::from_iter_values(rows.iter().map(|r| r.indexed_at))),
@@ -169,6 +178,9 @@ fn occ_file_rows(b: &RecordBatch) -> impl Iterator<Item = OccFileRow> + '_ {
         lookups: c.strings("lookups", i),
         affecting: c.strings("affecting", i),
         specifiers: c.strings("specifiers", i),
+        deps: c.strings("deps", i),
+        reads: c.strings("reads", i),
+        opaque: c.bool("opaque", i).unwrap_or_default(),
         facts: c.str("facts", i).unwrap_or_default(),
         error: c.str("error", i),
         indexed_at: c.i64("indexedAt", i).unwrap_or_default(),
@@ -277,6 +289,9 @@ impl Store {
             "lookups",
             "affecting",
             "specifiers",
+            "deps",
+            "reads",
+            "opaque",
             "facts",
             "error",
             "indexedAt",

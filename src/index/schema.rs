@@ -17,7 +17,7 @@ pub(crate) use crate::files::language_of;
 
 /// Bumped whenever a table's layout or a column's meaning changes; an index
 /// written with another version is rebuilt, never misread.
-pub const SCHEMA_VERSION: u32 = 11;
+pub const SCHEMA_VERSION: u32 = 12;
 
 pub const CHUNKS: &str = "chunks";
 pub(crate) const VECTORS: &str = "vectors";
@@ -398,6 +398,9 @@ pub fn occ_files_schema() -> SchemaRef {
         Field::new("lookups", list_of_strings(), false),
         Field::new("affecting", list_of_strings(), false),
         Field::new("specifiers", list_of_strings(), false),
+        Field::new("deps", list_of_strings(), false),
+        Field::new("reads", list_of_strings(), false),
+        Field::new("opaque", DataType::Boolean, false),
         Field::new("facts", DataType::Utf8, false),
         Field::new("error", DataType::Utf8, true),
         Field::new("indexedAt", DataType::Int64, false),

@@ -4,13 +4,18 @@
 //!   `extends` chains and `references` read (`read_configs`, kept in the
 //!   marker), the workspace's `.d.ts` files and the engine's fingerprint.
 //!   A change re-indexes everything;
-//! - per file, what its module resolution read (`OccFileRow::lookups`
-//!   and `affecting`, from TypeScript's `failedLookupLocations` and
-//!   `affectingLocations`): a file created at a failed lookup location
-//!   re-indexes the files that looked there (`naming`); a changed
-//!   package.json re-indexes the files whose resolution consulted it
-//!   (`Affecting::changed`), as TypeScript's watch mode invalidates
-//!   exactly those resolutions.
+//! - every other file a program read (`Inputs`): per file, what its
+//!   module resolution read (`OccFileRow::lookups` and `affecting`, from
+//!   TypeScript's `failedLookupLocations` and `affectingLocations`) and
+//!   the files TypeScript's builder reaches from it that the walk does
+//!   not index (`OccFileRow::reads`: node_modules declarations, JSON
+//!   modules, ignored sources); per program, every such file it read. A
+//!   changed input re-indexes the files that read it, and everything
+//!   that reaches them; one no file's row names, every file of the
+//!   programs that read it. A file created at a failed lookup location
+//!   (found by its directory's modification time, or by the walk)
+//!   re-indexes the files that looked there. Each such change is listed
+//!   in the sync's report (`InputChange`).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::Path;
@@ -26,8 +31,7 @@ use crate::ts::sha256_hex;
 use crate::workspace::Workspace;
 
 pub const LAYOUT_MARKER: &str = "occurrences-layout";
-/// The record of every package.json file resolution consulted, with the
-/// hash of its text when the rows were written.
+/// The record of every input the walk does not index (`Inputs`).
 const AFFECTING: &str = "occurrence-inputs";
 /// The record of files a cascade queued and no sync has re-indexed yet.
 const PENDING: &str = "occurrence-pending";
@@ -35,7 +39,7 @@ const PENDING: &str = "occurrence-pending";
 /// The hash of everything that changes the project layout or the global
 /// scope without being indexed itself: configs and workspace `.d.ts`
 /// files; plus the engine's fingerprint (its JS and TypeScript version).
-/// (package.json files are per-file inputs: `Affecting`.)
+/// (Other inputs are per file: `Inputs`.)
 pub(crate) fn layout_hash(tree: &Tree, root: &Path, view: &FileView, extra: &[String]) -> String {
     let mut h = sha2::Sha256::new();
     let mut parts: Vec<(String, String)> = tree.configs.iter().map(|c| (relative(c, root), sha256_hex(&std::fs::read(c).unwrap_or_default()))).collect();
@@ -88,50 +92,125 @@ pub fn naming<'a>(stored: &'a HashMap<String, OccFileRow>, list: fn(&OccFileRow)
     stored.iter().filter(move |(_, r)| list(r).iter().any(|l| paths.contains(l))).map(|(p, _)| p)
 }
 
-/// The package.json files resolution consulted, each with the hash of
-/// its text as the rows saw it ("" when it did not exist).
-#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
-pub(crate) struct Affecting(BTreeMap<String, String>);
+/// A file input as the rows saw it: its content hash ("" when it did not
+/// exist), and the length and modification time it was hashed at (a file
+/// whose stamp holds is not read again).
+#[derive(Debug, Default, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct Stamp {
+    hash: String,
+    len: u64,
+    mtime: u128,
+}
 
-impl Affecting {
-    pub fn load(index: &Index) -> Affecting {
+/// A directory's modification time in ns, `None` when it does not exist.
+type DirStamp = Option<u128>;
+
+/// Every input of the rows that the walk does not index, with what it was
+/// when the rows were made (ARCHITECTURE.md, "The occurrence sync's
+/// inputs"):
+/// - `files`: each file of the root a program read besides the walked
+///   sources (the package.json files resolution consulted, the builder's
+///   `reads`: node_modules declarations, JSON modules, ignored sources;
+///   every program's `reads`), with its stamp;
+/// - `dirs`: each directory holding a failed lookup location (a path's
+///   parent; a node_modules package directory itself), with its
+///   modification time: a file created there changes it, and the lookups
+///   in it are then checked one by one.
+#[derive(Debug, Default, Clone, serde::Serialize, serde::Deserialize)]
+pub(crate) struct Inputs {
+    files: BTreeMap<String, Stamp>,
+    #[serde(default)]
+    dirs: BTreeMap<String, DirStamp>,
+}
+
+/// The directory whose entries decide a failed lookup `l` (relative): a
+/// package directory (`node_modules/x/`, with its trailing slash) is its
+/// own; a path's is its parent ("" for the root).
+pub(crate) fn lookup_dir(l: &str) -> String {
+    if let Some(d) = l.strip_suffix('/') {
+        return d.to_string();
+    }
+    l.rsplit_once('/').map(|(d, _)| d.to_string()).unwrap_or_default()
+}
+
+/// Whether a failed lookup `l` answers now: a file exists at its path, or
+/// its package directory exists.
+pub(crate) fn lookup_answers(root: &Path, l: &str) -> bool {
+    match l.strip_suffix('/') {
+        Some(d) => root.join(d).is_dir(),
+        None => root.join(l).is_file(),
+    }
+}
+
+impl Inputs {
+    pub fn load(index: &Index) -> Inputs {
         index.record(AFFECTING).and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default()
     }
 
-    /// The recorded files as they are now.
-    pub fn read(&self, root: &Path) -> Affecting {
-        Affecting(self.0.keys().map(|p| (p.clone(), hash_of(root, p))).collect())
+    /// The recorded inputs as they are now: a file whose length and
+    /// modification time hold keeps its hash unread.
+    pub fn read(&self, root: &Path) -> Inputs {
+        let files = self.files.iter().map(|(p, s)| (p.clone(), stamp_of(root, p, Some(s)))).collect();
+        let dirs = self.dirs.keys().map(|d| (d.clone(), dir_stamp(root, d))).collect();
+        Inputs { files, dirs }
     }
 
-    /// The recorded files whose hash differs in `now` (`read`).
-    pub fn changed(&self, now: &Affecting) -> Vec<String> {
-        self.0.iter().filter(|(p, h)| now.0.get(*p) != Some(*h)).map(|(p, _)| p.clone()).collect()
+    /// The recorded files whose content differs in `now` (`read`).
+    pub fn changed(&self, now: &Inputs) -> Vec<String> {
+        self.files.iter().filter(|(p, s)| now.files.get(*p).map(|n| &n.hash) != Some(&s.hash)).map(|(p, _)| p.clone()).collect()
     }
 
-    /// The record for the rows: every file their resolution consulted, with
-    /// its hash as read before the pass (`before`), so that an edit during
-    /// the pass is seen by the next sync; a file first consulted now is
-    /// read now.
-    pub fn of<'a>(root: &Path, consulted: impl Iterator<Item = &'a String>, before: &Affecting) -> Affecting {
-        let mut out = BTreeMap::new();
-        for a in consulted {
-            if !out.contains_key(a) {
-                let hash = before.0.get(a).cloned().unwrap_or_else(|| hash_of(root, a));
-                out.insert(a.clone(), hash);
+    /// The recorded directories whose entries may differ in `now`.
+    pub fn changed_dirs(&self, now: &Inputs) -> Vec<String> {
+        self.dirs.iter().filter(|(d, s)| now.dirs.get(*d) != Some(*s)).map(|(d, _)| d.clone()).collect()
+    }
+
+    /// Whether any recorded input's stamp differs in `now` (its content,
+    /// or only its length or time: the record is written again, so that
+    /// the next check does not read it).
+    pub fn moved(&self, now: &Inputs) -> bool {
+        self.files != now.files || self.dirs != now.dirs
+    }
+
+    /// How many recorded inputs differ now (files by content,
+    /// directories by modification time): the freshness check's count.
+    pub fn pending(&self, root: &Path) -> usize {
+        let now = self.read(root);
+        self.changed(&now).len() + self.changed_dirs(&now).len()
+    }
+
+    /// The record for the rows: every file and lookup directory they
+    /// read, each as `before` (read before the pass, so that an edit during
+    /// the pass is seen by the next sync) or, first read now, as it is.
+    pub fn of<'a>(root: &Path, files: impl Iterator<Item = &'a String>, lookups: impl Iterator<Item = &'a String>, before: &Inputs) -> Inputs {
+        let mut out = Inputs::default();
+        out.add_new(root, files, lookups, Some(before));
+        out
+    }
+
+    /// Adds the files and lookup directories the record lacks (as `before`
+    /// holds them, else as they are now); true when any was. Recorded ones
+    /// keep their stamp, so a change not yet re-indexed is still seen.
+    pub fn add_new<'a>(
+        &mut self,
+        root: &Path,
+        files: impl Iterator<Item = &'a String>,
+        lookups: impl Iterator<Item = &'a String>,
+        before: Option<&Inputs>,
+    ) -> bool {
+        let mut added = false;
+        for f in files {
+            if !self.files.contains_key(f) {
+                let s = before.and_then(|b| b.files.get(f).cloned()).unwrap_or_else(|| stamp_of(root, f, None));
+                self.files.insert(f.clone(), s);
+                added = true;
             }
         }
-        Affecting(out)
-    }
-
-    /// Adds the files of `consulted` the record lacks, with their hash
-    /// now (as `of` reads a file first consulted); true when any was.
-    /// Recorded files keep their hash, so a change not yet re-indexed is
-    /// still seen.
-    pub fn add_new<'a>(&mut self, root: &Path, consulted: impl Iterator<Item = &'a String>) -> bool {
-        let mut added = false;
-        for a in consulted {
-            if !self.0.contains_key(a) {
-                self.0.insert(a.clone(), hash_of(root, a));
+        for l in lookups {
+            let d = lookup_dir(l);
+            if !self.dirs.contains_key(&d) {
+                let s = before.and_then(|b| b.dirs.get(&d).cloned()).unwrap_or_else(|| dir_stamp(root, &d));
+                self.dirs.insert(d, s);
                 added = true;
             }
         }
@@ -143,8 +222,31 @@ impl Affecting {
     }
 }
 
-fn hash_of(root: &Path, rel: &str) -> String {
-    std::fs::read(root.join(rel)).map(|b| sha256_hex(&b)).unwrap_or_default()
+/// A file input's stamp now; `known`'s hash is kept when its length and
+/// modification time hold. Only paths inside the root are read: an input
+/// that resolves outside it (a link) counts as missing.
+fn stamp_of(root: &Path, rel: &str, known: Option<&Stamp>) -> Stamp {
+    let p = root.join(rel);
+    let Ok(meta) = std::fs::metadata(&p) else { return Stamp::default() };
+    let mtime = meta.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos());
+    if let Some(k) = known.filter(|k| !k.hash.is_empty() && k.len == meta.len() && k.mtime == mtime) {
+        return k.clone();
+    }
+    let inside = p.canonicalize().ok().zip(root.canonicalize().ok()).is_some_and(|(p, r)| p.starts_with(r));
+    if !inside || !meta.is_file() || meta.len() > MAX_INPUT_BYTES {
+        return Stamp { hash: format!("unread:{}", meta.len()), len: meta.len(), mtime };
+    }
+    let hash = std::fs::read(&p).map(|b| sha256_hex(&b)).unwrap_or_default();
+    Stamp { hash, len: meta.len(), mtime }
+}
+
+/// Inputs larger than this are stamped by length and time only (a
+/// declaration bundle of a few MB is read; a data file of hundreds is not).
+const MAX_INPUT_BYTES: u64 = 64 << 20;
+
+fn dir_stamp(root: &Path, rel: &str) -> DirStamp {
+    let meta = std::fs::metadata(root.join(rel)).ok().filter(|m| m.is_dir())?;
+    Some(meta.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos()))
 }
 
 /// The files a cascade queued that are not re-indexed yet: saved before

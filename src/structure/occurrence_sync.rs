@@ -16,12 +16,14 @@
 //! TypeScript's own rule (`globalScope`) and imports a file whose API
 //! changed (`sync_plan::cascade`), a deleted global file, a `.d.ts`, a
 //! tsconfig/jsconfig, or a config its `extends` chain or `references`
-//! read re-indexes everything (`inputs::layout_hash`). What module
-//! resolution read is tracked per file, as TypeScript's watch mode does
-//! (`inputs`): a created file re-indexes the files with a failed lookup
-//! at its path (`lookups`), a changed package.json the files whose
-//! resolution consulted it (`affecting`); deleted files re-index their
-//! importers, transitively.
+//! read re-indexes everything (`inputs::layout_hash`). Every other file
+//! a program read is an input (`inputs::Inputs`): what depends on what is
+//! TypeScript's builder's referenced map (`deps`, `reads`), what module
+//! resolution read is tracked as its watch mode does (`lookups`,
+//! `affecting`); a changed input or a failed lookup that answers now
+//! re-indexes the files that read it and everything reaching them
+//! (`sync_plan::plan`), and the report says which rule did
+//! (`InputChange`). Deleted files re-index their importers, transitively.
 //!
 //! **No stale row is written.** Every workspace file's hash is read before
 //! a batch is computed and again after; if any changed, the batch is
@@ -43,12 +45,12 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::ahead::Ahead;
-use super::inputs::{layout_hash, read_configs, Affecting, Pending};
+use super::inputs::{layout_hash, read_configs, Inputs, Pending};
 use super::rows::{DeclarationRow, Facts};
 use super::scope::Scope;
 pub(crate) use super::sync_plan::needs_sync;
 pub use super::sync_plan::pending;
-use super::sync_plan::{cascade, plan, read_start, Plan, Start, WithIndexMut};
+use super::sync_plan::{cascade, consulted_by, edges, plan, read_start, Plan, Start, WithIndexMut};
 use super::StructureError;
 use crate::index::occurrences::{OccDeclarationRow, OccFileRow, OccurrenceRow};
 use crate::index::usage::{is_use, Edge};
@@ -123,7 +125,26 @@ pub struct OccurrenceReport {
     pub deferred: usize,
     /// Symbols with a usage prior, when it was recomputed.
     pub used_symbols: usize,
+    /// Each changed input the walk does not index (or created file at a
+    /// failed lookup), with the files it re-checked and the rule: an edit
+    /// is never skipped without a word.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub inputs: Vec<InputChange>,
     pub ms: u64,
+}
+
+/// One changed input of the rows and what it re-checked (before any
+/// cascade from those files).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct InputChange {
+    /// The file (relative), or the directory whose failed lookup answers now.
+    pub input: String,
+    /// Why those files read it: "read by module resolution" (a package.json),
+    /// "referenced (TypeScript's builder)", "read by the program" (no file's
+    /// references name it: every file of the programs that read it),
+    /// "created at a failed lookup", "a failed lookup answers now".
+    pub rule: &'static str,
+    pub rechecked: usize,
 }
 
 /// One computed file's rows: (occurrences, declarations, the file row).
@@ -167,6 +188,9 @@ fn rows_of(f: FileOccurrences, content_hash: String, api_hash: Option<String>, n
         lookups: f.lookups,
         affecting: f.affecting,
         specifiers: f.specifiers,
+        deps: f.deps,
+        reads: f.reads,
+        opaque: f.opaque,
         facts: serde_json::to_string(&facts).unwrap_or_default(),
         error: None,
         indexed_at: now,
@@ -200,10 +224,10 @@ pub fn sync(
 ) -> Result<OccurrenceReport, StructureError> {
     let started = std::time::Instant::now();
     let start = read_start(index)?;
-    let Plan { current, indexable, deleted, mut queue, full, mut imports, mut consulted, affecting_now, affecting_changed, resolution_moved } =
+    let Plan { current, indexable, deleted, mut queue, full, mut imports, mut consulted, inputs_now, inputs_moved, changes, resolution_moved } =
         plan(ws, tree, view, &start)?;
-    let Start { root, stored, marker, mut scope, mut pending, affecting: mut recorded, .. } = start;
-    let mut report = OccurrenceReport { full, ..Default::default() };
+    let Start { root, stored, marker, mut scope, mut pending, inputs: mut recorded, .. } = start;
+    let mut report = OccurrenceReport { full, inputs: changes, ..Default::default() };
     if report.full {
         scope.restart();
     }
@@ -292,6 +316,7 @@ pub fn sync(
                 // Everyone sees a global declaration, and what a global
                 // importer names: everything again.
                 if f.global
+                    || f.opaque
                     || old.is_some_and(|o| o.global)
                     || cascade(&f.relative_path, &imports, &indexable, &done, &batch, &stored, &mut queue, &mut cascaded)
                 {
@@ -299,7 +324,7 @@ pub fn sync(
                     queue.extend(indexable.iter().filter(|p| !done.contains(*p) && !batch.contains(p)).cloned());
                 }
             }
-            imports.insert(f.relative_path.clone(), (f.imports.clone(), f.reexports.clone()));
+            imports.insert(f.relative_path.clone(), edges(&f.imports, &f.deps, &f.reexports));
             if old.is_some_and(|o| o.imports != f.imports) {
                 scope.follow_imports(&f.relative_path, &f.imports, &reported, &imports);
             }
@@ -333,7 +358,7 @@ pub fn sync(
             }
         }
         report.occurrences += rows.len();
-        consulted.extend(file_rows.iter().map(|r| (r.relative_path.clone(), r.affecting.clone())));
+        consulted.extend(file_rows.iter().map(|r| (r.relative_path.clone(), consulted_by(r))));
         // What is left is recorded before the rows that queued it are
         // written (their new API hash would hide the cascade). A full
         // pass's too: one that a cascade turned full (a global importer)
@@ -341,11 +366,16 @@ pub fn sync(
         // marker, which has not changed.
         let left = Pending(queue.clone());
         let record = left != pending;
-        // A package.json first consulted by these rows joins the record
-        // before they are written: the record is what a later sync checks
-        // for changes, and the pass's last step (which writes it whole)
-        // may never run.
-        let consulted_more = recorded.add_new(&root, file_rows.iter().flat_map(|r| r.affecting.iter()));
+        // An input first read by these rows (a package.json, a declaration
+        // file, a lookup's directory) joins the record before they are
+        // written: the record is what a later sync checks for changes, and
+        // the pass's last step (which writes it whole) may never run.
+        let consulted_more = recorded.add_new(
+            &root,
+            file_rows.iter().flat_map(|r| r.affecting.iter().chain(&r.reads)).chain(scope.program_reads()),
+            file_rows.iter().flat_map(|r| r.lookups.iter()),
+            Some(&inputs_now),
+        );
         index(&mut |ix| {
             if record {
                 left.save(ix)?;
@@ -384,8 +414,7 @@ pub fn sync(
     report.indexed = done.len().saturating_sub(report.failed.len());
     report.cascaded = cascaded.len();
     crate::index::crash_point("occurrences-finish");
-    let finish =
-        Finish { root: &root, marker: &marker, consulted: &consulted, affecting_now: &affecting_now, affecting_changed: &affecting_changed, usage_changed };
+    let finish = Finish { root: &root, marker: &marker, consulted: &consulted, inputs_now: &inputs_now, inputs_moved, usage_changed };
     finish.run(index, ws, tree, view, &mut report, &mut scope, pending, !done.is_empty())?;
     progress.update("occurrences indexed", done.len() as u64, done.len() as u64);
     report.ms = started.elapsed().as_millis() as u64;
@@ -396,9 +425,9 @@ pub fn sync(
 struct Finish<'a> {
     root: &'a std::path::Path,
     marker: &'a std::path::Path,
-    consulted: &'a HashMap<String, Vec<String>>,
-    affecting_now: &'a Affecting,
-    affecting_changed: &'a [String],
+    consulted: &'a HashMap<String, (Vec<String>, Vec<String>)>,
+    inputs_now: &'a Inputs,
+    inputs_moved: bool,
     usage_changed: bool,
 }
 
@@ -440,9 +469,11 @@ impl Finish<'_> {
         // built before it existed).
         let wrote = indexed_any || report.removed > 0;
         index(&mut |ix| {
-            // What resolution consulted, as the rows now hold it.
-            if (wrote || !self.affecting_changed.is_empty()) && !report.interrupted {
-                Affecting::of(self.root, self.consulted.values().flatten(), self.affecting_now).save(ix)?;
+            // What the rows read beyond the walk, as they now hold it.
+            if (wrote || self.inputs_moved) && !report.interrupted {
+                let files = self.consulted.values().flat_map(|(f, _)| f.iter()).chain(scope.program_reads());
+                let lookups = self.consulted.values().flat_map(|(_, l)| l.iter());
+                Inputs::of(self.root, files, lookups, self.inputs_now).save(ix)?;
             }
             if (wrote && (self.usage_changed || report.removed > 0)) || ix.usage_missing()? {
                 report.used_symbols = super::usage::refresh(ix)?;

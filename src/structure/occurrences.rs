@@ -8,8 +8,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use serde::Serialize;
 
-pub(crate) use super::occurrence_sync::{needs_sync, OccurrenceReport};
-pub use super::occurrence_sync::{pending, sync};
+pub(crate) use super::occurrence_sync::needs_sync;
+pub use super::occurrence_sync::{pending, sync, InputChange, OccurrenceReport};
 
 use super::rows::Declaration;
 pub(crate) use super::rows::Facts;

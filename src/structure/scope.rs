@@ -46,6 +46,10 @@ pub struct Scope {
     unresolved: BTreeMap<String, Option<Vec<String>>>,
     /// The workspace as the last sync loaded it (build log cleared).
     info: Option<WorkspaceInfo>,
+    /// Each program's files of the root that the walk does not index
+    /// (`ProgramFiles::reads`): inputs of all its files.
+    #[serde(default)]
+    reads: BTreeMap<String, BTreeSet<String>>,
     /// File -> the projects whose programs hold it (built on first use
     /// after a change, not after each of a sync's many updates).
     #[serde(skip)]
@@ -77,9 +81,21 @@ impl Scope {
     pub fn update(&mut self, programs: Vec<ProgramFiles>) {
         for p in programs {
             self.unresolved.insert(p.project.clone(), Some(p.unresolved));
+            self.reads.insert(p.project.clone(), p.reads.into_iter().collect());
             self.programs.insert(p.project, p.files.into_iter().collect());
         }
         self.reindex();
+    }
+
+    /// Every file some program read that the walk does not index.
+    pub(crate) fn program_reads(&self) -> impl Iterator<Item = &String> {
+        self.reads.values().flatten()
+    }
+
+    /// The files of every program that read `input` (a file the walk does
+    /// not index), and whether any did.
+    pub(crate) fn readers_of(&self, input: &str) -> BTreeSet<String> {
+        self.reads.iter().filter(|(_, r)| r.contains(input)).filter_map(|(p, _)| self.programs.get(p)).flatten().cloned().collect()
     }
 
     /// The workspace as loaded for this sync.
@@ -212,7 +228,7 @@ mod tests {
     use super::*;
 
     fn program(project: &str, files: &[&str]) -> ProgramFiles {
-        ProgramFiles { project: project.into(), files: files.iter().map(|f| f.to_string()).collect(), unresolved: Vec::new() }
+        ProgramFiles { project: project.into(), files: files.iter().map(|f| f.to_string()).collect(), unresolved: Vec::new(), reads: Vec::new() }
     }
 
     #[test]

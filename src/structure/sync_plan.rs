@@ -7,7 +7,8 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::PathBuf;
 
-use super::inputs::{self, layout_hash, read_marker, Affecting, Pending, LAYOUT_MARKER};
+use super::inputs::{self, layout_hash, lookup_answers, lookup_dir, read_marker, Inputs, Pending, LAYOUT_MARKER};
+use super::occurrence_sync::InputChange;
 use super::scope::Scope;
 use super::StructureError;
 use crate::index::occurrences::OccFileRow;
@@ -16,8 +17,19 @@ use crate::source::Tree;
 use crate::ts::files::FileView;
 use crate::workspace::Workspace;
 
-/// Each indexed file's imports and re-exports.
+/// Each indexed file's imports and re-exports. The imports include the
+/// walked files TypeScript's builder reaches from the file (`deps`:
+/// through node_modules declarations, ambient modules, augmentations,
+/// triple-slash references).
 pub(super) type Imports = HashMap<String, (Vec<String>, Vec<String>)>;
+
+/// A file's edges for `Imports`: its imports and its builder `deps`.
+pub(super) fn edges(imports: &[String], deps: &[String], reexports: &[String]) -> (Vec<String>, Vec<String>) {
+    let mut all: Vec<String> = imports.iter().chain(deps).cloned().collect();
+    all.sort();
+    all.dedup();
+    (all, reexports.to_vec())
+}
 
 /// The files that import `target` (or re-export from it).
 fn importers_of(imports: &Imports, target: &str) -> Vec<String> {
@@ -53,9 +65,10 @@ fn count_pending(index: &Index, tree: &Tree, view: &FileView) -> Result<usize, S
     if index.usage_missing()? {
         return Ok(1);
     }
-    // A package.json that resolution consulted changed.
-    let recorded = Affecting::load(index);
-    let affecting = recorded.changed(&recorded.read(&root)).len();
+    // An input the walk does not index changed (a package.json, a
+    // node_modules declaration, a JSON module, an ignored source), or a
+    // directory holding a failed lookup location.
+    let affecting = Inputs::load(index).pending(&root);
     // Files an earlier cascade queued and no sync re-indexed yet.
     let queued = Pending::load(index).0.len();
     // The chunk sync just checked every file's mtime and size: where
@@ -98,7 +111,7 @@ pub(super) struct Start {
     pub(super) marker: PathBuf,
     /// Which programs hold which files (the live answers' scope).
     pub(super) scope: Scope,
-    pub(super) affecting: Affecting,
+    pub(super) inputs: Inputs,
     pub(super) pending: Pending,
 }
 
@@ -110,7 +123,7 @@ pub(super) fn read_start(index: &WithIndexMut<'_>) -> Result<Start, StructureErr
             stored: ix.occ_files(false)?.into_iter().map(|r| (r.relative_path.clone(), r)).collect(),
             marker: ix.dir().join(LAYOUT_MARKER),
             scope: Scope::load(ix),
-            affecting: Affecting::load(ix),
+            inputs: Inputs::load(ix),
             pending: Pending::load(ix),
         });
         Ok(())
@@ -132,14 +145,25 @@ pub(super) struct Plan {
     pub(super) full: bool,
     /// Importers, from the stored rows (updated as files are re-indexed).
     pub(super) imports: Imports,
-    /// The package.json files each file's resolution consulted (updated
-    /// as files are re-indexed): the next record of `Affecting`.
-    pub(super) consulted: HashMap<String, Vec<String>>,
-    pub(super) affecting_now: Affecting,
-    pub(super) affecting_changed: Vec<String>,
-    /// Files were created or deleted, or a package.json changed: what a
-    /// module specifier resolves to may have changed in any program.
+    /// What each file read that the walk does not index (updated as files
+    /// are re-indexed): (files: package.json files and builder reads,
+    /// failed lookups); the next record of `Inputs`.
+    pub(super) consulted: HashMap<String, (Vec<String>, Vec<String>)>,
+    /// The recorded inputs as read before the pass.
+    pub(super) inputs_now: Inputs,
+    /// Some recorded input changed: the record is written again.
+    pub(super) inputs_moved: bool,
+    /// Per changed input, how many files it re-checks and by which rule.
+    pub(super) changes: Vec<InputChange>,
+    /// Files were created or deleted, or an input of resolution changed:
+    /// what a module specifier resolves to may have changed in any program.
     pub(super) resolution_moved: bool,
+}
+
+/// The file rows that consulted what `consulted` (a file row's files
+/// and lookups) shows, as (files, lookups).
+pub(super) fn consulted_by(r: &OccFileRow) -> (Vec<String>, Vec<String>) {
+    (r.affecting.iter().chain(&r.reads).cloned().collect(), r.lookups.clone())
 }
 
 pub(super) fn plan(ws: &Workspace, tree: &Tree, view: &FileView, start: &Start) -> Result<Plan, StructureError> {
@@ -156,16 +180,19 @@ pub(super) fn plan(ws: &Workspace, tree: &Tree, view: &FileView, start: &Start) 
     let indexable: BTreeSet<String> = current.keys().cloned().collect();
     let (stored_layout, extra) = read_marker(&start.marker);
     let layout_changed = stored_layout != Some(layout_hash(tree, root, view, &extra));
-    let affecting_now = start.affecting.read(root);
-    let affecting_changed = start.affecting.changed(&affecting_now);
+    let inputs_now = start.inputs.read(root);
+    let inputs_changed = start.inputs.changed(&inputs_now);
+    let dirs_changed = start.inputs.changed_dirs(&inputs_now);
     let deleted: Vec<String> = stored.keys().filter(|p| !indexable.contains(*p)).cloned().collect();
     let created: Vec<String> = indexable.iter().filter(|p| !stored.contains_key(*p)).cloned().collect();
     // A deleted file that was global took its declarations out of every
     // program's global scope.
     let mut full = layout_changed || stored.is_empty() || deleted.iter().any(|d| stored[d].global);
     let mut queue: BTreeSet<String> = BTreeSet::new();
-    let imports: Imports = stored.iter().map(|(p, r)| (p.clone(), (r.imports.clone(), r.reexports.clone()))).collect();
-    let consulted = stored.iter().filter(|(p, _)| indexable.contains(*p)).map(|(p, r)| (p.clone(), r.affecting.clone())).collect();
+    let imports: Imports = stored.iter().map(|(p, r)| (p.clone(), edges(&r.imports, &r.deps, &r.reexports))).collect();
+    let consulted = stored.iter().filter(|(p, _)| indexable.contains(*p)).map(|(p, r)| (p.clone(), consulted_by(r))).collect();
+    let mut changes = Vec::new();
+    let mut answered_lookups = false;
     if full {
         queue.extend(indexable.iter().cloned());
     } else {
@@ -183,21 +210,77 @@ pub(super) fn plan(ws: &Workspace, tree: &Tree, view: &FileView, start: &Start) 
                 full = true;
             }
         }
+        // Files whose inputs moved under them: each is re-indexed, its
+        // resolutions redone, and everything that reaches it follows (its
+        // own emit may not show the change: `export * from "pkg"`).
+        let mut seeds: BTreeSet<String> = BTreeSet::new();
+        let mut seed = |input: &str, rule: &'static str, files: BTreeSet<String>, changes: &mut Vec<InputChange>| {
+            let files: BTreeSet<String> = files.into_iter().filter(|p| indexable.contains(p)).collect();
+            changes.push(InputChange { input: input.to_string(), rule, rechecked: files.len() });
+            seeds.extend(files);
+        };
         // Created files: the files whose resolution looked there.
-        queue.extend(inputs::naming(stored, |r| &r.lookups, &created).filter(|p| indexable.contains(*p)).cloned());
-        // Changed package.json files: the files whose resolution read
-        // them, resolved again (the warm programs would reuse it).
-        let affected: Vec<String> = inputs::naming(stored, |r| &r.affecting, &affecting_changed).filter(|p| indexable.contains(*p)).cloned().collect();
-        if !affected.is_empty() {
-            ws.invalidate_resolutions(&affected.iter().map(|p| current[p].0.clone()).collect::<Vec<_>>())?;
+        for c in &created {
+            let namers: BTreeSet<String> = inputs::naming(stored, |r| &r.lookups, std::slice::from_ref(c)).cloned().collect();
+            if !namers.is_empty() {
+                seed(c, "created at a failed lookup", namers, &mut changes);
+            }
         }
-        queue.extend(affected);
+        // Changed inputs the walk does not index: the files that read
+        // them (resolution's package.json files, the builder's reads);
+        // one no row names is an input of every file of the programs that
+        // read it.
+        for c in &inputs_changed {
+            let namers: BTreeSet<String> = stored.iter().filter(|(_, r)| r.affecting.contains(c)).map(|(p, _)| p.clone()).collect();
+            let readers: BTreeSet<String> = stored.iter().filter(|(_, r)| r.reads.contains(c)).map(|(p, _)| p.clone()).collect();
+            let unplaced = namers.is_empty() && readers.is_empty();
+            if !namers.is_empty() {
+                seed(c, "read by module resolution", namers, &mut changes);
+            }
+            if !readers.is_empty() {
+                seed(c, "referenced (TypeScript's builder)", readers, &mut changes);
+            }
+            if unplaced {
+                seed(c, "read by the program", start.scope.readers_of(c), &mut changes);
+            }
+        }
+        // Directories holding failed lookups that changed: the files
+        // whose lookup there answers now.
+        for d in &dirs_changed {
+            let mut namers = BTreeSet::new();
+            for (p, r) in stored {
+                if r.lookups.iter().any(|l| lookup_dir(l) == *d && lookup_answers(root, l)) {
+                    namers.insert(p.clone());
+                }
+            }
+            if !namers.is_empty() {
+                answered_lookups = true;
+                seed(d, "a failed lookup answers now", namers, &mut changes);
+            }
+        }
+        if !seeds.is_empty() {
+            let paths: Vec<PathBuf> = seeds.iter().map(|p| current[p].0.clone()).collect();
+            ws.invalidate_resolutions(&paths)?;
+            let mut cascaded = HashSet::new();
+            for s in &seeds {
+                if cascade(s, &imports, &indexable, &HashSet::new(), &[], stored, &mut queue, &mut cascaded) {
+                    full = true;
+                }
+            }
+            queue.extend(seeds);
+        }
+        // A program with no referenced map (`module: none`, `outFile`):
+        // the builder re-checks every file on any change.
+        if !queue.is_empty() && stored.values().any(|r| r.opaque) {
+            full = true;
+        }
         if full {
             queue.extend(indexable.iter().cloned());
         }
     }
-    let resolution_moved = !deleted.is_empty() || !created.is_empty() || !affecting_changed.is_empty();
-    Ok(Plan { current, indexable, deleted, queue, full, imports, consulted, affecting_now, affecting_changed, resolution_moved })
+    let inputs_moved = start.inputs.moved(&inputs_now);
+    let resolution_moved = !deleted.is_empty() || !created.is_empty() || !inputs_changed.is_empty() || answered_lookups;
+    Ok(Plan { current, indexable, deleted, queue, full, imports, consulted, inputs_now, inputs_moved, changes, resolution_moved })
 }
 
 /// Queues every file that imports a file whose API changed, directly or

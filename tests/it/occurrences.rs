@@ -21,6 +21,8 @@ use crate::common;
 mod differential;
 #[path = "occurrences/generated.rs"]
 mod generated;
+#[path = "occurrences/inputs.rs"]
+mod inputs;
 #[path = "occurrences/invalidation.rs"]
 mod invalidation;
 

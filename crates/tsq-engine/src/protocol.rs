@@ -434,6 +434,10 @@ pub struct ProgramFiles {
     /// in the Language Service's order (`unresolvedImports`).
     #[serde(default)]
     pub unresolved: Vec<String>,
+    /// Every file of the root it read that the walk does not index
+    /// (relative): inputs of all its files.
+    #[serde(default)]
+    pub reads: Vec<String>,
 }
 
 /// One file's rows from one checker pass.
@@ -528,7 +532,22 @@ pub struct FileOccurrences {
     pub lookups: Vec<String>,
     #[serde(default)]
     pub affecting: Vec<String>,
-    /// The declaration emit (`null` for scripts and when emit fails).
+    /// TypeScript's builder's references, followed through the files the
+    /// walk does not index: the walked files reached (`deps`: an API
+    /// change there re-indexes this file) and the other files of the root
+    /// reached (`reads`: node_modules declarations, JSON modules, ignored
+    /// sources; their text is an input of this file).
+    #[serde(default)]
+    pub deps: Vec<String>,
+    #[serde(default)]
+    pub reads: Vec<String>,
+    /// The program keeps no referenced map (`module: none`, `outFile`):
+    /// any change re-checks everything.
+    #[serde(default)]
+    pub opaque: bool,
+    /// The declaration emit, plus what other files see that it leaves
+    /// out (triple-slash directives, private members' types); `null` for
+    /// scripts and when emit fails.
     pub api_text: Option<String>,
 }
 

@@ -7,7 +7,16 @@
 //! import failed to resolve, a file deleted and restored, a declaration
 //! moved between files, a file renamed, a body-only edit that adds a
 //! local with a repeated name, a project reference added or removed, and
-//! a package.json `types` and `exports` changed. Each kind toggles
+//! a package.json `types` and `exports` changed; and every input the
+//! hand-written rule missed (issue 73): a package.json created where a
+//! directory import failed, a package's `types` changed behind `export *`,
+//! a created file shadowing an index behind a re-export, a module
+//! augmentation's target gaining a type or being created, `/// <reference
+//! path>` switched and `/// <reference lib>` added, a JSON module's value,
+//! an ignored generated source, a node_modules declaration rewritten, a
+//! package reinstalled at another version, a package installed where a
+//! bare import failed, a private member used through an element access,
+//! and an ambient module of a type package gaining a member. Each kind toggles
 //! between two states, so any sequence keeps the workspace well-formed.
 //! The test that runs them (`generated_edits_of_every_kind_keep_rows_exact`)
 //! is here too.
@@ -17,13 +26,13 @@ use std::path::Path;
 use crate::common::random_edits::Rng;
 use crate::common::{self, TempDir};
 
-use super::differential::{differences, engine};
+use super::differential::{differences_among, engine};
 
 /// The workspace the edits start from: (path, text).
 pub const WORKSPACE: &[(&str, &str)] = &[
     (
         "tsconfig.base.json",
-        r#"{ "compilerOptions": { "strict": true, "target": "es2022", "lib": ["es2022"], "module": "esnext", "moduleResolution": "bundler", "paths": { "@m/*": ["./src/*"] } } }"#,
+        r#"{ "compilerOptions": { "strict": true, "target": "es2022", "lib": ["es2022"], "module": "esnext", "moduleResolution": "bundler", "resolveJsonModule": true, "paths": { "@m/*": ["./src/*"] } } }"#,
     ),
     ("tsconfig.json", r#"{ "extends": "./tsconfig.base.json", "include": ["src/**/*.ts"] }"#),
     // `src/self.ts` imports the package by its own name (`exports`), a
@@ -57,6 +66,52 @@ pub const WORKSPACE: &[(&str, &str)] = &[
     ("src/util2.ts", "import { mover } from './util';\nexport function useMover() { return mover(); }\n"),
     ("src/ambient.d.ts", "declare function ambientThing(): number;\n"),
     ("src/aug.ts", "import { Base1 } from './z';\nexport function extra(b: Base1) { return b.run(); }\n"),
+    // Issue 73's inputs. A directory import that fails until its
+    // package.json is created.
+    ("lib3/main3.ts", "export function third(): number { return 3; }\n"),
+    ("src/uses-lib3.ts", "import { third } from '../lib3';\nexport function useThird() { return third(); }\n"),
+    // A re-exporter of `../lib`, whose package.json `types` moves.
+    ("src/re-lib.ts", "export * from '../lib';\n"),
+    ("src/use-re.ts", "import { pick } from './re-lib';\nexport function usePickRe() { return pick(); }\n"),
+    // `./shade` resolves to `shade/index.ts` until `shade.ts` is created.
+    ("src/shade/index.ts", "export function shaded(): number { return 1; }\n"),
+    ("src/re-shade.ts", "export * from './shade';\n"),
+    ("src/use-shade.ts", "import { shaded } from './re-shade';\nexport function useShaded() { return shaded(); }\n"),
+    // An augmentation reading its target's own type, and one whose
+    // target is created later.
+    ("src/aug-target.ts", "export type Extra = number;\nexport interface AT { a: number }\n"),
+    ("src/aug-of.ts", "declare module './aug-target' { interface AT { extra: Extra } }\nexport {};\n"),
+    ("src/use-at.ts", "import type { AT } from './aug-target';\nexport function getExtra(t: AT) { return t.extra; }\n"),
+    ("src/late-aug.ts", "declare module './later-target' { interface LT { added: number } }\nexport {};\n"),
+    // Triple-slash directives.
+    ("globals/one.ts", "declare const refCfg: { n: number };\n"),
+    ("globals/two.ts", "declare const refCfg: { n: string };\n"),
+    ("src/ref.ts", "/// <reference path=\"../globals/one.ts\" />\nexport const marker = 1;\n"),
+    ("src/uses-ref.ts", "export function runRef() { return refCfg.n; }\n"),
+    ("src/lib-ref.ts", "export const unit = 1;\n"),
+    ("src/uses-dom.ts", "export function pageTitle() { return document.title; }\n"),
+    // A JSON module, an ignored generated source.
+    ("src/data.json", r#"{ "limit": 1 }"#),
+    ("src/uses-json.ts", "import data from './data.json';\nexport function limit() { return data.limit; }\n"),
+    // Outside the walk (an answer naming their declarations is live).
+    (".gitignore", "gen/\nglobals/\n"),
+    ("gen/api.ts", "export const limitOf: number = 1;\n"),
+    ("src/uses-gen.ts", "import { limitOf } from '../gen/api';\nexport function loadLimit() { return limitOf; }\n"),
+    // Packages: one whose declaration is rewritten, one reinstalled at
+    // another version, one installed later, an ambient type package.
+    ("node_modules/pkg/package.json", r#"{ "name": "pkg", "version": "1.0.0", "types": "./index.d.ts" }"#),
+    ("node_modules/pkg/index.d.ts", "export * from './lib';\n"),
+    ("node_modules/pkg/lib.d.ts", "export declare function pickValue(): number;\n"),
+    ("node_modules/pkg2/package.json", r#"{ "name": "pkg2", "version": "1.0.0", "types": "./index.d.ts" }"#),
+    ("node_modules/pkg2/index.d.ts", "export declare function second(): number;\n"),
+    ("node_modules/@types/virtual/index.d.ts", "declare module 'virtual' {\n  export interface V { a: number }\n}\n"),
+    (
+        "src/uses-pkg.ts",
+        "import { pickValue } from 'pkg';\nimport { second } from 'pkg2';\nimport { later } from 'later-pkg';\nimport type { V } from 'virtual';\nexport function usePick() { return pickValue(); }\nexport function useSecond() { return second(); }\nexport function useLater() { return later(); }\nexport function readV(v: V) { return v.a; }\n",
+    ),
+    // A private member reached through an element access.
+    ("src/secret.ts", "export class Vault {\n  private secret() {\n    return 1;\n  }\n}\n"),
+    ("src/reveal.ts", "import { Vault } from './secret';\nexport function reveal(v: Vault) { return v['secret'](); }\n"),
 ];
 
 /// The kinds, by name; `apply(kind, …)` makes one edit of that kind.
@@ -79,6 +134,20 @@ pub const KINDS: &[&str] = &[
     "body-only edit adding a repeated local",
     "project reference added or removed",
     "package.json types and exports changed",
+    "package.json created where a directory import failed, or deleted",
+    "package types changed behind export *",
+    "file created shadowing an index behind a re-export, or deleted",
+    "augmentation target's type changed",
+    "augmentation target created or deleted",
+    "/// <reference path> switched",
+    "/// <reference lib> added or removed",
+    "JSON module value changed",
+    "ignored generated source edited",
+    "node_modules declaration rewritten",
+    "package reinstalled at another version",
+    "package installed where a bare import failed, or removed",
+    "private member's type changed (element access)",
+    "ambient module of a type package gains a member",
 ];
 
 fn read(root: &Path, rel: &str) -> String {
@@ -216,6 +285,78 @@ pub fn apply(root: &Path, kind: usize, rng: &mut Rng) -> Vec<String> {
             toggle(root, "package.json", r#""types": "./src/feat-a.ts""#, r#""types": "./src/feat-b.ts""#);
             touched(&["lib/package.json", "package.json"])
         }
+        18 => {
+            flip_file(root, "lib3/package.json", r#"{ "name": "lib3", "types": "./main3.ts" }"#);
+            touched(&["lib3/package.json"])
+        }
+        19 => {
+            toggle(root, "lib/package.json", r#""types": "./one.ts""#, r#""types": "./two.ts""#);
+            touched(&["lib/package.json"])
+        }
+        20 => {
+            flip_file(root, "src/shade.ts", "export function shaded(): string { return 'shade'; }\n");
+            touched(&["src/shade.ts"])
+        }
+        21 => {
+            toggle(root, "src/aug-target.ts", "Extra = number", "Extra = string");
+            touched(&["src/aug-target.ts"])
+        }
+        22 => {
+            flip_file(root, "src/later-target.ts", "export interface LT { own: number }\nexport function build(l: LT) { return l.added; }\n");
+            touched(&["src/later-target.ts"])
+        }
+        23 => {
+            toggle(root, "src/ref.ts", "../globals/one.ts", "../globals/two.ts");
+            touched(&["src/ref.ts"])
+        }
+        24 => {
+            toggle(root, "src/lib-ref.ts", "export const unit", "/// <reference lib=\"dom\" />\nexport const unit");
+            touched(&["src/lib-ref.ts"])
+        }
+        25 => {
+            toggle(root, "src/data.json", r#""limit": 1"#, r#""limit": "none""#);
+            touched(&["src/data.json"])
+        }
+        26 => {
+            toggle(root, "gen/api.ts", "limitOf: number = 1", "limitOf: string = 'none'");
+            touched(&["gen/api.ts"])
+        }
+        27 => {
+            toggle(root, "node_modules/pkg/lib.d.ts", "pickValue(): number", "pickValue(): string");
+            touched(&["node_modules/pkg/lib.d.ts"])
+        }
+        28 => {
+            // `npm install pkg2@2` and back: the directory is replaced whole.
+            let dir = root.join("node_modules/pkg2");
+            let v1 = read(root, "node_modules/pkg2/package.json").contains("1.0.0");
+            std::fs::remove_dir_all(&dir).unwrap();
+            if v1 {
+                write(root, "node_modules/pkg2/package.json", r#"{ "name": "pkg2", "version": "2.0.0", "types": "./dist/types.d.ts" }"#);
+                write(root, "node_modules/pkg2/dist/types.d.ts", "export declare function second(): boolean;\n");
+            } else {
+                write(root, "node_modules/pkg2/package.json", r#"{ "name": "pkg2", "version": "1.0.0", "types": "./index.d.ts" }"#);
+                write(root, "node_modules/pkg2/index.d.ts", "export declare function second(): number;\n");
+            }
+            touched(&["node_modules/pkg2"])
+        }
+        29 => {
+            let dir = root.join("node_modules/later-pkg");
+            if dir.exists() {
+                std::fs::remove_dir_all(&dir).unwrap();
+            } else {
+                write(root, "node_modules/later-pkg/package.json", r#"{ "name": "later-pkg", "types": "./index.d.ts" }"#);
+                write(root, "node_modules/later-pkg/index.d.ts", "export declare function later(): number;\n");
+            }
+            touched(&["node_modules/later-pkg"])
+        }
+        30 => {
+            toggle(root, "src/secret.ts", "return 1;", "return 'one';");
+            touched(&["src/secret.ts"])
+        }
+        31 => {
+            toggle(root, "node_modules/@types/virtual/index.d.ts", "a: number", "a: string; b: number");
+            touched(&["node_modules/@types/virtual/index.d.ts"])
+        }
         _ => {
             // A local `y` added to (or taken from) the first callback of
             // `rows`, on a line of its own, beside the callbacks' own `y`s.
@@ -235,6 +376,15 @@ pub fn apply(root: &Path, kind: usize, rng: &mut Rng) -> Vec<String> {
         }
     }
 }
+
+/// Declarations left out of the comparison, with why: a difference
+/// between the rows and the live Language Service that holds before any
+/// edit, which this test does not test.
+const EXCEPT: &[(&str, &str)] = &[
+    // Find-references searches a private member inside its class alone;
+    // the rows also record `v['secret']()` in src/reveal.ts.
+    ("symbol = src/secret.ts > Vault > secret", "a private member used outside its class"),
+];
 
 /// `tsq index --embedder none --json` on `root` in its own process: the
 /// occurrence sync's files re-indexed and whether it was a full pass.
@@ -256,7 +406,7 @@ fn cli_sync(root: &Path) -> (usize, bool) {
 /// floor.
 #[test]
 fn generated_edits_of_every_kind_keep_rows_exact() {
-    let edits: usize = std::env::var("TSQ_GENERATED_EDITS").ok().and_then(|v| v.parse().ok()).unwrap_or(300);
+    let edits: usize = std::env::var("TSQ_GENERATED_EDITS").ok().and_then(|v| v.parse().ok()).unwrap_or(400);
     let ws = TempDir::new("occ-generated");
     write_workspace(&ws.0);
     let e = engine(&ws.0);
@@ -292,7 +442,7 @@ fn generated_edits_of_every_kind_keep_rows_exact() {
             eprintln!("generated kind {:<48} re-indexed {:>2} files{}", KINDS[kind], indexed, if full { " (full)" } else { "" });
         }
         let started = std::time::Instant::now();
-        let (n, diffs) = differences(&e, &ws.0, 1);
+        let (n, diffs) = differences_among(&e, &ws.0, 1, &mut |all| all.into_iter().filter(|q| !EXCEPT.iter().any(|(x, _)| x == q)).collect());
         compare_time += started.elapsed();
         checked += n;
         // Every declaration of a small workspace is compared; a floor per
