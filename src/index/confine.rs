@@ -1,15 +1,21 @@
 //! The index directory is confined: tsq never creates, renames or deletes
 //! anything through a symbolic link. `<root>/.tsq` must be a real
-//! directory, and nothing under it may be a link; the names tsq itself
-//! uses must have the type tsq gives them. The check uses
+//! directory, and nothing under it may be a link, a pull's staging areas
+//! (`incoming/`, `outgoing/`) included; the names tsq itself uses must
+//! have the type tsq gives them, there too. The check uses
 //! `symlink_metadata`, which never follows a link, and runs before every
-//! open, clean, publish and pull. A refusal says what to remove.
+//! open, clean, publish and pull; a swap checks each staged entry again
+//! right before it renames it into place (`check_staged`). A refusal says
+//! what to remove.
 //!
 //! Why: a checkout can commit `.tsq -> ..`; writing through it would put
-//! the index (and a pull's deletions) in the parent directory.
+//! the index (and a pull's deletions) in the parent directory. It can as
+//! well commit `.tsq/incoming/chunks.lance -> ../../other/.tsq/chunks.lance`
+//! with a swap journal, which a swap would rename into place.
 
 use std::path::Path;
 
+use super::layout::{INCOMING, OUTGOING};
 use super::IndexError;
 
 /// Deeper than any index tsq writes (`<table>.lance/_indices/<uuid>/…`).
@@ -24,7 +30,7 @@ enum Kind {
 /// The type tsq gives a top-level name it uses; `None` for other names,
 /// which tsq leaves alone.
 fn expected(name: &str) -> Option<Kind> {
-    if name.ends_with(".lance") || name == super::layout::INCOMING || name == super::layout::OUTGOING {
+    if name.ends_with(".lance") || name == INCOMING || name == OUTGOING {
         return Some(Kind::Dir);
     }
     super::layout::is_tsq_file(name).then_some(Kind::File)
@@ -62,26 +68,78 @@ pub fn check(dir: &Path) -> Result<bool, IndexError> {
     }
     for entry in std::fs::read_dir(dir).map_err(|e| super::io(dir, e))? {
         let entry = entry.map_err(|e| super::io(dir, e))?;
-        let path = entry.path();
-        let Some(kind) = entry_kind(&path)? else { continue };
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if let Some(want) = expected(&name) {
-            if want != kind {
-                let (is, should) = if kind == Kind::Dir { ("a directory", "a file") } else { ("a file", "a directory") };
-                return Err(refuse(
-                    &path,
-                    format!("is {is}, but tsq writes {should} there; remove it (or the whole index, `rm -r {}`) and run again", dir.display()),
-                ));
-            }
-        }
-        // A pull's staging areas change under another process's lock while
-        // this runs; the swap moves their entries in by rename (never
-        // following a link), and they are checked here once in place.
-        if kind == Kind::Dir && name != super::layout::INCOMING && name != super::layout::OUTGOING {
-            walk(&path, dir, 1)?;
-        }
+        check_entry(&entry.path(), &entry.file_name().to_string_lossy(), dir, 1)?;
     }
     Ok(true)
+}
+
+/// Checks one entry `depth` levels below `dir`: no link, the type tsq
+/// gives its name, and no link anywhere beneath it. A pull's staging
+/// areas hold entries named as the index's own, which a swap moves in
+/// and out by rename, so their entries are checked as the top level's
+/// are: a checkout can commit `incoming/` as easily as `.tsq/` itself.
+fn check_entry(path: &Path, name: &str, dir: &Path, depth: usize) -> Result<(), IndexError> {
+    let Some(kind) = entry_kind(path)? else { return Ok(()) };
+    if let Some(want) = expected(name) {
+        if want != kind {
+            let (is, should) = if kind == Kind::Dir { ("a directory", "a file") } else { ("a file", "a directory") };
+            return Err(refuse(
+                path,
+                format!("is {is}, but tsq writes {should} there; remove it (or the whole index, `rm -r {}`) and run again", dir.display()),
+            ));
+        }
+    }
+    if kind == Kind::File {
+        return Ok(());
+    }
+    if depth > 1 || (name != INCOMING && name != OUTGOING) {
+        return walk(path, dir, depth);
+    }
+    // Another process's pull may be filling or emptying the staging area
+    // meanwhile: what is gone is no link.
+    let entries = match std::fs::read_dir(path) {
+        Ok(entries) => entries,
+        Err(e) if gone(&e) => return Ok(()),
+        Err(e) => return Err(super::io(path, e)),
+    };
+    for entry in entries {
+        let entry = entry.map_err(|e| super::io(path, e))?;
+        check_entry(&entry.path(), &entry.file_name().to_string_lossy(), dir, depth + 1)?;
+    }
+    Ok(())
+}
+
+/// Checks an entry of the staging directory right before a swap moves it
+/// into the index (`swap`), for it may have changed since the last
+/// `check`: `dir` and `incoming/` are real directories, never links, and
+/// the entry is one of the index's own names (a table's directory or a
+/// file beside the tables), no link, of the type tsq gives that name, and
+/// holds no link.
+pub(super) fn check_staged(dir: &Path, name: &str) -> Result<(), IndexError> {
+    let staging = dir.join(INCOMING);
+    real_dir(dir)?;
+    real_dir(&staging)?;
+    let path = staging.join(name);
+    let plain = !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\']);
+    if !plain || super::layout::is_local_only(name) || expected(name).is_none() {
+        return Err(refuse(
+            &path,
+            format!(
+                "is not a name a pull installs (a table, or a file beside the tables); remove the staging directory (`rm -r {}`) and run again",
+                staging.display()
+            ),
+        ));
+    }
+    check_entry(&path, name, dir, 2)
+}
+
+/// Refuses `path` unless it is a real directory (not a link to one).
+pub(super) fn real_dir(path: &Path) -> Result<(), IndexError> {
+    match entry_kind(path)? {
+        Some(Kind::Dir) => Ok(()),
+        None => Err(super::io(path, std::io::ErrorKind::NotFound.into())),
+        Some(Kind::File) => Err(refuse(path, "is not a directory, but tsq keeps one there; remove it and run again".into())),
+    }
 }
 
 /// Another writer may delete files meanwhile (old versions pruned): an
@@ -150,6 +208,27 @@ mod tests {
         std::fs::remove_dir(dir.join("meta.json")).unwrap();
         std::fs::write(dir.join("files.lance"), b"").unwrap();
         assert!(check(&dir).unwrap_err().to_string().contains("is a file, but tsq writes a directory"));
+        std::fs::remove_file(dir.join("files.lance")).unwrap();
+        // The staging areas are checked as the top level is.
+        std::fs::create_dir_all(dir.join("incoming/files.lance")).unwrap();
+        assert!(check(&dir).unwrap());
+        check_staged(&dir, "files.lance").unwrap();
+        std::os::unix::fs::symlink("../../elsewhere/.tsq/chunks.lance", dir.join("incoming/chunks.lance")).unwrap();
+        assert!(check(&dir).unwrap_err().to_string().contains("incoming/chunks.lance: is a symbolic link inside"));
+        assert!(check_staged(&dir, "chunks.lance").is_err());
+        std::fs::remove_file(dir.join("incoming/chunks.lance")).unwrap();
+        std::fs::write(dir.join("incoming/chunks.lance"), b"").unwrap();
+        assert!(check(&dir).unwrap_err().to_string().contains("is a file, but tsq writes a directory"));
+        std::fs::remove_file(dir.join("incoming/chunks.lance")).unwrap();
+        std::fs::write(dir.join("incoming/notes.txt"), b"").unwrap();
+        assert!(check_staged(&dir, "notes.txt").unwrap_err().to_string().contains("not a name a pull installs"));
+        assert!(check_staged(&dir, "lock").is_err());
+        std::os::unix::fs::symlink(&base, dir.join("outgoing")).unwrap();
+        assert!(check(&dir).unwrap_err().to_string().contains("outgoing: is a symbolic link inside"));
+        std::fs::remove_file(dir.join("outgoing")).unwrap();
+        std::fs::remove_dir_all(dir.join("incoming")).unwrap();
+        std::os::unix::fs::symlink(&base, dir.join("incoming")).unwrap();
+        assert!(check_staged(&dir, "files.lance").unwrap_err().to_string().contains("symbolic link"));
         let _ = std::fs::remove_dir_all(&base);
     }
 }

@@ -17,12 +17,19 @@ pub(crate) const GENERATION: &str = "generation";
 /// at each sync, so never published and never pulled.
 pub(crate) const HISTORY: &str = "history.json";
 
+/// How a swap journal tsq will not act on, and what its swap had moved
+/// out, are renamed (`swap`): `refused-swap-<stamp>.json`,
+/// `refused-outgoing-<stamp>`. Local: kept for the user to look at, never
+/// published, pulled or moved by a swap.
+pub(crate) const REFUSED: &str = "refused-";
+
 /// The occurrence pass's lock (`lock::PassLock`): one pass per index.
 pub(crate) const PASS_LOCK: &str = "occurrence-pass.lock";
 
 /// What stays local in the index directory: the writer and pass locks, the user's
 /// `config.toml`, the write journal, a pull's staging, journal and
-/// generation, where the index came from, the local git's history.
+/// generation, where the index came from, the local git's history (and
+/// what a refused swap left, `REFUSED`).
 /// Everything else is the index a publish uploads and a pull replaces.
 const LOCAL_ONLY: &[&str] = &["lock", PASS_LOCK, ".gitignore", "config.toml", JOURNAL, ORIGIN, INCOMING, OUTGOING, SWAP, GENERATION, HISTORY, ".write-probe"];
 /// The local files tsq writes at the top of the index directory, beside
@@ -47,5 +54,5 @@ pub(super) const INDEX_FILES: &[&str] = &["meta.json", "occurrences-layout", "oc
 /// file system would (`Config.toml` is `config.toml` on macOS).
 pub(crate) fn is_local_only(rel: &str) -> bool {
     let first = super::names::fold(rel.split(['/', '\\']).next().unwrap_or(rel));
-    LOCAL_ONLY.iter().any(|l| super::names::fold(l) == first) || super::names::fold(rel).ends_with(".tmp")
+    LOCAL_ONLY.iter().any(|l| super::names::fold(l) == first) || first.starts_with(REFUSED) || super::names::fold(rel).ends_with(".tmp")
 }

@@ -13,6 +13,7 @@ mod lock;
 pub mod names;
 pub mod occurrences;
 mod schema;
+mod seal;
 mod search_reads;
 mod store;
 mod swap;

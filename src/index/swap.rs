@@ -9,6 +9,15 @@
 //! Before the journal exists the old index is untouched, and an
 //! interrupted pull leaves only `incoming/`, which the next pull clears.
 //!
+//! Only tsq's own journal is rolled forward: it is sealed with this
+//! install's key (`seal`), which lives outside every checkout, and each
+//! staged entry is checked again right before its rename
+//! (`confine::check_staged`). A journal that is not sealed here, or whose
+//! entries fail the checks, is renamed aside (`refused-swap-<stamp>.json`,
+//! with `outgoing/` as `refused-outgoing-<stamp>`) and reported on stderr:
+//! a checkout can commit `swap.json` and links in `incoming/`, and a swap
+//! it rolled forward would rename them into place.
+//!
 //! Readers never take the writer lock; they compare `generation` before
 //! and after an answer (`Engine::answer`) and reopen when it moved.
 
@@ -16,11 +25,14 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::{io, lock, write_atomic, IndexError};
+use super::seal::Key;
+use super::{confine, io, lock, write_atomic, IndexError};
 
+use super::layout::REFUSED;
 pub(crate) use super::layout::{GENERATION, INCOMING, OUTGOING, SWAP};
 
-const MAGIC: &str = "tsq-swap-1";
+/// `tsq-swap-1` journals were not sealed; they are refused like any other.
+const MAGIC: &str = "tsq-swap-2";
 /// The generation's suffix while a swap moves files.
 const SWAPPING: &str = "-swapping";
 
@@ -29,6 +41,23 @@ struct Journal {
     magic: String,
     /// The staged index's top-level entries.
     entries: Vec<String>,
+    /// This install's seal over the magic, the index directory and the
+    /// entries (`sealed`).
+    #[serde(default)]
+    seal: String,
+}
+
+/// What the journal's seal covers: the format, the index directory it
+/// was written in (so it moves nothing in another), and its entries.
+fn sealed(dir: &Path, magic: &str, entries: &[String]) -> Vec<Vec<u8>> {
+    let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    let mut parts = vec![magic.as_bytes().to_vec(), dir.to_string_lossy().as_bytes().to_vec()];
+    parts.extend(entries.iter().map(|e| e.as_bytes().to_vec()));
+    parts
+}
+
+fn parts(sealed: &[Vec<u8>]) -> Vec<&[u8]> {
+    sealed.iter().map(Vec::as_slice).collect()
 }
 
 /// Test hook: `TSQ_TEST_PAUSE=<step>` stops a pull at that step
@@ -86,25 +115,46 @@ fn sync_dir(path: &Path) -> Result<(), IndexError> {
 /// caller holds the writer lock, and the staging directory holds the
 /// whole pulled index.
 pub fn install(dir: &Path) -> Result<(), IndexError> {
+    let key = Key::load_or_create()?;
     let staging = dir.join(INCOMING);
     sync_tree(&staging)?;
     let mut entries: Vec<String> =
         std::fs::read_dir(&staging).map_err(|e| io(&staging, e))?.filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned())).collect();
     entries.sort();
-    let journal = Journal { magic: MAGIC.into(), entries };
+    // Refused before the journal exists: the old index stays as it was.
+    for name in &entries {
+        confine::check_staged(dir, name)?;
+    }
+    let seal = key.seal(&parts(&sealed(dir, MAGIC, &entries)));
+    let journal = Journal { magic: MAGIC.into(), entries, seal };
     write_atomic(&dir.join(SWAP), &serde_json::to_vec(&journal).unwrap_or_default())?;
     sync_dir(dir)?;
-    roll_forward(dir, &journal)
+    roll_forward(dir, &journal).inspect_err(|e| {
+        if matches!(e, IndexError::Unsafe { .. }) {
+            let _ = set_aside(dir, &e.to_string());
+        }
+    })
+}
+
+fn next_generation() -> String {
+    format!("{}-{}", super::now_ms(), std::process::id())
 }
 
 fn roll_forward(dir: &Path, journal: &Journal) -> Result<(), IndexError> {
     let (staging, outgoing) = (dir.join(INCOMING), dir.join(OUTGOING));
+    let staged = |name: &str| std::fs::symlink_metadata(staging.join(name)).is_ok();
+    // Every staged entry passes before anything moves, and again right
+    // before its own rename (below).
+    for name in journal.entries.iter().filter(|n| staged(n)) {
+        confine::check_staged(dir, name)?;
+    }
     // Readers that see this wait for the swap (`wait_for_swap`); an answer
     // that straddles it sees the generation move and is computed again.
-    let next = format!("{}-{}", super::now_ms(), std::process::id());
+    let next = next_generation();
     write_atomic(&dir.join(GENERATION), format!("{next}{SWAPPING}").as_bytes())?;
     std::fs::create_dir_all(&outgoing).map_err(|e| io(&outgoing, e))?;
-    let staged = |name: &str| std::fs::symlink_metadata(staging.join(name)).is_ok();
+    // The old index's entries move through it: never through a link.
+    confine::real_dir(&outgoing)?;
     // The old index's entries leave first (those the staged index replaces
     // or lacks), then the staged ones come in.
     for entry in std::fs::read_dir(dir).map_err(|e| io(dir, e))? {
@@ -121,6 +171,7 @@ fn roll_forward(dir: &Path, journal: &Journal) -> Result<(), IndexError> {
     let mut first = true;
     for name in &journal.entries {
         if staged(name) {
+            confine::check_staged(dir, name)?;
             let (from, to) = (staging.join(name), dir.join(name));
             std::fs::rename(&from, &to).map_err(|e| io(&from, e))?;
             if std::mem::take(&mut first) {
@@ -155,21 +206,39 @@ pub(crate) fn wait_for_swap(dir: &Path) -> Result<(), IndexError> {
 }
 
 /// On open: finishes a swap that a killed pull committed (true when it
-/// did), and clears what a finished one left. A journal that is not
-/// tsq's (wrong type or content) is never acted on.
+/// did), and clears what a finished one left. A journal this install did
+/// not seal, or whose staged entries fail the checks, is set aside
+/// (`set_aside`), never acted on.
 pub(crate) fn recover(dir: &Path) -> Result<bool, IndexError> {
-    if read_journal(dir).is_some() {
+    recover_with(dir, Key::load)
+}
+
+/// `recover` with the install's key from `key` (read only when a journal
+/// is there).
+fn recover_with(dir: &Path, key: impl FnOnce() -> Result<Key, String>) -> Result<bool, IndexError> {
+    if std::fs::symlink_metadata(dir.join(SWAP)).is_ok() {
         // A pull swapping now holds the lock: wait for it, then look again.
         let _lock = lock::acquire(dir).map_err(|e| io(dir, e))?;
-        if let Some(journal) = read_journal(dir) {
-            roll_forward(dir, &journal)?;
-            return Ok(true);
-        }
-        return Ok(false);
+        let journal = match read_journal(dir, key()) {
+            Found::Absent => return Ok(false),
+            Found::Refused(why) => {
+                set_aside(dir, &why)?;
+                return Ok(false);
+            }
+            Found::Sealed(journal) => journal,
+        };
+        return match roll_forward(dir, &journal) {
+            Ok(()) => Ok(true),
+            Err(e @ IndexError::Unsafe { .. }) => {
+                set_aside(dir, &e.to_string())?;
+                Ok(false)
+            }
+            Err(e) => Err(e),
+        };
     }
     if std::fs::symlink_metadata(dir.join(OUTGOING)).is_ok_and(|m| m.is_dir()) {
         if let Some(_lock) = lock::try_acquire(dir).map_err(|e| io(dir, e))? {
-            if read_journal(dir).is_none() {
+            if std::fs::symlink_metadata(dir.join(SWAP)).is_err() {
                 let _ = remove_any(&dir.join(OUTGOING));
             }
         }
@@ -177,14 +246,70 @@ pub(crate) fn recover(dir: &Path) -> Result<bool, IndexError> {
     Ok(false)
 }
 
-fn read_journal(dir: &Path) -> Option<Journal> {
+enum Found {
+    Absent,
+    /// Why this journal is not one to act on.
+    Refused(String),
+    Sealed(Journal),
+}
+
+fn read_journal(dir: &Path, key: Result<Key, String>) -> Found {
     let path = dir.join(SWAP);
-    if !std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file() && m.len() < 1 << 20) {
-        return None;
+    let meta = match std::fs::symlink_metadata(&path) {
+        Ok(m) => m,
+        Err(_) => return Found::Absent,
+    };
+    if !meta.is_file() || meta.len() >= 1 << 20 {
+        return Found::Refused("it is not a file tsq writes".into());
     }
-    let journal: Journal = serde_json::from_slice(&std::fs::read(&path).ok()?).ok()?;
+    let Some(journal) = std::fs::read(&path).ok().and_then(|b| serde_json::from_slice::<Journal>(&b).ok()) else {
+        return Found::Refused("it is not a journal tsq writes".into());
+    };
+    if journal.magic != MAGIC {
+        return Found::Refused(format!("its format `{}` is not this tsq's `{MAGIC}`", journal.magic.escape_debug()));
+    }
     let plain = |n: &String| !n.is_empty() && n != "." && n != ".." && !n.contains(['/', '\\']) && !super::layout::is_local_only(n);
-    (journal.magic == MAGIC && journal.entries.iter().all(plain)).then_some(journal)
+    if !journal.entries.iter().all(plain) {
+        return Found::Refused("it names entries outside the index directory or tsq's local files".into());
+    }
+    let key = match key {
+        Ok(k) => k,
+        Err(why) => return Found::Refused(format!("there is no install key to check its seal against ({why})")),
+    };
+    if !key.verifies(&parts(&sealed(dir, &journal.magic, &journal.entries)), &journal.seal) {
+        return Found::Refused("its seal is not this install's: this tsq did not write it".into());
+    }
+    Found::Sealed(journal)
+}
+
+/// Sets aside a journal that is not acted on: `swap.json` becomes
+/// `refused-swap-<stamp>.json` and `outgoing/`, when it holds anything,
+/// `refused-outgoing-<stamp>`, so nothing is rolled forward and nothing
+/// is deleted (should the journal be a killed pull's, the old index's
+/// entries it had moved out are there). Says on stderr what was found and
+/// what was done. The caller holds the writer lock.
+fn set_aside(dir: &Path, why: &str) -> Result<(), IndexError> {
+    let stamp = next_generation();
+    let journal = dir.join(format!("{REFUSED}swap-{stamp}.json"));
+    let from = dir.join(SWAP);
+    std::fs::rename(&from, &journal).map_err(|e| io(&from, e))?;
+    let mut done = format!("renamed it to {}", journal.display());
+    let outgoing = dir.join(OUTGOING);
+    if std::fs::symlink_metadata(&outgoing).is_ok_and(|m| m.is_dir()) && std::fs::read_dir(&outgoing).is_ok_and(|mut d| d.next().is_some()) {
+        let to = dir.join(format!("{REFUSED}outgoing-{stamp}"));
+        std::fs::rename(&outgoing, &to).map_err(|e| io(&outgoing, e))?;
+        done.push_str(&format!(", and what a swap had moved out of the index (`{OUTGOING}/`) to {}", to.display()));
+    }
+    // Readers would otherwise wait for a swap that never ends.
+    if generation(dir).ends_with(SWAPPING) {
+        write_atomic(&dir.join(GENERATION), next_generation().as_bytes())?;
+    }
+    sync_dir(dir)?;
+    tracing::warn!(
+        "{}: a swap journal this tsq will not act on ({why}). It was not rolled forward; tsq {done}. A checkout may have brought it: look, then remove what was renamed. If a `tsq index --from` of yours was stopped, run it again",
+        from.display()
+    );
+    Ok(())
 }
 
 #[cfg(test)]
@@ -207,6 +332,16 @@ mod tests {
         out
     }
 
+    fn key() -> Result<Key, String> {
+        Ok(Key::for_tests(7))
+    }
+
+    fn journal(dir: &Path, entries: &[&str], key: &Key) -> Vec<u8> {
+        let entries: Vec<String> = entries.iter().map(|e| e.to_string()).collect();
+        let seal = key.seal(&parts(&sealed(dir, MAGIC, &entries)));
+        serde_json::to_vec(&Journal { magic: MAGIC.into(), entries, seal }).unwrap()
+    }
+
     #[test]
     fn a_committed_swap_rolls_forward_from_any_point() {
         let base = std::env::temp_dir().join(format!("tsq-swap-{}", std::process::id()));
@@ -221,8 +356,7 @@ mod tests {
             std::fs::create_dir_all(dir.join("incoming/a.lance")).unwrap();
             std::fs::write(dir.join("incoming/a.lance/new"), "new").unwrap();
             std::fs::write(dir.join("incoming/meta.json"), "new").unwrap();
-            let journal = Journal { magic: MAGIC.into(), entries: vec!["a.lance".into(), "meta.json".into()] };
-            write_atomic(&dir.join(SWAP), &serde_json::to_vec(&journal).unwrap()).unwrap();
+            write_atomic(&dir.join(SWAP), &journal(&dir, &["a.lance", "meta.json"], &key().unwrap())).unwrap();
             // A crash after `stop_after` renames of the forward pass.
             let moves: Vec<(String, String)> = vec![
                 ("a.lance".into(), "outgoing/a.lance".into()),
@@ -233,7 +367,7 @@ mod tests {
             for (from, to) in moves.iter().take(stop_after) {
                 std::fs::rename(dir.join(from), dir.join(to)).unwrap();
             }
-            assert!(recover(&dir).unwrap());
+            assert!(recover_with(&dir, key).unwrap());
             let got = tree(&dir);
             let names: Vec<&str> = got.iter().map(|(n, _)| n.as_str()).filter(|n| *n != GENERATION && *n != "lock").collect();
             assert_eq!(names, ["a.lance/new", "config.toml", "meta.json"], "after {stop_after} moves");
@@ -243,17 +377,87 @@ mod tests {
         let _ = std::fs::remove_dir_all(&base);
     }
 
+    /// What `dir` holds apart from the lock, with the names tsq gave what
+    /// it set aside reduced to their prefix.
+    fn left(dir: &Path) -> Vec<(String, String)> {
+        let mut got: Vec<(String, String)> = tree(dir)
+            .into_iter()
+            .filter(|(n, _)| n != "lock" && n != GENERATION)
+            .map(|(n, c)| {
+                let name = if let Some(rest) = n.strip_prefix("refused-outgoing-") {
+                    format!("refused-outgoing/{}", rest.split_once('/').map_or("", |(_, r)| r))
+                } else if n.starts_with("refused-swap-") {
+                    "refused-swap".into()
+                } else {
+                    n
+                };
+                (name, c)
+            })
+            .collect();
+        got.sort();
+        got
+    }
+
     #[test]
-    fn a_planted_journal_is_never_acted_on() {
+    fn a_journal_not_sealed_here_is_set_aside_and_nothing_moves() {
         let dir = std::env::temp_dir().join(format!("tsq-swap-planted-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(dir.join("a.lance")).unwrap();
-        for bad in [r#"{"magic":"x","entries":[]}"#, r#"{"magic":"tsq-swap-1","entries":["../x"]}"#, r#"{"magic":"tsq-swap-1","entries":["lock"]}"#, "garbage"]
-        {
-            std::fs::write(dir.join(SWAP), bad).unwrap();
-            assert!(!recover(&dir).unwrap(), "{bad}");
-            assert!(dir.join("a.lance").is_dir());
+        std::fs::create_dir_all(&dir).unwrap();
+        let other = Key::for_tests(8);
+        let forged = [
+            r#"{"magic":"x","entries":[]}"#.as_bytes().to_vec(),
+            r#"{"magic":"tsq-swap-1","entries":["a.lance"]}"#.as_bytes().to_vec(),
+            r#"{"magic":"tsq-swap-2","entries":["../x"],"seal":""}"#.as_bytes().to_vec(),
+            r#"{"magic":"tsq-swap-2","entries":["lock"],"seal":""}"#.as_bytes().to_vec(),
+            r#"{"magic":"tsq-swap-2","entries":["a.lance"],"seal":"00"}"#.as_bytes().to_vec(),
+            b"garbage".to_vec(),
+        ];
+        let mut cases: Vec<(Vec<u8>, Result<Key, String>)> = forged.into_iter().map(|j| (j, key())).collect();
+        // Sealed, but by another install; sealed here, but nothing to check it with.
+        cases.push((journal(&dir, &["a.lance"], &other), key()));
+        cases.push((journal(&dir, &["a.lance"], &key().unwrap()), Err("no key".into())));
+        for (bad, key) in cases {
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(dir.join("a.lance")).unwrap();
+            std::fs::write(dir.join("a.lance/old"), "old").unwrap();
+            std::fs::create_dir_all(dir.join("incoming/a.lance")).unwrap();
+            std::fs::write(dir.join("incoming/a.lance/new"), "planted").unwrap();
+            std::fs::create_dir_all(dir.join("outgoing/b.lance")).unwrap();
+            std::fs::write(dir.join("outgoing/b.lance/kept"), "kept").unwrap();
+            std::fs::write(dir.join(GENERATION), format!("1{SWAPPING}")).unwrap();
+            std::fs::write(dir.join(SWAP), &bad).unwrap();
+            let shown = String::from_utf8_lossy(&bad).into_owned();
+            assert!(!recover_with(&dir, || key).unwrap(), "{shown}");
+            let want: Vec<(String, String)> = vec![
+                ("a.lance/old".into(), "old".into()),
+                ("incoming/a.lance/new".into(), "planted".into()),
+                ("refused-outgoing/b.lance/kept".into(), "kept".into()),
+                ("refused-swap".into(), shown.clone()),
+            ];
+            assert_eq!(left(&dir), want, "{shown}");
+            assert!(!generation(&dir).ends_with(SWAPPING), "{shown}");
         }
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_sealed_journal_with_a_staged_link_is_set_aside_before_any_rename() {
+        let base = std::env::temp_dir().join(format!("tsq-swap-link-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        let (dir, sibling) = (base.join("ws/.tsq"), base.join("other/.tsq"));
+        std::fs::create_dir_all(sibling.join("a.lance")).unwrap();
+        std::fs::write(sibling.join("a.lance/theirs"), "theirs").unwrap();
+        std::fs::create_dir_all(dir.join("incoming")).unwrap();
+        std::fs::write(dir.join("incoming/meta.json"), "new").unwrap();
+        std::fs::write(dir.join("meta.json"), "old").unwrap();
+        std::os::unix::fs::symlink("../../other/.tsq/a.lance", dir.join("incoming/a.lance")).unwrap();
+        write_atomic(&dir.join(SWAP), &journal(&dir, &["a.lance", "meta.json"], &key().unwrap())).unwrap();
+        assert!(!recover_with(&dir, key).unwrap());
+        assert_eq!(std::fs::read_to_string(dir.join("meta.json")).unwrap(), "old", "nothing was renamed");
+        assert!(std::fs::symlink_metadata(dir.join("a.lance")).is_err());
+        assert!(std::fs::symlink_metadata(dir.join(SWAP)).is_err());
+        assert_eq!(tree(&sibling), [("a.lance/theirs".to_string(), "theirs".to_string())]);
+        let _ = std::fs::remove_dir_all(&base);
     }
 }
