@@ -200,17 +200,16 @@ impl Inputs {
     ) -> bool {
         let mut added = false;
         for f in files {
-            if !self.files.contains_key(f) {
-                let s = before.and_then(|b| b.files.get(f).cloned()).unwrap_or_else(|| stamp_of(root, f, None));
-                self.files.insert(f.clone(), s);
+            if let std::collections::btree_map::Entry::Vacant(v) = self.files.entry(f.clone()) {
+                v.insert(before.and_then(|b| b.files.get(f).cloned()).unwrap_or_else(|| stamp_of(root, f, None)));
                 added = true;
             }
         }
         for l in lookups {
             let d = lookup_dir(l);
-            if !self.dirs.contains_key(&d) {
-                let s = before.and_then(|b| b.dirs.get(&d).cloned()).unwrap_or_else(|| dir_stamp(root, &d));
-                self.dirs.insert(d, s);
+            if let std::collections::btree_map::Entry::Vacant(v) = self.dirs.entry(d) {
+                let s = before.and_then(|b| b.dirs.get(v.key()).cloned()).unwrap_or_else(|| dir_stamp(root, v.key()));
+                v.insert(s);
                 added = true;
             }
         }
@@ -220,6 +219,28 @@ impl Inputs {
     pub fn save(&self, index: &Index) -> Result<(), IndexError> {
         index.put_record(AFFECTING, &serde_json::to_string(self).unwrap_or_default())
     }
+}
+
+/// The inputs each warm workspace of this process last synced its rows
+/// against, by (root, workspace): another process may re-index after a
+/// change (a package installed, a file created at a failed lookup) and
+/// record it, and this process's warm programs still hold the old
+/// resolutions. `since_seen` finds what moved in between.
+static SEEN: std::sync::Mutex<Option<HashMap<(std::path::PathBuf, usize), Inputs>>> = std::sync::Mutex::new(None);
+
+/// The files and lookup directories whose recorded stamps differ between
+/// what workspace `key` last synced against and `record` (the record as
+/// another process may have written it since); `None` the first time.
+pub(crate) fn since_seen(key: &(std::path::PathBuf, usize), record: &Inputs) -> Option<(Vec<String>, Vec<String>)> {
+    let seen = SEEN.lock().unwrap_or_else(|p| p.into_inner());
+    let before = seen.as_ref()?.get(key)?;
+    Some((before.changed(record), before.changed_dirs(record)))
+}
+
+/// Records the inputs workspace `key` synced against.
+pub(crate) fn saw(key: (std::path::PathBuf, usize), inputs: &Inputs) {
+    let mut seen = SEEN.lock().unwrap_or_else(|p| p.into_inner());
+    seen.get_or_insert_with(HashMap::new).insert(key, inputs.clone());
 }
 
 /// A file input's stamp now; `known`'s hash is kept when its length and

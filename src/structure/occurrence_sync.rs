@@ -277,7 +277,10 @@ pub fn sync(
         }
         progress.update("indexing occurrences", done.len() as u64, total(&queue, &done) + batch.len() as u64);
         let paths: Vec<PathBuf> = batch.iter().map(|p| current[p].0.clone()).collect();
-        let narrow = if !report.full && done.is_empty() && queue.is_empty() && batch.len() <= NARROW_FILES {
+        // Not where resolution moved (a file created or deleted, an input
+        // of resolution changed): the owner's whole program then reports
+        // what its files no longer fail to resolve (`Scope`).
+        let narrow = if !report.full && !resolution_moved && done.is_empty() && queue.is_empty() && batch.len() <= NARROW_FILES {
             let mut first = HashMap::new();
             index(&mut |ix| {
                 first = ix.occ_first_ords(&batch)?;

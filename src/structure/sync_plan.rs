@@ -181,6 +181,24 @@ pub(super) fn plan(ws: &Workspace, tree: &Tree, view: &FileView, start: &Start) 
     let (stored_layout, extra) = read_marker(&start.marker);
     let layout_changed = stored_layout != Some(layout_hash(tree, root, view, &extra));
     let inputs_now = start.inputs.read(root);
+    // What another process re-indexed since this workspace's last sync:
+    // its rows are fresh, but the warm programs still hold the old
+    // resolutions of the files that read what moved.
+    let key = (root.clone(), ws as *const Workspace as usize);
+    if let Some((files, dirs)) = inputs::since_seen(&key, &start.inputs) {
+        let stale: Vec<PathBuf> = stored
+            .iter()
+            .filter(|(p, r)| {
+                current.contains_key(*p)
+                    && (r.affecting.iter().chain(&r.reads).any(|x| files.contains(x)) || r.lookups.iter().any(|l| dirs.contains(&lookup_dir(l))))
+            })
+            .map(|(p, _)| current[p].0.clone())
+            .collect();
+        if !stale.is_empty() {
+            ws.invalidate_resolutions(&stale)?;
+        }
+    }
+    inputs::saw(key, &inputs_now);
     let inputs_changed = start.inputs.changed(&inputs_now);
     let dirs_changed = start.inputs.changed_dirs(&inputs_now);
     let deleted: Vec<String> = stored.keys().filter(|p| !indexable.contains(*p)).cloned().collect();
