@@ -183,19 +183,14 @@ pub(super) fn plan(ws: &Workspace, tree: &Tree, view: &FileView, start: &Start) 
     let inputs_now = start.inputs.read(root);
     // What another process re-indexed since this workspace's last sync:
     // its rows are fresh, but the warm programs still hold the old
-    // resolutions of the files that read what moved.
+    // resolutions, and the rows no longer say which files read what moved
+    // (a lookup that now answers is no lookup in the new rows). Rare, so
+    // every file's resolutions are redone.
     let key = (root.clone(), ws as *const Workspace as usize);
     if let Some((files, dirs)) = inputs::since_seen(&key, &start.inputs) {
-        let stale: Vec<PathBuf> = stored
-            .iter()
-            .filter(|(p, r)| {
-                current.contains_key(*p)
-                    && (r.affecting.iter().chain(&r.reads).any(|x| files.contains(x)) || r.lookups.iter().any(|l| dirs.contains(&lookup_dir(l))))
-            })
-            .map(|(p, _)| current[p].0.clone())
-            .collect();
-        if !stale.is_empty() {
-            ws.invalidate_resolutions(&stale)?;
+        if !files.is_empty() || !dirs.is_empty() {
+            let all: Vec<PathBuf> = current.values().map(|(p, _)| p.clone()).collect();
+            ws.invalidate_resolutions(&all)?;
         }
     }
     inputs::saw(key, &inputs_now);

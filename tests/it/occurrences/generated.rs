@@ -408,6 +408,9 @@ fn cli_sync(root: &Path) -> (usize, bool) {
 #[test]
 fn generated_edits_of_every_kind_keep_rows_exact() {
     let edits: usize = std::env::var("TSQ_GENERATED_EDITS").ok().and_then(|v| v.parse().ok()).unwrap_or(400);
+    // `TSQ_GENERATED_FULL=1`: every declaration after every edit (to find
+    // the edit a difference starts at).
+    let always_full = std::env::var_os("TSQ_GENERATED_FULL").is_some();
     let ws = TempDir::new("occ-generated");
     write_workspace(&ws.0);
     let e = engine(&ws.0);
@@ -448,7 +451,7 @@ fn generated_edits_of_every_kind_keep_rows_exact() {
         // a seeded third of them (never the same third twice running)
         // otherwise: 32 kinds made a full comparison of every edit twice
         // as long as the 18 kinds before.
-        let full_compare = step.is_multiple_of(4) || seen[kind] <= 2;
+        let full_compare = always_full || step.is_multiple_of(4) || seen[kind] <= 2;
         let mut sample = Rng(0x5a3d_0073 ^ step as u64);
         let (n, diffs) = differences_among(&e, &ws.0, 1, &mut |all| {
             all.into_iter().filter(|q| !EXCEPT.iter().any(|(x, _)| x == q)).filter(|_| full_compare || sample.next().is_multiple_of(3)).collect()
