@@ -92,6 +92,20 @@ pub fn naming<'a>(stored: &'a HashMap<String, OccFileRow>, list: fn(&OccFileRow)
     stored.iter().filter(move |(_, r)| list(r).iter().any(|l| paths.contains(l))).map(|(p, _)| p)
 }
 
+/// One changed input of the rows and what it re-checked (before any
+/// cascade from those files).
+#[derive(Debug, Clone, serde::Serialize, PartialEq)]
+pub struct InputChange {
+    /// The file (relative), or the directory whose failed lookup answers now.
+    pub input: String,
+    /// Why those files read it: "read by module resolution" (a package.json),
+    /// "referenced (TypeScript's builder)", "read by the program" (no file's
+    /// references name it: every file of the programs that read it),
+    /// "created at a failed lookup", "a failed lookup answers now".
+    pub rule: &'static str,
+    pub rechecked: usize,
+}
+
 /// A file input as the rows saw it: its content hash ("" when it did not
 /// exist), and the length and modification time it was hashed at (a file
 /// whose stamp holds is not read again).

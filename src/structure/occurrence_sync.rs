@@ -45,7 +45,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::ahead::Ahead;
-use super::inputs::{layout_hash, read_configs, Inputs, Pending};
+use super::inputs::{layout_hash, read_configs, InputChange, Inputs, Pending};
 use super::rows::{DeclarationRow, Facts};
 use super::scope::Scope;
 pub(crate) use super::sync_plan::needs_sync;
@@ -131,20 +131,6 @@ pub struct OccurrenceReport {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub inputs: Vec<InputChange>,
     pub ms: u64,
-}
-
-/// One changed input of the rows and what it re-checked (before any
-/// cascade from those files).
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct InputChange {
-    /// The file (relative), or the directory whose failed lookup answers now.
-    pub input: String,
-    /// Why those files read it: "read by module resolution" (a package.json),
-    /// "referenced (TypeScript's builder)", "read by the program" (no file's
-    /// references name it: every file of the programs that read it),
-    /// "created at a failed lookup", "a failed lookup answers now".
-    pub rule: &'static str,
-    pub rechecked: usize,
 }
 
 /// One computed file's rows: (occurrences, declarations, the file row).

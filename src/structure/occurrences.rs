@@ -8,8 +8,9 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use serde::Serialize;
 
+pub use super::inputs::InputChange;
 pub(crate) use super::occurrence_sync::needs_sync;
-pub use super::occurrence_sync::{pending, sync, InputChange, OccurrenceReport};
+pub use super::occurrence_sync::{pending, sync, OccurrenceReport};
 
 use super::rows::Declaration;
 pub(crate) use super::rows::Facts;

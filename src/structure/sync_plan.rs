@@ -7,8 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::PathBuf;
 
-use super::inputs::{self, layout_hash, lookup_answers, lookup_dir, read_marker, Inputs, Pending, LAYOUT_MARKER};
-use super::occurrence_sync::InputChange;
+use super::inputs::{self, layout_hash, lookup_answers, lookup_dir, read_marker, InputChange, Inputs, Pending, LAYOUT_MARKER};
 use super::scope::Scope;
 use super::StructureError;
 use crate::index::occurrences::OccFileRow;
