@@ -202,7 +202,9 @@ export interface SnapshotParts {
   filePath: string;
   targets: SnapshotPiece[];
   context: SnapshotPiece[];
-  frames: { pos: number; header: string; close: string }[];
+  /** `header` is `start..open`, `close` is `closeStart..end`; a stored
+   *  answer keeps the ranges only (no `header`, `close`). */
+  frames: { pos: number; start: number; open: number; closeStart: number; end: number; header?: string; close?: string }[];
 }
 
 /** A declaration's text from the start of its first line (JSDoc included)
@@ -211,7 +213,9 @@ export interface SnapshotParts {
 export interface SnapshotPiece {
   pos: number;
   end: number;
-  text: string;
+  /** Where `text` starts; a stored answer keeps `start..end` only. */
+  start: number;
+  text?: string;
   frame: number | null;
 }
 

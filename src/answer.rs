@@ -173,6 +173,11 @@ pub struct SnapshotParts {
 pub struct SnapshotPiece {
     pub pos: u32,
     pub end: u32,
+    /// Where `text` starts (UTF-16, the start of its first line); the
+    /// index keeps `start..end` and no text.
+    #[serde(default)]
+    pub start: u32,
+    #[serde(default)]
     pub text: String,
     /// The `pos` of the class or interface it is a member of.
     pub frame: Option<u32>,
@@ -184,7 +189,19 @@ pub struct SnapshotPiece {
 #[serde(rename_all = "camelCase")]
 pub struct SnapshotFrame {
     pub pos: u32,
+    /// `header` is `start..open`, `close` is `close_start..end` (UTF-16);
+    /// the index keeps the ranges and no text.
+    #[serde(default)]
+    pub start: u32,
+    #[serde(default)]
+    pub open: u32,
+    #[serde(default)]
+    pub close_start: u32,
+    #[serde(default)]
+    pub end: u32,
+    #[serde(default)]
     pub header: String,
+    #[serde(default)]
     pub close: String,
 }
 
@@ -419,13 +436,13 @@ impl From<wire::SnapshotParts> for SnapshotParts {
 
 impl From<wire::SnapshotPiece> for SnapshotPiece {
     fn from(w: wire::SnapshotPiece) -> Self {
-        SnapshotPiece { pos: w.pos, end: w.end, text: w.text, frame: w.frame }
+        SnapshotPiece { pos: w.pos, end: w.end, start: w.start, text: w.text, frame: w.frame }
     }
 }
 
 impl From<wire::SnapshotFrame> for SnapshotFrame {
     fn from(w: wire::SnapshotFrame) -> Self {
-        SnapshotFrame { pos: w.pos, header: w.header, close: w.close }
+        SnapshotFrame { pos: w.pos, start: w.start, open: w.open, close_start: w.close_start, end: w.end, header: w.header, close: w.close }
     }
 }
 

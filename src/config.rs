@@ -134,10 +134,29 @@ pub(crate) fn config_file(root: &Path) -> Option<PathBuf> {
     [root.join("tsq.toml"), root.join(".tsq").join("config.toml")].into_iter().find(|p| p.is_file())
 }
 
+/// The largest config file tsq reads.
+const MAX_CONFIG_BYTES: u64 = 1 << 20;
+
+/// A config file's text: a regular file of at most `MAX_CONFIG_BYTES`
+/// (a checkout's `tsq.toml` may be a link to anything).
+fn read_bounded(path: &Path) -> Result<String, String> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if !meta.is_file() || meta.len() > MAX_CONFIG_BYTES {
+        return Err(format!("not a regular file of at most {MAX_CONFIG_BYTES} bytes; fix or remove it"));
+    }
+    let mut text = String::new();
+    std::fs::File::open(path).and_then(|f| f.take(MAX_CONFIG_BYTES + 1).read_to_string(&mut text)).map_err(|e| e.to_string())?;
+    if text.len() as u64 > MAX_CONFIG_BYTES {
+        return Err(format!("larger than {MAX_CONFIG_BYTES} bytes; fix or remove it"));
+    }
+    Ok(text)
+}
+
 impl Overrides {
     fn from_file(root: &Path) -> Result<Overrides, ConfigError> {
         let Some(path) = config_file(root) else { return Ok(Overrides::default()) };
-        let text = std::fs::read_to_string(&path).map_err(|e| ConfigError::File { path: path.display().to_string(), message: e.to_string() })?;
+        let text = read_bounded(&path).map_err(|message| ConfigError::File { path: path.display().to_string(), message })?;
         toml::from_str(&text).map_err(|e| ConfigError::File { path: path.display().to_string(), message: e.message().to_string() })
     }
 
@@ -318,7 +337,7 @@ pub fn provenance(root: &Path) -> Result<Vec<Provenance>, ConfigError> {
     let s = Settings::load(root, Overrides::default())?;
     let file = config_file(root);
     let keys: toml::Table = match &file {
-        Some(p) => std::fs::read_to_string(p).ok().and_then(|t| toml::from_str(&t).ok()).unwrap_or_default(),
+        Some(p) => read_bounded(p).ok().and_then(|t| toml::from_str(&t).ok()).unwrap_or_default(),
         None => toml::Table::new(),
     };
     let embedder = format!("{:?}", s.embedder).to_lowercase();

@@ -87,11 +87,11 @@ mod tests {
     use crate::answer::SnapshotFrame;
 
     fn piece(pos: u32, end: u32, text: &str, frame: Option<u32>) -> SnapshotPiece {
-        SnapshotPiece { pos, end, text: text.into(), frame }
+        SnapshotPiece { pos, end, start: pos, text: text.into(), frame }
     }
 
     fn parts(targets: Vec<SnapshotPiece>, context: Vec<SnapshotPiece>) -> SnapshotParts {
-        let frames = vec![SnapshotFrame { pos: 100, header: "class C {".into(), close: "}".into() }];
+        let frames = vec![SnapshotFrame { pos: 100, start: 100, open: 109, close_start: 200, end: 201, header: "class C {".into(), close: "}".into() }];
         SnapshotParts { file_path: "a.ts".into(), targets, context, frames }
     }
 

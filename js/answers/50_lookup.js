@@ -174,13 +174,19 @@
       const cls = frameOf(n);
       if (cls && !frames.has(cls)) {
         const open = text.lastIndexOf("{", cls.members.pos);
+        const start = lineStart(sf, cls);
+        const closeStart = sf.getLineStarts()[sf.getLineAndCharacterOfPosition(cls.end - 1).line];
+        // The ranges (UTF-16 offsets) are what a stored answer keeps: Rust
+        // slices the text from the checkout at answer time.
         frames.set(cls, {
           pos: cls.pos,
-          header: text.slice(lineStart(sf, cls), open + 1),
-          close: text.slice(sf.getLineStarts()[sf.getLineAndCharacterOfPosition(cls.end - 1).line], cls.end),
+          start, open: open + 1, closeStart, end: cls.end,
+          header: text.slice(start, open + 1),
+          close: text.slice(closeStart, cls.end),
         });
       }
-      return { pos: n.pos, end: n.end, text: text.slice(lineStart(sf, n), n.end), frame: cls ? cls.pos : null };
+      const start = lineStart(sf, n);
+      return { pos: n.pos, end: n.end, start, text: text.slice(start, n.end), frame: cls ? cls.pos : null };
     };
     return {
       filePath: L.rel(sf.fileName),

@@ -512,6 +512,19 @@
     return out;
   }
 
+  /** A snapshot as the index keeps it: ranges, never text (the index is
+   *  a cache of positions; `src/structure/checkout.rs` slices the code
+   *  from the checkout's file when an answer shows it). */
+  function positionsOnly(parts) {
+    for (const p of parts.targets) delete p.text;
+    for (const p of parts.context) delete p.text;
+    for (const f of parts.frames) {
+      delete f.header;
+      delete f.close;
+    }
+    return parts;
+  }
+
   function declarationAnswers(ws, project, pi, program, sf, declared, fileIndex, symbols) {
     const checker = program.getTypeChecker();
     const fi = fileIndex === undefined ? program.getSourceFiles().indexOf(sf) : fileIndex;
@@ -529,7 +542,7 @@
           meaning: d ? d.meaning : 7,
           ord: pi * 2 ** 40 + fi * 2 ** 20 + out.length,
           match: L.lookupMatch(project, sf, node),
-          snapshot: L.snapshot(project, sf, [node.kind === SK.VariableDeclaration ? node.parent.parent : node], units, symbols),
+          snapshot: positionsOnly(L.snapshot(project, sf, [node.kind === SK.VariableDeclaration ? node.parent.parent : node], units, symbols)),
           signature: L.signature(checker, node),
           modifiers: L.modifiers(node),
           supertypes: [],

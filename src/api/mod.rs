@@ -430,7 +430,9 @@ impl Engine {
             notes.extend(retrieval.notes);
             return Ok(Answer::Concise(ConciseAnswer {
                 query: req.text.clone(),
-                results: crate::search::concise(&retrieval.ranked, req.settings.top_k),
+                results: crate::search::concise(&retrieval.ranked, req.settings.top_k, &|r| {
+                    crate::index::checkout::chunk(&self.view, &self.root, &r.row.content_hash, &r.row.chunk)
+                }),
                 backend: Some(retrieval.backends),
                 notes,
                 hints: Vec::new(),
@@ -481,7 +483,7 @@ impl Engine {
         // background worker refreshes them).
         let structures = crate::structure::Structures::new(&live, req.settings.call_depth);
         let structures = if with_rows { structures.with_rows(&rows) } else { structures };
-        let mut answer = crate::search::search(index, &structures, self.reranker(), text, &filter, &req.settings.search())?;
+        let mut answer = crate::search::search(index, &self.view, &structures, self.reranker(), text, &filter, &req.settings.search())?;
         let computed = structures.computed.get();
         if computed > 0 {
             notes.push(format!("structure: {computed} of {} results computed live by the Language Service", computed + structures.served.get()));

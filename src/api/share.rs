@@ -97,10 +97,12 @@ impl Engine {
             }
             crate::index::crash_point("stage");
             progress.update("checking the pulled index against the checkout", 0, 1);
-            let checked = crate::index::verify_pull::check_staged(&staging, &self.root, &walked)?;
+            let checked = crate::index::verify_pull::check_staged(&staging, &self.root, &walked, pulled.trust == crate::index::Trust::Verified)?;
             crate::index::crash_point("verify");
             crate::index::install_pulled(dir)?;
             crate::index::write_origin(dir, None)?;
+            // Checked against this checkout above: this install's own now.
+            crate::index::mark_made_here(dir, &self.root)?;
             Ok(Some((pulled, checked)))
         })?;
         let (pulled, checked) = match pulled {

@@ -23,6 +23,10 @@ pub(crate) const HISTORY: &str = "history.json";
 /// published, pulled or moved by a swap.
 pub(crate) const REFUSED: &str = "refused-";
 
+/// This install's seal over the root (`made_here`): the index was made
+/// here. Local: a marker brought by a checkout or a pull never verifies.
+pub(crate) const MADE_HERE: &str = "made-here";
+
 /// The occurrence pass's lock (`lock::PassLock`): one pass per index.
 pub(crate) const PASS_LOCK: &str = "occurrence-pass.lock";
 
@@ -31,10 +35,10 @@ pub(crate) const PASS_LOCK: &str = "occurrence-pass.lock";
 /// generation, where the index came from, the local git's history (and
 /// what a refused swap left, `REFUSED`).
 /// Everything else is the index a publish uploads and a pull replaces.
-const LOCAL_ONLY: &[&str] = &["lock", PASS_LOCK, ".gitignore", "config.toml", JOURNAL, ORIGIN, INCOMING, OUTGOING, SWAP, GENERATION, HISTORY, ".write-probe"];
+const LOCAL_ONLY: &[&str] = &["lock", PASS_LOCK, ".gitignore", "config.toml", JOURNAL, ORIGIN, INCOMING, OUTGOING, SWAP, GENERATION, HISTORY, MADE_HERE, ".write-probe"];
 /// The local files tsq writes at the top of the index directory, beside
 /// `INDEX_FILES` (`is_tsq_file`).
-const LOCAL_FILES: &[&str] = &["lock", PASS_LOCK, ".gitignore", "config.toml", JOURNAL, ORIGIN, SWAP, GENERATION, HISTORY, ".write-probe"];
+const LOCAL_FILES: &[&str] = &["lock", PASS_LOCK, ".gitignore", "config.toml", JOURNAL, ORIGIN, SWAP, GENERATION, HISTORY, MADE_HERE, ".write-probe"];
 
 /// Whether tsq writes a plain file named `name` at the top of the index
 /// directory (`confine` checks its type, `clean` removes it).

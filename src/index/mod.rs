@@ -4,12 +4,15 @@
 //! vectors (`embed_missing`), reports on it (`status`), and serves the
 //! search stage's reads (`search_reads`).
 
+pub mod checkout;
 mod confine;
 mod disk;
 pub mod history;
 mod invariants;
 mod layout;
 mod lock;
+mod made_here;
+pub(crate) use made_here::mark as mark_made_here;
 pub mod names;
 pub mod occurrences;
 mod schema;
@@ -331,6 +334,7 @@ impl Index {
             index.notes.push("the latest index version was unreadable; recovered from the previous one".into());
             index.with_lock(|ix| ix.runtime.block_on(invariants::reconcile(&ix.store)))?;
         }
+        index.claim()?;
         Ok(index)
     }
 

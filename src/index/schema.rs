@@ -17,7 +17,7 @@ pub(crate) use crate::files::language_of;
 
 /// Bumped whenever a table's layout or a column's meaning changes; an index
 /// written with another version is rebuilt, never misread.
-pub const SCHEMA_VERSION: u32 = 12;
+pub const SCHEMA_VERSION: u32 = 13;
 
 pub const CHUNKS: &str = "chunks";
 pub(crate) const VECTORS: &str = "vectors";

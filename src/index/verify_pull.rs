@@ -39,8 +39,11 @@ struct ChunkText {
 
 /// Checks the staged index in `staging` against the checkout at `root`,
 /// whose walked files (relative, `/`-separated) are `walked`, and drops
-/// the rows of every file that fails.
-pub(crate) fn check_staged(staging: &Path, root: &Path, walked: &HashSet<String>) -> Result<PullCheck, IndexError> {
+/// the rows of every file that fails. The occurrence index's rows hold
+/// the checker's text (signatures, types), which no file can confirm:
+/// they are kept only when `signed` (the manifest verified under a key
+/// the user trusts), else emptied and rebuilt locally by the sync.
+pub(crate) fn check_staged(staging: &Path, root: &Path, walked: &HashSet<String>, signed: bool) -> Result<PullCheck, IndexError> {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| io(staging, e))?;
     runtime.block_on(async {
         let dimension = read_meta(staging).map(|m| m.dimension).unwrap_or(crate::embed::local::DIMENSION);
@@ -87,6 +90,11 @@ pub(crate) fn check_staged(staging: &Path, root: &Path, walked: &HashSet<String>
         dropped.sort();
         dropped.dedup();
         drop_rows(&store, &dropped).await?;
+        if !signed {
+            for t in [&store.occurrences, &store.occ_files, &store.occ_declarations, &store.usage] {
+                Store::delete(t, "true").await?;
+            }
+        }
         Ok(PullCheck { rows, files: checked.len(), dropped })
     })
 }
@@ -102,24 +110,8 @@ fn holds(root: &Path, walked: &HashSet<String>, rel: &str, chunks: &[ChunkText],
     if whole.is_some_and(|w| w != text && Some(w) != text.strip_prefix('\u{feff}')) {
         return false;
     }
-    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-    let lines: Vec<&str> = text.split_inclusive('\n').collect();
-    let squeezed_file = squeeze(text);
-    chunks.iter().all(|c| {
-        // Lines may count from 0 or 1 here: one line of slack each side.
-        let from = c.start_line.saturating_sub(1).min(lines.len());
-        let to = (c.end_line + 2).min(lines.len()).max(from);
-        let region: String = lines[from..to].concat();
-        region.contains(c.full_source.trim_end_matches('\n'))
-            && (c.signature.is_empty() || squeeze(&region).contains(&squeeze(&c.signature)))
-            && c.jsdoc.as_deref().is_none_or(|d| squeezed_file.contains(&squeeze(d)))
-    })
-}
-
-/// The text without whitespace (signatures and JSDoc are stored
-/// normalized).
-fn squeeze(s: &str) -> String {
-    s.chars().filter(|c| !c.is_whitespace()).collect()
+    let file = super::checkout::Holder::new(text.strip_prefix('\u{feff}').unwrap_or(&text));
+    chunks.iter().all(|c| file.holds(&c.full_source, &c.signature, c.jsdoc.as_deref(), c.start_line, c.end_line))
 }
 
 /// Deletes `paths`' rows from every table keyed by `relativePath`, except

@@ -458,13 +458,17 @@ pub struct SearchAnswer {
 /// The whole pipeline: retrieval, selection, enrichment, the budget.
 pub fn search(
     index: &Index,
+    view: &crate::ts::files::FileView,
     structures: &crate::structure::Structures<'_>,
     reranker: Option<&dyn Reranker>,
     query: &str,
     filter: &Filter,
     settings: &SearchConfig,
 ) -> Result<SearchAnswer, SearchError> {
-    let retrieval = retrieve(index, reranker, query, filter, settings)?;
+    let mut retrieval = retrieve(index, reranker, query, filter, settings)?;
+    // Only rows whose code the checkout holds now are shown
+    // (`index::checkout`): the rest wait for the next sync.
+    retrieval.ranked.retain(|r| crate::index::checkout::chunk(view, index.root(), &r.row.content_hash, &r.row.chunk));
     let (kept, passed) = select::select(retrieval.ranked, settings.minimum_relevance_threshold);
     let started = Instant::now();
     let note = (!passed && !kept.is_empty()).then(|| {
@@ -478,8 +482,8 @@ pub fn search(
 
 /// concise-output.md's records for the top `top_k` candidates (no budget,
 /// no Language Service).
-pub fn concise(ranked: &[Ranked], top_k: usize) -> Vec<ConciseResult> {
-    let deduped = select::dedupe_concerns(ranked.to_vec());
+pub fn concise(ranked: &[Ranked], top_k: usize, shown: &dyn Fn(&Ranked) -> bool) -> Vec<ConciseResult> {
+    let deduped = select::dedupe_concerns(ranked.iter().filter(|r| shown(r)).cloned().collect());
     // Same-file decay: a file-level question gets several files.
     let files: Vec<&str> = deduped.iter().map(|r| r.row.chunk.relative_path.as_str()).collect();
     let scores: Vec<f64> = deduped.iter().map(|r| r.scores.final_score).collect();

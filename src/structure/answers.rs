@@ -238,7 +238,7 @@ impl<'a> Rows<'a> {
         if let Some(unanswered) = self.unfresh(files, target, want.as_deref())? {
             return Ok(Err(unanswered));
         }
-        let found: Vec<(String, DeclarationRow)> = self
+        let mut found: Vec<(String, DeclarationRow)> = self
             .named(target)?
             .into_iter()
             .filter(|r| want.as_deref().is_none_or(|w| r.relative_path == w))
@@ -250,6 +250,17 @@ impl<'a> Rows<'a> {
         }
         if found.iter().any(|(_, a)| a.id.is_none()) {
             return Ok(Err(Unanswered::NoSymbol));
+        }
+        // The code shown comes from the checkout: each match's file must be
+        // the content its rows were made from (sha256), and the snapshot's
+        // texts are sliced from it by the ranges the rows keep.
+        for (rel, a) in found.iter_mut() {
+            let hash = files.get(rel.as_str()).map(|(h, _)| h.as_str()).unwrap_or_default();
+            let entry = crate::index::checkout::current(self.view, index.root(), rel, hash);
+            match entry {
+                Some(e) if a.snapshot.file_path == *rel && crate::index::checkout::fill_snapshot(&mut a.snapshot, e.text_or_empty()) => {}
+                _ => return Ok(Err(Unanswered::Stale(rel.clone()))),
+            }
         }
         // The current place of every declaration of another file the answers
         // name (its lines move with that file's edits, which do not re-index

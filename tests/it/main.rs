@@ -24,6 +24,7 @@ mod mcp;
 mod mcp_inspector;
 mod occurrences;
 mod parity;
+mod planted;
 mod search;
 mod share;
 mod structure;

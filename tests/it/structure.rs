@@ -80,7 +80,7 @@ fn full_answers_from_the_occurrence_rows_equal_live_ones_on_every_language_servi
         let rows = tsq::structure::answers::Rows::new(&index, &view, &tree.sources);
         for q in QUERIES {
             let search = |structures: &tsq::structure::Structures<'_>| {
-                tsq::search::search(&index, structures, None, q, &Default::default(), &search_config).unwrap().answer.text
+                tsq::search::search(&index, &view, structures, None, q, &Default::default(), &search_config).unwrap().answer.text
             };
             let enriched = tsq::structure::Structures::new(&live, settings.call_depth).with_rows(&rows);
             let a = search(&enriched);

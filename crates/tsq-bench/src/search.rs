@@ -346,6 +346,7 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize, rows: &[St
             // its first query (loading programs) is left out.
             let ws = std::sync::Arc::new(tsq::workspace::Workspace::open(&dir)?);
             let live = || Ok(std::sync::Arc::clone(&ws));
+            let view = tsq::ts::files::FileView::new(Default::default());
             let [n, m] = index.occurrence_coverage()?;
             held.push(format!("{repo} {n}/{m}"));
             for (i, q) in qs.iter().take(enrich + 1).enumerate() {
@@ -353,7 +354,7 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize, rows: &[St
                 index.sync(&engine, &tsq::progress::silent())?;
                 let sync = t.elapsed().as_secs_f64() * 1000.0;
                 let structures = tsq::structure::Structures::new(&live, settings.call_depth);
-                let a = tsq::search::search(&index, &structures, None, &q.query, &filter, &settings.search())?;
+                let a = tsq::search::search(&index, &view, &structures, None, &q.query, &filter, &settings.search())?;
                 if i > 0 {
                     pipeline.push([sync, a.timings.retrieval as f64, a.timings.rerank as f64, a.timings.enrichment as f64]);
                 }
@@ -399,7 +400,7 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize, rows: &[St
                 add(label, &ranked.iter().take(10).map(|c| hit(&c.row)).collect::<Vec<_>>());
             }
             // The concise list: the default ranking, then same-file decay.
-            let concise = tsq::search::concise(&r.ranked, 10);
+            let concise = tsq::search::concise(&r.ranked, 10, &|_| true);
             add(
                 "  + same-file decay (concise list)",
                 &concise.iter().map(|c| Hit { path: c.file_path.clone(), start: c.start_line, end: c.end_line }).collect::<Vec<_>>(),

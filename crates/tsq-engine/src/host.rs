@@ -1,10 +1,15 @@
 //! The compiler host's file system, as Rust serves it to JS: the workspace
 //! (and nothing outside it) plus the vendored lib files at a virtual path.
+//! A path is inside when what it resolves to is: a link out of the root
+//! (a source the walk skips but a walked file imports, a `tsconfig.json`
+//! that `extends` a link to `/dev/zero`) reads as absent. Only the
+//! workspace's own `node_modules`, where it is a link, may resolve
+//! elsewhere. Every read is bounded (regular files, `max_file_bytes`).
 //! Plain functions, tested without an engine; `isolate` wraps them in ops.
 
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use super::protocol::DirEntries;
 use crate::files::FileView;
@@ -32,6 +37,11 @@ pub struct WorkspaceFs {
     /// last checked in.
     generation: u64,
     generation_checked: u64,
+    /// Where reads may resolve: the root, and the workspace's own
+    /// `node_modules` when it is a link elsewhere.
+    allowed: Vec<PathBuf>,
+    /// Directories' real paths, resolved once per request (`None`: absent).
+    real_dirs: Mutex<HashMap<PathBuf, Option<PathBuf>>>,
 }
 
 struct Version {
@@ -47,7 +57,23 @@ impl WorkspaceFs {
     /// A host reading through `view`, which the caller shares.
     pub fn with_view(root: &Path, libs: &[(&'static str, &'static str)], view: Arc<FileView>) -> WorkspaceFs {
         let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-        WorkspaceFs { root, libs: libs.iter().copied().collect(), view, versions: HashMap::new(), epoch: 0, generation: 0, generation_checked: u64::MAX }
+        let mut allowed = vec![root.clone()];
+        if let Ok(modules) = root.join("node_modules").canonicalize() {
+            if !modules.starts_with(&root) && modules.is_dir() {
+                allowed.push(modules);
+            }
+        }
+        WorkspaceFs {
+            root,
+            libs: libs.iter().copied().collect(),
+            view,
+            versions: HashMap::new(),
+            epoch: 0,
+            generation: 0,
+            generation_checked: u64::MAX,
+            allowed,
+            real_dirs: Mutex::new(HashMap::new()),
+        }
     }
 
     pub fn root(&self) -> &Path {
@@ -70,7 +96,41 @@ impl WorkspaceFs {
                 other => out.push(other),
             }
         }
-        out.starts_with(&self.root).then_some(out)
+        if !out.starts_with(&self.root) {
+            return None;
+        }
+        // Contained by what it resolves to: the directory's real path (once
+        // per request), then the entry itself when it is a link.
+        let allowed = |real: &Path| self.allowed.iter().any(|a| real.starts_with(a));
+        if let Some(parent) = out.parent().filter(|p| p.starts_with(&self.root)) {
+            let real = {
+                let mut dirs = self.real_dirs.lock().unwrap_or_else(|p| p.into_inner());
+                dirs.entry(parent.to_path_buf()).or_insert_with(|| parent.canonicalize().ok()).clone()
+            };
+            if real.is_some_and(|r| !allowed(&r)) {
+                return None;
+            }
+        }
+        match std::fs::symlink_metadata(&out) {
+            Ok(m) if m.file_type().is_symlink() => out.canonicalize().ok().filter(|r| allowed(r)).map(|_| out),
+            _ => Some(out),
+        }
+    }
+
+    /// A regular file's bytes, when it is at most `max_file_bytes` (a
+    /// config, package.json or other text the compiler asks for); a file
+    /// refused is said on stderr.
+    fn bounded(&self, p: &Path) -> Option<Vec<u8>> {
+        let meta = std::fs::metadata(p).ok()?;
+        let limit = self.view.read_config().max_file_bytes;
+        if !meta.is_file() || meta.len() > limit {
+            tracing::warn!("{}: not read by the compiler: {}", p.display(), if meta.is_file() { format!("{} bytes, over the {limit}-byte limit (maxFileBytes)", meta.len()) } else { "not a regular file".to_string() });
+            return None;
+        }
+        use std::io::Read;
+        let mut bytes = Vec::with_capacity(meta.len() as usize);
+        std::fs::File::open(p).ok()?.take(limit + 1).read_to_end(&mut bytes).ok()?;
+        (bytes.len() as u64 <= limit).then_some(bytes)
     }
 
     pub fn read(&self, path: &str) -> Option<String> {
@@ -79,15 +139,13 @@ impl WorkspaceFs {
         }
         let p = self.inside(path)?;
         if p.extension().is_some_and(|e| e == "json") {
-            return std::fs::read_to_string(&p).ok();
+            return String::from_utf8(self.bounded(&p)?).ok();
         }
         if source::is_supported(&p) {
             return self.view.get(&p).ok()?.text.as_ref().ok().map(|t| t.to_string());
         }
         // Other text the compiler asks for.
-        let bytes = std::fs::read(&p).ok()?;
-        (bytes.len() as u64 <= self.view.read_config().max_file_bytes).then_some(())?;
-        source::decode(bytes).ok()
+        source::decode(self.bounded(&p)?).ok()
     }
 
     pub fn file_exists(&self, path: &str) -> bool {
@@ -124,6 +182,7 @@ impl WorkspaceFs {
     /// Starts a new request: versions are checked against the disk again.
     pub fn next_epoch(&mut self) {
         self.epoch += 1;
+        self.real_dirs.get_mut().unwrap_or_else(|p| p.into_inner()).clear();
     }
 
     /// A content hash; stable while the file's bytes are.
@@ -216,5 +275,32 @@ mod tests {
         let g = fs.generation();
         fs.next_epoch();
         assert_eq!(g, fs.generation(), "nothing changed: the same project version");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_out_of_the_root_read_as_absent() {
+        let base = std::env::temp_dir().join(format!("tsq-host-links-{}", std::process::id()));
+        let (root, outside) = (base.join("ws"), base.join("secret"));
+        std::fs::create_dir_all(root.join("src")).unwrap();
+        std::fs::create_dir_all(&outside).unwrap();
+        std::fs::write(outside.join("key.ts"), "export const key = \"hunter2\";\n").unwrap();
+        std::fs::write(root.join("src/inside.ts"), "export const a = 1;\n").unwrap();
+        std::os::unix::fs::symlink(outside.join("key.ts"), root.join("src/key.ts")).unwrap();
+        std::os::unix::fs::symlink(&outside, root.join("linked")).unwrap();
+        std::os::unix::fs::symlink(root.join("src/inside.ts"), root.join("src/alias.ts")).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", root.join("zero.json")).unwrap();
+        std::fs::write(root.join("big.json"), vec![b' '; 64]).unwrap();
+        let fs = WorkspaceFs::with_view(&root, &[], Arc::new(FileView::new(ReadConfig { max_file_bytes: 32 })));
+        let real = root.canonicalize().unwrap();
+        let at = |rel: &str| format!("{}/{rel}", real.display());
+        assert_eq!(fs.read(&at("src/key.ts")), None, "a file link out of the root");
+        assert!(!fs.file_exists(&at("src/key.ts")));
+        assert_eq!(fs.read(&at("linked/key.ts")), None, "a file under a directory link out of the root");
+        assert!(!fs.dir_exists(&at("linked")));
+        assert_eq!(fs.read(&at("src/alias.ts")).as_deref(), Some("export const a = 1;\n"), "a link inside the root");
+        assert_eq!(fs.read(&at("zero.json")), None, "a config linked to a device");
+        assert_eq!(fs.read(&at("big.json")), None, "a config over the size limit");
+        std::fs::remove_dir_all(&base).unwrap();
     }
 }

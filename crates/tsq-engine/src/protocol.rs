@@ -364,6 +364,11 @@ pub struct SnapshotParts {
 pub struct SnapshotPiece {
     pub pos: u32,
     pub end: u32,
+    /// Where `text` starts (UTF-16, the start of its first line); the
+    /// index keeps `start..end` and no text.
+    #[serde(default)]
+    pub start: u32,
+    #[serde(default)]
     pub text: String,
     /// The `pos` of the class or interface it is a member of.
     pub frame: Option<u32>,
@@ -375,7 +380,19 @@ pub struct SnapshotPiece {
 #[serde(rename_all = "camelCase")]
 pub struct SnapshotFrame {
     pub pos: u32,
+    /// `header` is `start..open`, `close` is `close_start..end` (UTF-16);
+    /// the index keeps the ranges and no text.
+    #[serde(default)]
+    pub start: u32,
+    #[serde(default)]
+    pub open: u32,
+    #[serde(default)]
+    pub close_start: u32,
+    #[serde(default)]
+    pub end: u32,
+    #[serde(default)]
     pub header: String,
+    #[serde(default)]
     pub close: String,
 }
 

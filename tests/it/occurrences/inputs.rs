@@ -115,15 +115,19 @@ fn a_created_file_shadowing_an_index_behind_a_re_export() {
             ("x/index.ts", "export function make(): number { return 1; }\n"),
             ("b-re.ts", "export * from './x';\n"),
             ("a-app.ts", "import { make } from './b-re';\nexport function main() { return make(); }\n"),
+            // The same chain with paths after `x.ts`.
+            ("y-re.ts", "export * from './x';\n"),
+            ("z-app.ts", "import { make } from './y-re';\nexport function late() { return make(); }\n"),
         ],
     );
     let e = engine(&ws.0);
-    assert_exact(&e, &ws.0, 1, 2);
+    assert_exact(&e, &ws.0, 1, 3);
     ws.write("x.ts", b"export function make(): string { return 'x'; }\n");
     let r = sync(&e);
     reported(&r, "x.ts", "created at a failed lookup");
     assert!(answer(&e, "symbol = a-app.ts > main").contains("main(): string"), "a-app.ts follows the shadowing file");
-    assert_exact(&e, &ws.0, 1, 3);
+    assert!(answer(&e, "symbol = z-app.ts > late").contains("late(): string"), "z-app.ts follows the shadowing file");
+    assert_exact(&e, &ws.0, 1, 4);
 }
 
 /// A module augmentation depends on its target as an import does
