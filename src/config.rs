@@ -40,13 +40,21 @@ pub struct Settings {
     /// prior;
     /// `demoteTypes = false` keeps type-only declarations in place.
     pub ranking: crate::search::steps::Steps,
-    /// `[share] from`: the shared index that `tsq serve` pulls on start
-    /// (`s3://bucket/prefix` or `file:///dir`; see `share`).
+    /// `[share] from` (or `TSQ_SHARE_FROM`): the shared index that `tsq
+    /// serve` pulls on start (`s3://bucket/prefix` or `file:///dir`; see
+    /// `share`), when `share_from_trusted`.
     pub share_from: Option<String>,
-    /// `[share] publicKey` (or `TSQ_SHARE_PUBLIC_KEY`): the Ed25519 public
-    /// key (hex) whose signature a pulled index must carry. Without it a
-    /// pull is taken but reported unsigned.
+    /// Whether `share_from` is the user's choice (the environment, or a
+    /// store `tsq trust` recorded), not only the checkout's `tsq.toml`.
+    pub share_from_trusted: bool,
+    /// The Ed25519 public key (hex) whose signature a pulled index must
+    /// carry: `TSQ_SHARE_PUBLIC_KEY`, or the checkout's `[share] publicKey`
+    /// once the user trusts it (`share::trust`). Without one a pull is
+    /// taken but reported unsigned.
     pub share_public_key: Option<String>,
+    /// A `[share] publicKey` the checkout names that the user has not
+    /// trusted: it counts for nothing, and a pull says so.
+    pub share_untrusted_key: Option<String>,
 }
 
 impl Settings {
@@ -79,7 +87,9 @@ impl Default for Settings {
             type_depth: 1,
             ranking: crate::search::steps::Steps::DEFAULT,
             share_from: None,
+            share_from_trusted: false,
             share_public_key: None,
+            share_untrusted_key: None,
         }
     }
 }
@@ -119,6 +129,44 @@ pub struct Overrides {
     /// Whole-file evidence (`Steps::whole_files`).
     pub whole_file_evidence: Option<bool>,
     pub share: Option<ShareOverrides>,
+}
+
+/// Which `[share]` values count: the user's (arguments, environment)
+/// always; the checkout's `tsq.toml` only where the user trusts them
+/// (`share::trust`), since a hostile checkout would name its own store
+/// and the key that verifies its forged index.
+struct Share {
+    from: Option<String>,
+    from_trusted: bool,
+    public_key: Option<String>,
+    untrusted_key: Option<String>,
+}
+
+impl Share {
+    fn resolve(user: Option<ShareOverrides>, checkout: Option<ShareOverrides>) -> Share {
+        let set = |v: Option<String>| v.filter(|s| !s.trim().is_empty());
+        let (user, checkout) = (user.unwrap_or_default(), checkout.unwrap_or_default());
+        let (user_from, user_key) = (set(user.from), set(user.public_key));
+        let (checkout_from, checkout_key) = (set(checkout.from), set(checkout.public_key));
+        // The user's trust file is read only when the checkout asks for it.
+        let trusted = match (&user_from, &checkout_from, &user_key, &checkout_key) {
+            (None, Some(_), _, _) | (_, _, None, Some(_)) => crate::share::trust::load(),
+            _ => Default::default(),
+        };
+        let (public_key, untrusted_key) = match (user_key, checkout_key) {
+            (Some(k), _) => (Some(k), None),
+            (None, Some(k)) if trusted.key(&k) => (Some(k), None),
+            (None, k) => (None, k),
+        };
+        let from_trusted = user_from.is_some() || checkout_from.as_deref().is_some_and(|f| trusted.store(f));
+        Share { from: user_from.or(checkout_from), from_trusted, public_key, untrusted_key }
+    }
+}
+
+/// The `[share]` table of the checkout's own config file (what `tsq
+/// trust` shows and records).
+pub fn checkout_share(root: &Path) -> Result<ShareOverrides, ConfigError> {
+    Ok(Overrides::from_file(root)?.share.unwrap_or_default())
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -231,7 +279,10 @@ impl Overrides {
 impl Settings {
     /// Resolves settings for `root` with `args` from the CLI or MCP.
     pub fn load(root: &Path, args: Overrides) -> Result<Settings, ConfigError> {
-        let merged = args.or(Overrides::from_env()?).or(Overrides::from_file(root)?);
+        let user = args.or(Overrides::from_env()?);
+        let checkout = Overrides::from_file(root)?;
+        let share = Share::resolve(user.share.clone(), checkout.share.clone());
+        let merged = user.or(checkout);
         let d = Settings::default();
         let s = Settings {
             embedder: merged.embedder.unwrap_or(d.embedder),
@@ -276,8 +327,10 @@ impl Settings {
                 },
                 ..d.ranking
             },
-            share_from: merged.share.as_ref().and_then(|s| s.from.clone()).filter(|f| !f.trim().is_empty()).or(d.share_from),
-            share_public_key: merged.share.and_then(|s| s.public_key).filter(|k| !k.trim().is_empty()).or(d.share_public_key),
+            share_from: share.from.or(d.share_from),
+            share_from_trusted: share.from_trusted,
+            share_public_key: share.public_key.or(d.share_public_key),
+            share_untrusted_key: share.untrusted_key,
         };
         s.validate()?;
         Ok(s)
@@ -313,7 +366,7 @@ impl Settings {
         if self.type_depth < -1 || self.type_depth > 10 {
             return bad("typeDepth", format!("{} is outside -1..10", self.type_depth));
         }
-        if let Some(k) = &self.share_public_key {
+        for k in self.share_public_key.iter().chain(&self.share_untrusted_key) {
             if let Err(e) = crate::share::sign::public_key(k) {
                 return bad("share.publicKey", e);
             }
@@ -366,8 +419,23 @@ pub fn provenance(root: &Path) -> Result<Vec<Provenance>, ConfigError> {
         ("demoteTypes", "TSQ_DEMOTE_TYPES", (s.ranking.types < 1.0).to_string()),
         ("historyEvidence", "TSQ_HISTORY_EVIDENCE", (s.ranking.history > 0.0).to_string()),
         ("wholeFileEvidence", "TSQ_WHOLE_FILE_EVIDENCE", (s.ranking.whole_files > 0.0).to_string()),
-        ("share.from", "TSQ_SHARE_FROM", s.share_from.clone().unwrap_or_default()),
-        ("share.publicKey", "TSQ_SHARE_PUBLIC_KEY", s.share_public_key.clone().unwrap_or_default()),
+        (
+            "share.from",
+            "TSQ_SHARE_FROM",
+            match &s.share_from {
+                Some(f) if !s.share_from_trusted => format!("{f} (named only by the checkout: `tsq serve` does not pull it until you `tsq trust` it)"),
+                f => f.clone().unwrap_or_default(),
+            },
+        ),
+        (
+            "share.publicKey",
+            "TSQ_SHARE_PUBLIC_KEY",
+            match (&s.share_public_key, &s.share_untrusted_key) {
+                (Some(k), _) => k.clone(),
+                (None, Some(k)) => format!("{k} (not trusted: `tsq trust` to use it)"),
+                (None, None) => String::new(),
+            },
+        ),
     ];
     Ok(rows
         .into_iter()

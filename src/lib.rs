@@ -8,6 +8,7 @@ pub mod chunk;
 pub mod config;
 pub mod embed;
 pub mod files;
+pub mod git;
 pub mod graph;
 pub mod index;
 pub mod lookup;

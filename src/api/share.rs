@@ -28,6 +28,10 @@ pub struct PullAnswer {
     /// Files re-indexed locally: the content differs from the pulled
     /// index's (edits, or commits since the published ancestor).
     pub reindexed: usize,
+    /// What the user should know about this pull (a key the checkout
+    /// names that counts for nothing until trusted).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     pub index: IndexReport,
 }
 
@@ -81,7 +85,18 @@ impl Engine {
     /// another version) is an error and leaves the local index as it was.
     pub fn pull(&self, url: &str, progress: &dyn Progress) -> Result<PullAnswer, EngineError> {
         crate::index::check_confined(&self.root)?;
-        let config = ShareConfig::new(self.settings()?.share_public_key.as_deref())?;
+        let settings = self.settings()?;
+        let config = ShareConfig::new(settings.share_public_key.as_deref())?;
+        let notes: Vec<String> = settings
+            .share_untrusted_key
+            .iter()
+            .map(|k| {
+                format!(
+                    "the checkout's tsq.toml names [share] publicKey {k}, which you have not trusted, so it counts for nothing: this pull is unsigned. If it is your team's key, run `tsq trust --root {}`",
+                    self.root.display()
+                )
+            })
+            .collect();
         let candidates = share::ancestors(&self.root, config.max_ancestors)?;
         let key = self.share_key()?;
         let tree = self.walk();
@@ -136,16 +151,26 @@ impl Engine {
         if let Some(e) = failed {
             return Err(e);
         }
-        Ok(PullAnswer { pulled, fallback, checked, reindexed, index })
+        Ok(PullAnswer { pulled, fallback, checked, reindexed, notes, index })
     }
 }
 
 impl Engine {
-    /// `[share] from` (tsq.toml or `TSQ_SHARE_FROM`): pulls that index, as
-    /// `tsq serve` does on start; `None` when no share is configured.
+    /// `[share] from` (`TSQ_SHARE_FROM`, or tsq.toml's once trusted):
+    /// pulls that index, as `tsq serve` does on start; `None` when no share
+    /// is configured, or when only the checkout names it (a hostile
+    /// checkout would name its own store), said on stderr.
     pub(crate) fn pull_configured(&self, progress: &dyn Progress) -> Result<Option<PullAnswer>, EngineError> {
-        match self.settings()?.share_from {
-            Some(url) => self.pull(&url, progress).map(Some),
+        let settings = self.settings()?;
+        match settings.share_from {
+            Some(url) if settings.share_from_trusted => self.pull(&url, progress).map(Some),
+            Some(url) => {
+                tracing::warn!(
+                    "[share] from = {url} is named only by the checkout's tsq.toml: not pulled (a checkout may name any store). If it is your team's, run `tsq trust --root {}`, or set TSQ_SHARE_FROM",
+                    self.root.display()
+                );
+                Ok(None)
+            }
             None => Ok(None),
         }
     }

@@ -83,6 +83,9 @@ pub fn run_pull(engine: &Engine, url: &str, json: bool) -> anyhow::Result<ExitSt
     if let Some(why) = &answer.fallback {
         eprintln!("tsq: {why}");
     }
+    for n in &answer.notes {
+        eprintln!("tsq: {n}");
+    }
     let mut out = std::io::stdout().lock();
     if json {
         out.write_all(render::pretty(&answer).as_bytes())?;
@@ -132,7 +135,10 @@ pub fn run_keygen(json: bool) -> anyhow::Result<ExitStatus> {
     if json {
         writeln!(out, "{}", serde_json::json!({ "signingKey": private, "publicKey": public }))?;
     } else {
-        writeln!(out, "# CI's secret, never shared: TSQ_SHARE_SIGNING_KEY\n{private}\n# Readers' tsq.toml:\n[share]\npublicKey = \"{public}\"")?;
+        writeln!(
+            out,
+            "# CI's secret, never shared: TSQ_SHARE_SIGNING_KEY\n{private}\n# The repository's tsq.toml (each reader trusts it once: `tsq trust`; or TSQ_SHARE_PUBLIC_KEY):\n[share]\npublicKey = \"{public}\""
+        )?;
     }
     Ok(ExitStatus::Success)
 }

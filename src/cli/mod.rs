@@ -12,6 +12,7 @@ mod query;
 mod relations;
 mod serve;
 mod symbols;
+mod trust;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -238,6 +239,25 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Trust the share key and store a checkout's tsq.toml names (or the
+    /// ones given): recorded in your config directory, never the
+    /// checkout's. Until then a checkout's publicKey counts for nothing and
+    /// `tsq serve` does not pull its [share] from.
+    Trust {
+        #[arg(long)]
+        root: Option<PathBuf>,
+        /// A public key to trust (64 hex digits) instead of the checkout's.
+        #[arg(long, value_name = "HEX")]
+        public_key: Option<String>,
+        /// A store to trust (s3://… or file:///…) instead of the checkout's.
+        #[arg(long, value_name = "URL")]
+        from: Option<String>,
+        /// Print what you trust.
+        #[arg(long, conflicts_with_all = ["public_key", "from", "root"])]
+        list: bool,
+        #[arg(long)]
+        json: bool,
+    },
     /// What the index holds: files, chunks, vectors, skipped files and why.
     Status {
         #[arg(long)]
@@ -359,6 +379,7 @@ pub fn run() -> anyhow::Result<ExitStatus> {
             index::run_publish(engine(root, tsq::api::EngineOptions { embedder, warm: false, background: None })?, &to, json)
         }
         Command::Relations { query, root, call_depth, json } => relations::run(engine(root, none())?, &query, call_depth, json),
+        Command::Trust { root, public_key, from, list, json } => trust::run(trust::TrustArgs { root, public_key, from, list, json }),
         Command::Status { root, json } => index::run_status(engine(root, none())?, json),
         Command::Clean { root, json } => index::run_clean(engine(root, none())?, json),
         Command::Analyze { analysis, query, root, type_depth } => analyze::run(engine(root, none())?, &analysis, query.as_deref(), type_depth),

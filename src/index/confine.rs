@@ -60,7 +60,8 @@ pub fn check(dir: &Path) -> Result<bool, IndexError> {
     }
     if !meta.is_dir() {
         // Not an escape, just a place tsq cannot write: an open falls back
-        // to the temp directory, as for a read-only workspace.
+        // to a private directory of the user's (`disk::fallback_dir`), as
+        // for a read-only workspace.
         return Err(IndexError::Io {
             path: dir.display().to_string(),
             message: format!("is not a directory; tsq keeps its index there. Move it away (`mv {0} {0}.bak`) and run again", dir.display()),

@@ -43,9 +43,93 @@ pub fn clean(root: &Path) -> Result<bool, IndexError> {
 }
 
 /// Creates the index directory (or checks the one there: `confine`).
-pub(super) fn prepare_dir(dir: &Path) -> Result<PathBuf, IndexError> {
+/// `root`, when given, is the workspace whose git must not track `dir`
+/// (a committed index is a checkout's, never tsq's: `refuse_tracked`).
+pub(super) fn prepare_dir(dir: &Path, root: Option<&Path>) -> Result<PathBuf, IndexError> {
     confine::check(dir)?;
+    if let Some(root) = root {
+        refuse_tracked(root, dir)?;
+    }
     make_dir(dir).map_err(|e| io(dir, e))
+}
+
+/// Refuses an index directory that git tracks in the repository holding
+/// `root`: what a checkout commits under `.tsq/` is its own, and a sync
+/// writing there would put the user's index into their next commit.
+pub(super) fn refuse_tracked(root: &Path, dir: &Path) -> Result<(), IndexError> {
+    let Some(name) = dir.file_name().and_then(|n| n.to_str()) else { return Ok(()) };
+    if dir.parent() != Some(root) || !dir.is_dir() || !crate::git::tracks(root, name) {
+        return Ok(());
+    }
+    Err(IndexError::Unsafe {
+        path: dir.display().to_string(),
+        message: format!(
+            "git tracks it (the repository committed an index; tsq never uses one from a checkout). Untrack it with `git rm -r --cached {name}` (the files stay), then run tsq again"
+        ),
+    })
+}
+
+/// Where the index of a workspace whose `.tsq` cannot be written (a
+/// read-only checkout, `.tsq` a file) lives instead: `index-<tag>` (the
+/// root's hash) under a directory of this user's own, never a name in a
+/// shared temp directory that another user could have made first.
+/// `$XDG_CACHE_HOME/tsq` (absolute), else `~/.cache/tsq`, else
+/// `<temp>/tsq-<uid>`; created 0700 and refused unless it is a directory
+/// (not a link) this user owns that no one else may read or write.
+pub(super) fn fallback_dir(root: &Path) -> Result<PathBuf, IndexError> {
+    use sha2::Digest;
+    let tag = crate::ts::hex(&sha2::Sha256::digest(root.display().to_string().as_bytes())[..8]);
+    let absolute = |v: std::ffi::OsString| Some(PathBuf::from(v)).filter(|p| p.is_absolute());
+    let cache = std::env::var_os("XDG_CACHE_HOME").and_then(absolute).or_else(|| std::env::var_os("HOME").and_then(absolute).map(|h| h.join(".cache")));
+    let base = match cache {
+        Some(c) => {
+            std::fs::create_dir_all(&c).map_err(|e| io(&c, e))?;
+            c.join("tsq")
+        }
+        None => std::env::temp_dir().join(format!("tsq-{}", user_id())),
+    };
+    private_dir(&base)?;
+    Ok(base.join(format!("index-{tag}")))
+}
+
+#[cfg(unix)]
+fn user_id() -> u32 {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    unsafe { libc::geteuid() }
+}
+
+#[cfg(not(unix))]
+fn user_id() -> u32 {
+    0
+}
+
+/// Creates `dir` private (0700) unless it exists, then checks it is this
+/// user's own: a directory, not a link, owned by this user, closed to
+/// others.
+fn private_dir(dir: &Path) -> Result<(), IndexError> {
+    let mut builder = std::fs::DirBuilder::new();
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    match builder.create(dir) {
+        Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => return Err(io(dir, e)),
+        _ => {}
+    }
+    let meta = std::fs::symlink_metadata(dir).map_err(|e| io(dir, e))?;
+    let unsafe_dir = |message: String| Err(IndexError::Unsafe { path: dir.display().to_string(), message });
+    if !meta.is_dir() {
+        return unsafe_dir("is not a directory (a link or a file someone else may have put there); remove it and run tsq again".into());
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        if meta.uid() != user_id() {
+            return unsafe_dir(format!("is owned by another user (uid {}); tsq keeps a fallback index only in a directory of its user's own", meta.uid()));
+        }
+        if meta.permissions().mode() & 0o077 != 0 {
+            return unsafe_dir("is open to other users; `chmod 700` it (or remove it) and run tsq again".into());
+        }
+    }
+    Ok(())
 }
 
 fn make_dir(dir: &Path) -> std::io::Result<PathBuf> {
@@ -82,8 +166,30 @@ pub(super) fn clear_tables(dir: &Path) -> Result<(), IndexError> {
     Ok(())
 }
 
+/// The most tsq reads of one of its own files in the index directory
+/// (records, journals, `meta.json`): a file over it (or not a regular
+/// file) was not written by tsq and reads as absent.
+const MAX_RECORD_BYTES: u64 = 256 << 20;
+
+/// The text of `path`, an index file of tsq's own, when it is a regular
+/// file within `MAX_RECORD_BYTES`: what a planted index directory holds
+/// is never read without a bound.
+pub(crate) fn read_record(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > MAX_RECORD_BYTES {
+        if meta.is_file() {
+            tracing::warn!("{}: {} bytes, over the {MAX_RECORD_BYTES}-byte cap of tsq's own records: ignored", path.display(), meta.len());
+        }
+        return None;
+    }
+    let mut text = String::new();
+    std::fs::File::open(path).ok()?.take(MAX_RECORD_BYTES).read_to_string(&mut text).ok()?;
+    Some(text)
+}
+
 pub(super) fn read_meta(dir: &Path) -> Option<Meta> {
-    let text = std::fs::read_to_string(dir.join("meta.json")).ok()?;
+    let text = read_record(&dir.join("meta.json"))?;
     match serde_json::from_str(&text) {
         Ok(m) => Some(m),
         // Unreadable metadata: treat as another schema, so the index rebuilds.
@@ -232,7 +338,7 @@ impl Origin {
 }
 
 pub fn read_origin(dir: &Path) -> Option<Origin> {
-    serde_json::from_slice(&std::fs::read(dir.join(ORIGIN)).ok()?).ok()
+    serde_json::from_str(&read_record(&dir.join(ORIGIN))?).ok()
 }
 
 pub fn write_origin(dir: &Path, origin: Option<&Origin>) -> Result<(), IndexError> {
@@ -251,7 +357,7 @@ pub fn write_origin(dir: &Path, origin: Option<&Origin>) -> Result<(), IndexErro
 /// lock, so a publish would read them half-updated and a pull's swap
 /// would have its records overwritten by a pass that started before it.
 pub(crate) fn with_writer_lock<T>(root: &Path, f: impl FnOnce(&Path) -> T) -> Result<T, IndexError> {
-    let dir = prepare_dir(&super::index_dir(root))?;
+    let dir = prepare_dir(&super::index_dir(root), Some(root))?;
     let _pass = lock::acquire_pass(&dir).map_err(|e| io(&dir, e))?;
     let _lock = lock::acquire(&dir).map_err(|e| io(&dir, e))?;
     Ok(f(&dir))

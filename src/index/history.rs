@@ -47,18 +47,10 @@ pub struct History {
     pub terms: std::sync::OnceLock<Vec<Vec<String>>>,
 }
 
-/// `git` with the settings that keep a checkout's own commands from running.
-fn git() -> Command {
-    let mut c = Command::new("git");
-    c.args(["--no-pager", "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null"]);
-    c.env("GIT_OPTIONAL_LOCKS", "0").env("GIT_TERMINAL_PROMPT", "0").stdin(std::process::Stdio::null());
-    c
-}
-
 /// The commit `HEAD` names in the repository holding `root`, or `None`
 /// when there is none.
 pub fn head(root: &Path) -> Option<String> {
-    let out = git().arg("-C").arg(root).args(["rev-parse", "--verify", "-q", "HEAD"]).output().ok()?;
+    let out = crate::git::command(Some(root)).args(["rev-parse", "--verify", "-q", "HEAD"]).output().ok()?;
     let sha = String::from_utf8(out.stdout).ok()?.trim().to_string();
     (out.status.success() && !sha.is_empty()).then_some(sha)
 }
@@ -73,8 +65,8 @@ impl History {
 
     /// `of_workspace` at `head`, already resolved.
     fn of_workspace_at(root: &Path, head: String) -> Option<History> {
-        let mut c = git();
-        c.arg("-C").arg(root).args(["log", "--relative"]);
+        let mut c = crate::git::command(Some(root));
+        c.args(["log", "--relative"]);
         let commits = read_log(c, &head, Some("."))?;
         Some(History { head, commits, ..Default::default() })
     }
@@ -83,7 +75,7 @@ impl History {
     /// the repository's root: how `tsq-bench changes` reads, for each
     /// question, only the commits before it.
     pub fn of_git_dir(git_dir: &Path, rev: &str) -> Option<History> {
-        let mut c = git();
+        let mut c = crate::git::command(None);
         c.arg("--git-dir").arg(git_dir).arg("log");
         let commits = read_log(c, rev, None)?;
         Some(History { head: rev.to_string(), commits, ..Default::default() })

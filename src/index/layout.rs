@@ -60,3 +60,13 @@ pub(crate) fn is_local_only(rel: &str) -> bool {
     let first = super::names::fold(rel.split(['/', '\\']).next().unwrap_or(rel));
     LOCAL_ONLY.iter().any(|l| super::names::fold(l) == first) || first.starts_with(REFUSED) || super::names::fold(rel).ends_with(".tmp")
 }
+
+/// Whether `rel` (relative to the index directory) lies in the index
+/// itself: a table's directory (`schema::TABLES`) or one of
+/// `INDEX_FILES`. All a publish uploads, all a pull may bring, and all a
+/// swap moves out: a user's own files in `.tsq/` are never touched.
+pub(crate) fn is_index_entry(rel: &str) -> bool {
+    let first = super::names::fold(rel.split(['/', '\\']).next().unwrap_or(rel));
+    let table = |t: &&str| super::names::fold(&format!("{t}.lance")) == first;
+    super::schema::TABLES.iter().any(table) || INDEX_FILES.iter().any(|f| super::names::fold(f) == first)
+}

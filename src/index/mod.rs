@@ -33,12 +33,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::embed::{self, EmbedError, Embedder, EmbedderChoice, EmbedderId, HttpConfig};
 
-pub(crate) use disk::write_atomic;
+pub(crate) use disk::{read_record, write_atomic};
 pub use disk::{clean, read_origin, write_origin};
 use disk::{clear_tables, dir_size, prepare_dir, read_meta, write_meta};
 pub(crate) use disk::{snapshot_files, with_writer_lock, Origin, Trust};
 
-pub(crate) use layout::is_local_only;
+pub(crate) use layout::{is_index_entry, is_local_only};
 pub(crate) use lock::PassLock;
 pub use schema::{ChunkRow, SCHEMA_VERSION};
 
@@ -195,7 +195,9 @@ pub(crate) fn occurrence_pass(root: &Path, wait: bool) -> Result<Option<PassLock
 /// Refuses an index directory tsq may not write in (`confine`): a link,
 /// or one holding a link.
 pub(crate) fn check_confined(root: &Path) -> Result<(), IndexError> {
-    confine::check(&index_dir(root)).map(|_| ())
+    let dir = index_dir(root);
+    confine::check(&dir)?;
+    disk::refuse_tracked(root, &dir)
 }
 
 /// What an index stored as `old` needs before `wanted` may use it: a
@@ -231,15 +233,13 @@ impl Index {
     pub fn open_with(root: &Path, config: &IndexConfig, embedder: Option<Box<dyn Embedder>>) -> Result<Index, IndexError> {
         let root = root.canonicalize().map_err(|e| io(root, e))?;
         let mut notes = Vec::new();
-        let dir = match prepare_dir(&index_dir(&root)) {
+        let dir = match prepare_dir(&index_dir(&root), Some(&root)) {
             Ok(d) => d,
             Err(e @ IndexError::Unsafe { .. }) => return Err(e),
             Err(e) => {
-                use sha2::Digest;
-                let tag = crate::ts::hex(&sha2::Sha256::digest(root.display().to_string().as_bytes())[..8]);
-                let fallback = std::env::temp_dir().join(format!("tsq-index-{tag}"));
+                let fallback = disk::fallback_dir(&root)?;
                 notes.push(format!("cannot write {} ({e}); the index lives in {} for now", index_dir(&root).display(), fallback.display()));
-                prepare_dir(&fallback)?
+                prepare_dir(&fallback, None)?
             }
         };
         let runtime = crate::runtime::OwnedRuntime::new(
@@ -454,7 +454,7 @@ impl Index {
     /// A JSON record kept beside the tables (`structure::scope`), or
     /// `None` when there is none.
     pub fn record(&self, name: &str) -> Option<String> {
-        std::fs::read_to_string(self.dir.join(format!("{name}.json"))).ok()
+        disk::read_record(&self.dir.join(format!("{name}.json")))
     }
 
     /// The workspace's commit history as last stored (`history`), or `None`.

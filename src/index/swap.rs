@@ -159,7 +159,8 @@ fn roll_forward(dir: &Path, journal: &Journal) -> Result<(), IndexError> {
     // or lacks), then the staged ones come in.
     for entry in std::fs::read_dir(dir).map_err(|e| io(dir, e))? {
         let name = entry.map_err(|e| io(dir, e))?.file_name().to_string_lossy().into_owned();
-        if super::layout::is_local_only(&name) || (journal.entries.contains(&name) && !staged(&name)) {
+        // Only the index's own entries: a user's files in `.tsq/` stay.
+        if !super::layout::is_index_entry(&name) || super::layout::is_local_only(&name) || (journal.entries.contains(&name) && !staged(&name)) {
             continue;
         }
         let (from, to) = (dir.join(&name), outgoing.join(&name));

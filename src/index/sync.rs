@@ -74,7 +74,7 @@ pub(crate) fn relative(path: &Path, root: &Path) -> String {
 /// Deletes the rows of paths a crashed batch may have half-written.
 pub(crate) async fn recover_journal(store: &Store) -> Result<(), IndexError> {
     let path = store.dir.join(JOURNAL);
-    let Ok(text) = std::fs::read_to_string(&path) else { return Ok(()) };
+    let Some(text) = super::disk::read_record(&path) else { return Ok(()) };
     let paths: Vec<String> = serde_json::from_str(&text).unwrap_or_default();
     tracing::info!("finishing an interrupted write of {} files", paths.len());
     for group in paths.chunks(500) {

@@ -1,23 +1,16 @@
 //! The few facts a shared index needs from git: the checkout's commit,
-//! whether it is clean, and its nearest ancestors (`git` on the PATH).
+//! whether it is clean, and its nearest ancestors (`git` on the PATH,
+//! through the hardened `crate::git`).
 
 use std::path::Path;
-use std::process::Command;
 
 use super::ShareError;
 
 fn git(root: &Path, args: &[&str]) -> Result<String, ShareError> {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(root)
-        .args(args)
-        .output()
-        .map_err(|e| ShareError::Git(format!("cannot run git ({e}); a shared index is keyed by commit, so git must be on the PATH")))?;
-    if !out.status.success() {
-        let err = String::from_utf8_lossy(&out.stderr);
-        return Err(ShareError::Git(format!("git {}: {}", args.join(" "), err.trim())));
-    }
-    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    crate::git::run(root, args).map_err(|e| match e {
+        crate::git::GitError::Missing(why) => ShareError::Git(format!("cannot run git ({why}); a shared index is keyed by commit, so git must be on the PATH")),
+        e => ShareError::Git(e.to_string()),
+    })
 }
 
 /// `git rev-parse HEAD`.

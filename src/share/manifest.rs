@@ -132,6 +132,9 @@ impl Manifest {
             if crate::index::is_local_only(&e.path) {
                 return Err(bad("a local-only file, which no pulled index may bring"));
             }
+            if !crate::index::is_index_entry(&e.path) {
+                return Err(bad("not in a tsq index (its tables and records), which is all a pull brings: a user's own files in .tsq stay theirs"));
+            }
             if !seen.insert(names::fold(&e.path)) {
                 return Err(bad("it repeats another entry (compared as a case-insensitive file system would)"));
             }

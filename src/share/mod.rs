@@ -24,6 +24,7 @@ mod git;
 pub mod manifest;
 pub mod remote;
 pub mod sign;
+pub mod trust;
 
 use std::path::{Path, PathBuf};
 
@@ -75,7 +76,14 @@ pub struct ShareConfig {
     /// it did not sign; without it they are taken and reported unsigned.
     pub public_key: Option<ed25519_dalek::VerifyingKey>,
     pub max_ancestors: usize,
+    /// The most a pulled index may hold in all (`TSQ_SHARE_MAX_BYTES`):
+    /// a store cannot fill the disk with an index of many files each
+    /// under the per-file cap.
+    pub max_total_bytes: u64,
 }
+
+/// `max_total_bytes` unless `TSQ_SHARE_MAX_BYTES` says otherwise.
+pub(crate) const MAX_TOTAL_BYTES: u64 = 8 << 30;
 
 impl ShareConfig {
     /// From the environment (the signing key) and the settings (the public
@@ -97,7 +105,11 @@ impl ShareConfig {
             Some(k) => Some(sign::public_key(k).map_err(|e| bad(format!("share.publicKey: {e}")))?),
             None => None,
         };
-        Ok(ShareConfig { signing_key, public_key, max_ancestors: MAX_ANCESTORS })
+        let max_total_bytes = match std::env::var("TSQ_SHARE_MAX_BYTES").ok().filter(|v| !v.trim().is_empty()) {
+            Some(v) => v.trim().parse().map_err(|e| bad(format!("TSQ_SHARE_MAX_BYTES: `{v}`: {e} (a number of bytes)")))?,
+            None => MAX_TOTAL_BYTES,
+        };
+        Ok(ShareConfig { signing_key, public_key, max_ancestors: MAX_ANCESTORS, max_total_bytes })
     }
 }
 
@@ -107,6 +119,7 @@ impl std::fmt::Debug for ShareConfig {
             .field("signing_key", &self.signing_key.as_ref().map(|_| "<set>"))
             .field("public_key", &self.public_key.as_ref().map(|k| crate::ts::hex(k.as_bytes())))
             .field("max_ancestors", &self.max_ancestors)
+            .field("max_total_bytes", &self.max_total_bytes)
             .finish()
     }
 }
@@ -284,6 +297,16 @@ pub fn fetch(
             }
         }
         let Some((commit, (m, trust))) = found else { return Ok(None) };
+        let total: u64 = m.files.iter().map(|e| e.size).sum();
+        if total > config.max_total_bytes {
+            return Err(ShareError::Refused {
+                url: remote.url().to_string(),
+                message: format!(
+                    "it holds {total} bytes, over the pull cap of {} bytes (set TSQ_SHARE_MAX_BYTES to raise it if the store is yours)",
+                    config.max_total_bytes
+                ),
+            });
+        }
         let _ = std::fs::remove_dir_all(staging);
         std::fs::create_dir_all(staging).map_err(|e| io(staging, e))?;
         let done = std::sync::atomic::AtomicU64::new(0);

@@ -42,11 +42,12 @@ const PENDING: &str = "occurrence-pending";
 /// (Other inputs are per file: `Inputs`.)
 pub(crate) fn layout_hash(tree: &Tree, root: &Path, view: &FileView, extra: &[String]) -> String {
     let mut h = sha2::Sha256::new();
-    let mut parts: Vec<(String, String)> = tree.configs.iter().map(|c| (relative(c, root), sha256_hex(&std::fs::read(c).unwrap_or_default()))).collect();
+    let mut parts: Vec<(String, String)> = tree.configs.iter().map(|c| relative(c, root)).map(|rel| (rel.clone(), stamp_of(root, &rel, None).hash)).collect();
     // The configs TypeScript read beyond the walked ones: `extends` chains
-    // and `references` (any file name, maybe outside the root).
+    // and `references` (any file name; one outside the root, a link to a
+    // device, or over the cap is stamped by its size, never read).
     for x in extra {
-        parts.push((format!("<read>{x}"), sha256_hex(&std::fs::read(root.join(x)).unwrap_or_default())));
+        parts.push((format!("<read>{x}"), stamp_of(root, x, None).hash));
     }
     for s in &tree.sources {
         let rel = relative(s, root);
@@ -70,7 +71,7 @@ pub(crate) fn layout_hash(tree: &Tree, root: &Path, view: &FileView, extra: &[St
 /// The layout marker: the layout hash on its first line, then the extra
 /// config inputs it covered, one a line.
 pub(crate) fn read_marker(path: &Path) -> (Option<String>, Vec<String>) {
-    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let text = crate::index::read_record(path).unwrap_or_default();
     let mut lines = text.lines();
     let hash = lines.next().filter(|l| !l.is_empty()).map(str::to_string);
     (hash, lines.map(str::to_string).collect())

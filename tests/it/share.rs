@@ -377,19 +377,36 @@ async fn tsq_serve_pulls_the_configured_share_on_start() -> anyhow::Result<()> {
     std::fs::write(reader.0.join("tsq.toml"), format!("[share]\nfrom = \"{url}\"\n"))?;
     // The server's log goes to a file, so that a failure shows what it did.
     let logs = TempDir::new("share-serve-log");
-    let log = logs.0.join("serve.log");
-    let text = match serve_and_ask(&reader.0, &log).await {
-        Ok(text) => text,
-        Err(e) => anyhow::bail!("{e:#}\n--- tsq serve's log ---\n{}", std::fs::read_to_string(&log).unwrap_or_default()),
+    let config = logs.0.join("user-config");
+    std::fs::create_dir_all(&config)?;
+    let ask = |log: std::path::PathBuf| {
+        let (root, config) = (reader.0.clone(), config.clone());
+        async move {
+            match serve_and_ask(&root, &log, &config).await {
+                Ok(text) => Ok((text.clone(), format!("{text}\n--- tsq serve's log ---\n{}", std::fs::read_to_string(&log).unwrap_or_default()))),
+                Err(e) => anyhow::bail!("{e:#}\n--- tsq serve's log ---\n{}", std::fs::read_to_string(&log).unwrap_or_default()),
+            }
+        }
     };
-    let said = || format!("{text}\n--- tsq serve's log ---\n{}", std::fs::read_to_string(&log).unwrap_or_default());
-    assert!(text.contains(&format!("index: from {url}@")), "{}", said());
-    assert!(text.contains("Called by: checkout (packages/app/src/main.ts)"), "{}", said());
+    // Issue 74: a store only the checkout names is not pulled on start
+    // (a hostile checkout would name its own), and the log says how to
+    // allow it.
+    let (text, said) = ask(logs.0.join("untrusted.log")).await?;
+    assert!(!text.contains("index: from"), "{said}");
+    assert!(said.contains("named only by the checkout") && said.contains("tsq trust"), "{said}");
+    // Once the user trusts it, serve pulls it.
+    let mut trust = tsq(None, None, &["trust", "--root", reader.0.to_str().unwrap()]);
+    trust.env("XDG_CONFIG_HOME", &config);
+    assert!(run(trust).status.success());
+    let (text, said) = ask(logs.0.join("serve.log")).await?;
+    assert!(text.contains(&format!("index: from {url}@")), "{said}");
+    assert!(text.contains("Called by: checkout (packages/app/src/main.ts)"), "{said}");
     Ok(())
 }
 
-/// `tsq serve --root root` (log in `log`) asked `symbol = add`: its answer.
-async fn serve_and_ask(root: &Path, log: &Path) -> anyhow::Result<String> {
+/// `tsq serve --root root` (log in `log`, the user's config directory
+/// `config`) asked `symbol = add`: its answer.
+async fn serve_and_ask(root: &Path, log: &Path, config: &Path) -> anyhow::Result<String> {
     use anyhow::Context;
     use rmcp::model::CallToolRequestParams;
     use rmcp::ServiceExt;
@@ -399,6 +416,7 @@ async fn serve_and_ask(root: &Path, log: &Path) -> anyhow::Result<String> {
         .arg(root)
         .env("TSQ_EMBEDDER", "none")
         .env("TSQ_LOG", "debug")
+        .env("XDG_CONFIG_HOME", config)
         .env_remove("TSQ_SHARE_KEY")
         .env_remove("TSQ_SHARE_FROM")
         .env_remove("TSQ_SHARE_PUBLIC_KEY")

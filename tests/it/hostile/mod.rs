@@ -9,6 +9,9 @@
 //! Every test checks that nothing outside the workspace changed and that
 //! the local index is whole.
 
+mod reads;
+mod trust;
+
 use crate::common;
 
 use std::collections::BTreeMap;
@@ -375,6 +378,14 @@ fn a_directory_link_out_of_the_root_is_never_walked() {
 }
 
 /// Waits for `tsq: pull paused at <step>` on the child's stderr.
+/// Whether `path` (of a published index) belongs to the occurrence
+/// tables, which an unsigned pull empties before its swap: their checker
+/// text (signatures, types) is nothing the checkout can confirm, so only a
+/// signed index brings them (`verify_pull::check_staged`).
+fn unsigned_pull_empties(path: &str) -> bool {
+    ["occurrences.lance/", "occ_files.lance/", "occ_declarations.lance/", "usage.lance/"].iter().any(|t| path.starts_with(t))
+}
+
 fn wait_for_pause(child: &mut std::process::Child, step: &str) {
     let stderr = child.stderr.take().unwrap();
     let want = format!("paused at {step}");
@@ -410,7 +421,7 @@ fn a_pull_killed_at_any_step_leaves_the_old_index_or_the_new_one_whole() {
         assert!(status["files"].as_u64().unwrap() > 0, "{step}: {status}");
         let now = index_content(&reader);
         if step == "swap" {
-            for (path, sha) in &published {
+            for (path, sha) in published.iter().filter(|(p, _)| !unsigned_pull_empties(p)) {
                 assert_eq!(now.get(path), Some(sha), "killed at swap: {path} of the pulled index is not in place");
             }
         } else {
@@ -582,11 +593,16 @@ fn a_committed_journal_with_staging_links_never_reaches_a_sibling() {
         }
         // The user removes what each refusal names; then the clone works.
         let mut indexed = None;
-        for _ in 0..=links.len() {
+        for _ in 0..=links.len() + 1 {
             let out = run(tsq(&["index", "--root", &root, "--no-structure", "--json"]));
             if out.status.code() != Some(2) {
                 indexed = Some(out);
                 break;
+            }
+            // Once no link is left: the committed index itself.
+            if String::from_utf8_lossy(&out.stderr).contains("git rm -r --cached .tsq") {
+                git(&ws, &["rm", "-r", "-q", "--cached", ".tsq"]);
+                continue;
             }
             let named = refused_path(&out);
             assert!(named.starts_with(ws.join(".tsq")), "{shape}: {}", text(&out));
@@ -619,19 +635,22 @@ fn a_journal_this_install_did_not_seal_is_set_aside_not_rolled_forward() {
     ok_json(run(tsq(&["index", "--root", &root, "--no-structure", "--json"])));
     let before = index_content(&ws.0);
     let dir = ws.0.join(".tsq");
-    // An install that has never pulled: no key at all.
-    let keyless = PathBuf::from("/nonexistent/tsq-hostile-data-home");
+    // A tsq with nowhere to keep a key (no absolute data directory): it
+    // can neither verify a seal nor tell whether it made the index, so it
+    // acts on nothing and keeps everything.
     let forged = [
-        (r#"{"magic":"tsq-swap-1","entries":["meta.json"]}"#.to_string(), data_home()),
-        (format!(r#"{{"magic":"tsq-swap-2","entries":["meta.json"],"seal":"{}"}}"#, "0".repeat(64)), data_home()),
-        (format!(r#"{{"magic":"tsq-swap-2","entries":["meta.json"],"seal":"{}"}}"#, "0".repeat(64)), keyless),
+        (r#"{"magic":"tsq-swap-1","entries":["meta.json"]}"#.to_string(), true),
+        (format!(r#"{{"magic":"tsq-swap-2","entries":["meta.json"],"seal":"{}"}}"#, "0".repeat(64)), true),
+        (format!(r#"{{"magic":"tsq-swap-2","entries":["meta.json"],"seal":"{}"}}"#, "0".repeat(64)), false),
     ];
-    for (i, (journal, home)) in forged.iter().enumerate() {
+    for (i, (journal, with_key)) in forged.iter().enumerate() {
         std::fs::create_dir_all(dir.join("incoming")).unwrap();
         std::fs::write(dir.join("incoming/meta.json"), r#"{"planted":true}"#).unwrap();
         std::fs::write(dir.join("swap.json"), journal).unwrap();
         let mut c = tsq(&["status", "--root", &root, "--json"]);
-        c.env("XDG_DATA_HOME", home);
+        if !with_key {
+            c.env("XDG_DATA_HOME", "not-absolute").env_remove("HOME");
+        }
         let out = run(c);
         assert!(out.status.success(), "{journal}: {}", text(&out));
         let err = String::from_utf8_lossy(&out.stderr);
@@ -683,7 +702,7 @@ fn a_killed_swap_is_finished_only_by_the_install_that_sealed_it() {
     let out = run(tsq(&["status", "--root", &root_arg(&reader), "--json"]));
     assert!(out.status.success() && !String::from_utf8_lossy(&out.stderr).contains(NOT_ACTED_ON), "{}", text(&out));
     let now = index_content(&reader);
-    for (path, sha) in &published {
+    for (path, sha) in published.iter().filter(|(p, _)| !unsigned_pull_empties(p)) {
         assert_eq!(now.get(path), Some(sha), "{path} of the pulled index is not in place");
     }
     assert!(set_aside(&reader).is_empty() && !reader.join(".tsq/swap.json").exists());
