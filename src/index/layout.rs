@@ -35,7 +35,8 @@ pub(crate) const PASS_LOCK: &str = "occurrence-pass.lock";
 /// generation, where the index came from, the local git's history (and
 /// what a refused swap left, `REFUSED`).
 /// Everything else is the index a publish uploads and a pull replaces.
-const LOCAL_ONLY: &[&str] = &["lock", PASS_LOCK, ".gitignore", "config.toml", JOURNAL, ORIGIN, INCOMING, OUTGOING, SWAP, GENERATION, HISTORY, MADE_HERE, ".write-probe"];
+const LOCAL_ONLY: &[&str] =
+    &["lock", PASS_LOCK, ".gitignore", "config.toml", JOURNAL, ORIGIN, INCOMING, OUTGOING, SWAP, GENERATION, HISTORY, MADE_HERE, ".write-probe"];
 /// The local files tsq writes at the top of the index directory, beside
 /// `INDEX_FILES` (`is_tsq_file`).
 const LOCAL_FILES: &[&str] = &["lock", PASS_LOCK, ".gitignore", "config.toml", JOURNAL, ORIGIN, SWAP, GENERATION, HISTORY, MADE_HERE, ".write-probe"];

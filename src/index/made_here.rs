@@ -83,9 +83,9 @@ impl Index {
         if holds(&key, &self.dir, &self.root) {
             return Ok(());
         }
-        let rows = self.runtime.block_on(async {
-            Ok::<usize, IndexError>(Store::count(&self.store.files, None).await? + Store::count(&self.store.occ_files, None).await?)
-        })?;
+        let rows = self
+            .runtime
+            .block_on(async { Ok::<usize, IndexError>(Store::count(&self.store.files, None).await? + Store::count(&self.store.occ_files, None).await?) })?;
         if rows > 0 {
             self.with_lock(|ix| {
                 ix.runtime.block_on(async {

@@ -33,9 +33,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::embed::{self, EmbedError, Embedder, EmbedderChoice, EmbedderId, HttpConfig};
 
-pub(crate) use disk::{read_record, write_atomic};
 pub use disk::{clean, read_origin, write_origin};
 use disk::{clear_tables, dir_size, prepare_dir, read_meta, write_meta};
+pub(crate) use disk::{read_record, write_atomic};
 pub(crate) use disk::{snapshot_files, with_writer_lock, Origin, Trust};
 
 pub(crate) use layout::{is_index_entry, is_local_only};

@@ -212,11 +212,14 @@ fn plant_rows(root: &Path, seed: u64) {
                 out.push(RecordBatch::try_new(schema.clone(), columns).unwrap());
             }
             let schema = out[0].schema();
-            db.create_table(&name, Box::new(arrow_array::RecordBatchIterator::new(out.into_iter().map(Ok), schema)) as Box<dyn arrow_array::RecordBatchReader + Send>)
-                .mode(lancedb::database::CreateTableMode::Overwrite)
-                .execute()
-                .await
-                .unwrap();
+            db.create_table(
+                &name,
+                Box::new(arrow_array::RecordBatchIterator::new(out.into_iter().map(Ok), schema)) as Box<dyn arrow_array::RecordBatchReader + Send>,
+            )
+            .mode(lancedb::database::CreateTableMode::Overwrite)
+            .execute()
+            .await
+            .unwrap();
         }
     });
 }

@@ -221,7 +221,9 @@ fn end_to_end_with_the_local_model() {
         let name = top.parent_name.clone().filter(|_| top.depth > 0).unwrap_or_else(|| top.name.clone());
         assert!(name == expected || top.name == expected, "{query}: got {} ({})", top.name, top.breadcrumb);
         // The full pipeline: graph first, snapshots, the summary's backends.
-        let answer = tsq::search::search(&index, &tsq::ts::files::FileView::new(Default::default()), &structures, None, query, &Default::default(), &settings()).unwrap();
+        let answer =
+            tsq::search::search(&index, &tsq::ts::files::FileView::new(Default::default()), &structures, None, query, &Default::default(), &settings())
+                .unwrap();
         assert!(answer.answer.text.starts_with(&format!("Search: \"{query}\" | ")), "{}", answer.answer.text);
         assert!(answer.answer.text.lines().next().unwrap().contains("embedder: all-MiniLM-L6-v2-int8-w4-a8-words, reranker: none"));
         assert_eq!(answer.answer.tokens, tsq::chunk::estimate_tokens(&answer.answer.text));

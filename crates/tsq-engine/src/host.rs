@@ -124,7 +124,11 @@ impl WorkspaceFs {
         let meta = std::fs::metadata(p).ok()?;
         let limit = self.view.read_config().max_file_bytes;
         if !meta.is_file() || meta.len() > limit {
-            tracing::warn!("{}: not read by the compiler: {}", p.display(), if meta.is_file() { format!("{} bytes, over the {limit}-byte limit (maxFileBytes)", meta.len()) } else { "not a regular file".to_string() });
+            tracing::warn!(
+                "{}: not read by the compiler: {}",
+                p.display(),
+                if meta.is_file() { format!("{} bytes, over the {limit}-byte limit (maxFileBytes)", meta.len()) } else { "not a regular file".to_string() }
+            );
             return None;
         }
         use std::io::Read;

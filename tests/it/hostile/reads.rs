@@ -71,7 +71,11 @@ fn a_source_linked_out_of_the_root_is_never_read() {
     std::fs::create_dir_all(&outside).unwrap();
     std::fs::write(outside.join("secret.ts"), "export const token = \"SECRET-7f3a\" as const;\n").unwrap();
     std::os::unix::fs::symlink(outside.join("secret.ts"), ws.join("packages/core/src/secret.ts")).unwrap();
-    std::fs::write(ws.join("packages/core/src/leak.ts"), "import { token } from './secret';\nexport function leak() { return token; }\nexport const copy = token;\n").unwrap();
+    std::fs::write(
+        ws.join("packages/core/src/leak.ts"),
+        "import { token } from './secret';\nexport function leak() { return token; }\nexport const copy = token;\n",
+    )
+    .unwrap();
     let root = root_arg(&ws);
     ok_json(run(tsq(&["index", "--root", &root, "--json"])));
     for args in [

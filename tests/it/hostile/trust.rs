@@ -92,9 +92,7 @@ fn a_pull_keeps_the_users_own_files_in_the_index_directory() {
     std::fs::create_dir_all(dir.join("mine")).unwrap();
     std::fs::write(dir.join("mine/todo.md"), "- keep me").unwrap();
     std::fs::write(dir.join("config.toml"), "topK = 5\n").unwrap();
-    let kept = |dir: &Path| {
-        snapshot(dir).into_iter().filter(|(k, _)| k == "notes.txt" || k.starts_with("mine") || k == "config.toml").collect::<Vec<_>>()
-    };
+    let kept = |dir: &Path| snapshot(dir).into_iter().filter(|(k, _)| k == "notes.txt" || k.starts_with("mine") || k == "config.toml").collect::<Vec<_>>();
     let before = kept(&dir);
     assert_eq!(before.len(), 4, "{before:?}");
     ok_json(super::pull(&reader, &url, None));
