@@ -37,6 +37,9 @@ if (typeof global.gc !== "function") {
 }
 const root = fs.realpathSync(rootArg);
 const memoryMb = Number(memoryArg || 1200);
+// Each file's budget, as tsq sends it (src/structure/occurrence_sync.rs
+// `FILE_WORK`, `FILE_SECONDS`, and the same variables).
+const budget = { work: Number(process.env.TSQ_OCCURRENCE_FILE_WORK || 1000000), seconds: Number(process.env.TSQ_OCCURRENCE_FILE_SECONDS || 120) };
 const BATCH = 64;
 const LIB_DIR = "/__tsq__/lib";
 const libDir = path.dirname(path.resolve(tsPath));
@@ -179,7 +182,7 @@ let indexed = 0;
 const all = [];
 const failed = [];
 for (let i = 0; i < order.length; i += BATCH) {
-  const res = call({ method: "occurrences", files: order.slice(i, i + BATCH), release: true, memoryMb });
+  const res = call({ method: "occurrences", files: order.slice(i, i + BATCH), release: true, memoryMb, budget });
   for (const f of res.files) rows += f.occurrences.length;
   if (dumpRows) {
     for (const f of res.files) {

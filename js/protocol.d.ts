@@ -86,7 +86,9 @@ export type ServiceRequest =
    *  closure (the file, the project's declaration files, `globals`, and
    *  what they import) when its owner program is not built and its
    *  imports there are those `files` records (else the whole program). */
-  | { method: "occurrences"; files: string[]; release: boolean; memoryMb: number; narrow?: { globals: string[]; files: { file: string; fileIndex: number; imports: string[]; reexports: string[] }[] } }
+  /** `budget`: each file's (work units, seconds; 0: unbounded); a file
+   *  past it stops and is one of `failed`, with the reason. */
+  | { method: "occurrences"; files: string[]; release: boolean; memoryMb: number; narrow?: { globals: string[]; files: { file: string; fileIndex: number; imports: string[]; reexports: string[] }[] }; budget: { work: number; seconds: number } }
   /** Each file's owner project index (-1: none), without building programs. */
   | { method: "owners"; files: string[] }
   /** Builds and binds the programs of the files' owner projects, so that

@@ -62,6 +62,10 @@ pub struct LookupAnswer {
     /// `estimate_tokens(text)`, as the summary line says.
     pub tokens: usize,
     pub budget: usize,
+    /// What did not fit (results and their snapshots), so that an answer
+    /// framed again (`with_backends`) still says what it left out.
+    #[serde(skip)]
+    left_out: (Vec<LookupResultItem>, Vec<Snapshot>),
 }
 
 /// A parsed `symbol =` query end to end: exact matches (hints when none),
@@ -76,11 +80,10 @@ pub fn live_answer(ws: &Workspace, query: &SymbolQuery, config: &LookupConfig) -
 /// The same answer, its summary line saying where structure came from.
 pub(crate) fn with_backends(answer: LookupAnswer, backends: &str) -> LookupAnswer {
     let frame = Frame { query: answer.query.clone(), backends: Some(backends.to_string()), search: false, budget: answer.budget, note: None };
-    let snapshots = answer.snapshots.clone();
-    let results: Vec<LookupResultItem> = answer.results.clone();
-    let mut out = assemble(&frame, results, snapshots, answer.hints.clone());
-    out.omitted += answer.omitted;
-    out
+    let (mut results, mut snapshots) = (answer.results, answer.snapshots);
+    results.extend(answer.left_out.0);
+    snapshots.extend(answer.left_out.1);
+    assemble(&frame, results, snapshots, answer.hints)
 }
 
 /// Keeps the matches inside `--path`, with a hint when that leaves none.
@@ -148,6 +151,7 @@ pub fn assemble(frame: &Frame, results: Vec<LookupResultItem>, snapshots: Vec<Sn
     let mut kept: Vec<LookupResultItem> = Vec::new();
     let mut kept_snaps: Vec<Snapshot> = Vec::new();
     let mut omitted = 0;
+    let mut left_out: (Vec<LookupResultItem>, Vec<Snapshot>) = (Vec::new(), Vec::new());
     let mut text = render(frame, &kept, &kept_snaps, &hints, 0);
     for snap in &snapshots {
         let group: Vec<LookupResultItem> =
@@ -163,17 +167,19 @@ pub fn assemble(frame: &Frame, results: Vec<LookupResultItem>, snapshots: Vec<Sn
             text = candidate;
         } else {
             omitted += group.len();
+            left_out.0.extend(group);
+            left_out.1.push(snap.clone());
         }
     }
     if omitted > 0 {
         text = render(frame, &kept, &kept_snaps, &hints, omitted);
         if kept.is_empty() {
-            text = too_big(frame, &results);
+            text = too_big(frame, &left_out.0);
         }
     }
     let tokens = estimate_tokens(&text);
     let graph = graph::graph_data(&kept.iter().filter_map(|r| r.metadata.clone()).collect::<Vec<_>>());
-    LookupAnswer { query, results: kept, omitted, snapshots: kept_snaps, graph, hints, text, tokens, budget }
+    LookupAnswer { query, results: kept, omitted, snapshots: kept_snaps, graph, hints, text, tokens, budget, left_out }
 }
 
 /// When not even the first result fits: where it is and its signature.

@@ -11,7 +11,7 @@ use crate::query::SymbolQuery;
 use crate::source::{Skipped, Tree};
 use crate::ts::files::FileView;
 use crate::ts::host::WorkspaceFs;
-use crate::ts::protocol::{FileFailure, FileOccurrences, LookupTarget, Narrow, ProgramFiles, ServiceRequest, ServiceResponse};
+use crate::ts::protocol::{FileBudget, FileFailure, FileOccurrences, LookupTarget, Narrow, ProgramFiles, ServiceRequest, ServiceResponse};
 use crate::ts::{Service, TsError, TS_LIBS};
 
 /// How deep call trees go by default (`callDepth`; `config` builds the
@@ -338,9 +338,17 @@ impl Workspace {
     /// the owner project's program); `release` drops each program after
     /// its files. Also the workspace files of every program it used.
     /// With `narrow`, a file may be checked in a program of its import
-    /// closure (`protocol::Narrow`).
-    pub(crate) fn occurrences(&self, files: &[PathBuf], release: bool, memory_mb: u32, narrow: Option<Narrow>) -> Result<Occurrences, TsError> {
-        let request = ServiceRequest::Occurrences { files: files.iter().map(|f| slash(f)).collect(), release, memory_mb, narrow };
+    /// closure (`protocol::Narrow`). A file past `budget` is one of the
+    /// failures, with the reason.
+    pub(crate) fn occurrences(
+        &self,
+        files: &[PathBuf],
+        release: bool,
+        memory_mb: u32,
+        narrow: Option<Narrow>,
+        budget: FileBudget,
+    ) -> Result<Occurrences, TsError> {
+        let request = ServiceRequest::Occurrences { files: files.iter().map(|f| slash(f)).collect(), release, memory_mb, narrow, budget };
         match self.service.call(request)? {
             ServiceResponse::Occurrences { files, failed, programs, mut build_log, fresh_checkers, collected_inside } => {
                 log_builds(&mut build_log);

@@ -30,17 +30,19 @@
     SK.Constructor, SK.EnumMember,
   ]);
 
-  /** Named containers of a declaration, outermost first. */
+  /** Named containers of a declaration, outermost first. Collected
+   *  innermost first and reversed once: an `unshift` per level made a
+   *  declaration 3,000 functions deep cost 4.5 million element moves. */
   function containers(node) {
     const out = [];
     for (let p = node.parent; p && p.kind !== SK.SourceFile; p = p.parent) {
       if (p.kind === SK.ClassDeclaration || p.kind === SK.InterfaceDeclaration || p.kind === SK.EnumDeclaration ||
           p.kind === SK.ModuleDeclaration || p.kind === SK.FunctionDeclaration || p.kind === SK.MethodDeclaration ||
           (p.kind === SK.ClassExpression && p.parent && p.parent.kind === SK.VariableDeclaration)) {
-        out.unshift(p.kind === SK.ClassExpression ? nameText(p.parent) : nameText(p));
+        out.push(p.kind === SK.ClassExpression ? nameText(p.parent) : nameText(p));
       }
     }
-    return out;
+    return out.reverse();
   }
 
   function kindOf(node) {

@@ -15,9 +15,13 @@
   }
 
   /** Maps a call-hierarchy item to a SymbolRef; `new Foo()` (a class item)
-   *  becomes Foo's explicit constructor when it has one. */
-  function itemRef(sf, item) {
-    let node = sf ? findNodeAt(sf, item.selectionSpan.start) : null;
+   *  becomes Foo's explicit constructor when it has one. `from`, when the
+   *  caller has it, is a node the token at the item's name lies in (the
+   *  occurrence pass passes the declaration's name): the walk up starts
+   *  there instead of at a token found from the file's root, which cost a
+   *  descent per item (quadratic in a file's nesting). */
+  function itemRef(sf, item, from) {
+    let node = sf ? findNodeAt(sf, item.selectionSpan.start, from) : null;
     if (node && (node.kind === SK.ClassDeclaration || node.kind === SK.ClassExpression)) {
       const ctor = node.members.find((m) => m.kind === SK.Constructor && m.body);
       if (ctor) node = ctor;
@@ -38,9 +42,10 @@
   }
 
   /** The declaration whose name (or `constructor` keyword) starts at `pos`:
-   *  the token there, then up through its parents. */
-  function findNodeAt(sf, pos) {
-    let n = ts.getTokenAtPosition(sf, pos);
+   *  the token there (or `from`, a node holding it), then up through its
+   *  parents. */
+  function findNodeAt(sf, pos, from) {
+    let n = from || ts.getTokenAtPosition(sf, pos);
     for (; n && n.kind !== SK.SourceFile; n = n.parent) {
       const isDecl = DECLARATION_KINDS.has(n.kind) || n.kind === SK.ClassExpression || n.kind === SK.ArrowFunction || n.kind === SK.FunctionExpression;
       if (!isDecl) continue;

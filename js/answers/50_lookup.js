@@ -41,6 +41,9 @@
         : `No file "${req.file}" found.`);
       return out;
     }
+    // A file too deep to parse is empty to every program (js/service/18_documents.js).
+    const unparsable = req.file && workspace.registry.unparsable.get(ts.getNormalizedAbsolutePath(req.file.replace(/^\.?\//, ""), workspace.root));
+    if (unparsable) out.push(`"${req.file}": ${unparsable}.`);
     const decls = allDeclarations(workspace);
     const parents = req.names.slice(0, -1);
     if (parents.length) {
@@ -120,8 +123,11 @@
    *  (the pieces' text and positions): the targets, the same-file
    *  declarations they reference, and the frames of their classes. Rust
    *  assembles the text (src/snapshot.rs), so that parts computed apart
-   *  (stored answers) merge exactly as one computation would. */
-  function snapshot(project, sf, targets, memo, symbols) {
+   *  (stored answers) merge exactly as one computation would. With
+   *  `positionsOnly`, the parts hold ranges and no text (the occurrence
+   *  pass keeps ranges: a declaration's text sliced per nested
+   *  declaration cost the square of a deep file's size). */
+  function snapshot(project, sf, targets, memo, symbols, positionsOnly) {
     const checker = project.program().getTypeChecker();
     const text = sf.text;
     const inTarget = (n) => targets.some((t) => n.pos >= t.pos && n.end <= t.end);
@@ -178,15 +184,18 @@
         const closeStart = sf.getLineStarts()[sf.getLineAndCharacterOfPosition(cls.end - 1).line];
         // The ranges (UTF-16 offsets) are what a stored answer keeps: Rust
         // slices the text from the checkout at answer time.
-        frames.set(cls, {
-          pos: cls.pos,
-          start, open: open + 1, closeStart, end: cls.end,
-          header: text.slice(start, open + 1),
-          close: text.slice(closeStart, cls.end),
-        });
+        const frame = { pos: cls.pos, start, open: open + 1, closeStart, end: cls.end };
+        if (!positionsOnly) {
+          frame.header = text.slice(start, open + 1);
+          frame.close = text.slice(closeStart, cls.end);
+        }
+        frames.set(cls, frame);
       }
       const start = lineStart(sf, n);
-      return { pos: n.pos, end: n.end, start, text: text.slice(start, n.end), frame: cls ? cls.pos : null };
+      const part = { pos: n.pos, end: n.end, start };
+      if (!positionsOnly) part.text = text.slice(start, n.end);
+      part.frame = cls ? cls.pos : null;
+      return part;
     };
     return {
       filePath: L.rel(sf.fileName),
@@ -228,7 +237,10 @@
   function lookupMatch(project, sf, node) {
     const start = lineStart(sf, node);
     const isStatement = !L.DECLARATION_KINDS.has(node.kind);
-    const label = node.getText(sf).replace(/;\s*$/, "");
+    // Only a root statement is named by its text: a declaration's text
+    // is the whole declaration (each of 3,000 nested functions copied the
+    // rest of the file).
+    const label = isStatement ? node.getText(sf).replace(/;\s*$/, "") : null;
     const symbol = isStatement
       ? { name: label, kind: "expression", filePath: L.rel(sf.fileName), line: L.line(sf, node.getStart(sf)) }
       : L.symbolRef(sf, node);

@@ -17,16 +17,17 @@
   const { baseId, declName, fileIds, externalId, externalMember, symbolId, resolveAlias } = globalThis.tsqSymbolIds;
   const { moduleEdges, augmentedFiles, resolutionInputs, apiText, dependencies } = globalThis.tsqFileInputs;
 
-  // The request's memory check (`pacedBy`; js/occurrences/61_occurrence_requests.js
-  // sets it for a request's length), called at every identifier and
-  // declaration and between a file's stages: one type-heavy file's garbage
-  // (vue's cascade: 250 MB in one file) is collected while the file is
-  // indexed, not only once it is done.
+  // The request's check (`pacedBy`; js/occurrences/61_occurrence_requests.js
+  // sets it per file), called at every identifier and declaration and
+  // between a file's stages with the work done since the last call: the
+  // memory bound (one type-heavy file's garbage, vue's cascade: 250 MB in
+  // one file, is collected while the file is indexed, not only once it is
+  // done) and the file's budget (past it, the check throws).
   let pace = null;
-  const tick = () => {
-    if (pace) pace();
+  const tick = (units) => {
+    if (pace) pace(units || 1);
   };
-  /** Runs `body` with `check` as the memory check, then none. */
+  /** Runs `body` with `check` as the check, then none. */
   function pacedBy(check, body) {
     pace = check;
     try {
@@ -175,7 +176,11 @@
    *  after the file. */
   function itemRef(program, node) {
     const item = ts.CallHierarchy.createCallHierarchyItem(program, node);
-    return globalThis.tsqCalls.itemRef(node.getSourceFile(), item);
+    // Where the item's name starts (TypeScript's `getCallHierarchyItemName`):
+    // an assigned expression's variable, else the declaration's own name,
+    // else (a default export, a static block) the declaration itself.
+    const from = ts.isSourceFile(node) ? undefined : isAssignedExpression(node) ? node.parent.name : ts.getNameOfDeclaration(node) || node;
+    return globalThis.tsqCalls.itemRef(node.getSourceFile(), item, from);
   }
 
   /** Every identifier's occurrence rows in `sf`, resolved with
@@ -366,7 +371,9 @@
     // Declarations, with their items and call edges.
     const visit = (node) => {
       if (ids.has(node) && L.DECLARATION_KINDS.has(node.kind)) {
-        tick();
+        // A declaration's id and containers grow with its depth.
+        const containers = L.containers(node);
+        tick(1 + containers.length);
         const ref = L.symbolRef(sf, node);
         const nameNode = node.kind === SK.Constructor ? node : ts.getNameOfDeclaration(node);
         // A constructor is referenced through its class's name (as tsq's
@@ -390,7 +397,7 @@
         const callable = node.kind === SK.FunctionDeclaration || node.kind === SK.MethodDeclaration || node.kind === SK.Constructor ||
           node.kind === SK.GetAccessor || node.kind === SK.SetAccessor || node.kind === SK.ClassDeclaration ||
           (node.kind === SK.VariableDeclaration && !!node.initializer && (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer)));
-        const decl = { id, name: ref.name, kind: ref.kind, containers: L.containers(node), line: ref.line, endLine: L.line(sf, node.end), item: callable ? item : null, meaning: searchMeaning(node.kind === SK.Constructor ? node.parent.name : nameNode, symbol) };
+        const decl = { id, name: ref.name, kind: ref.kind, containers, line: ref.line, endLine: L.line(sf, node.end), item: callable ? item : null, meaning: searchMeaning(node.kind === SK.Constructor ? node.parent.name : nameNode, symbol) };
         declarations.push(decl);
         declared.set(node, decl);
         baseMembers(checker, node, id, bases);
@@ -512,19 +519,6 @@
     return out;
   }
 
-  /** A snapshot as the index keeps it: ranges, never text (the index is
-   *  a cache of positions; `src/structure/checkout.rs` slices the code
-   *  from the checkout's file when an answer shows it). */
-  function positionsOnly(parts) {
-    for (const p of parts.targets) delete p.text;
-    for (const p of parts.context) delete p.text;
-    for (const f of parts.frames) {
-      delete f.header;
-      delete f.close;
-    }
-    return parts;
-  }
-
   function declarationAnswers(ws, project, pi, program, sf, declared, fileIndex, symbols) {
     const checker = program.getTypeChecker();
     const fi = fileIndex === undefined ? program.getSourceFiles().indexOf(sf) : fileIndex;
@@ -532,17 +526,21 @@
     const units = new Map(); // L.snapshot's cache for this file
     const visit = (node) => {
       if (L.DECLARATION_KINDS.has(node.kind)) {
-        tick();
+        const containers = L.containers(node);
+        tick(1 + containers.length);
         const d = declared.get(node);
         const answer = {
           name: L.nameText(node),
-          containers: L.containers(node),
+          containers,
           id: d ? d.id : null,
           item: d ? d.item : null,
           meaning: d ? d.meaning : 7,
           ord: pi * 2 ** 40 + fi * 2 ** 20 + out.length,
           match: L.lookupMatch(project, sf, node),
-          snapshot: positionsOnly(L.snapshot(project, sf, [node.kind === SK.VariableDeclaration ? node.parent.parent : node], units, symbols)),
+          // Ranges, never text: the index is a cache of positions
+          // (`src/structure/checkout.rs` slices the code from the
+          // checkout's file when an answer shows it).
+          snapshot: L.snapshot(project, sf, [node.kind === SK.VariableDeclaration ? node.parent.parent : node], units, symbols, true),
           signature: L.signature(checker, node),
           modifiers: L.modifiers(node),
           supertypes: [],

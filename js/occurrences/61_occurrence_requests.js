@@ -10,6 +10,51 @@
   const { indexFile, occurrenceRows, contextualEdges, pacedBy } = globalThis.tsqOccurrences;
   const { moduleEdges, dependencies, programReads } = globalThis.tsqFileInputs;
 
+  /** A file past its budget (`fileBudget`): recorded as the file's
+   *  failure, with the reason; its answers come live. */
+  class OverBudget extends Error {}
+
+  /** A file's budget in the pass, as the check `pacedBy` calls with the
+   *  work done since its last call, or null when `budget` sets none (0
+   *  leaves either part unbounded). Work units: one per identifier and
+   *  declaration visited, one more per container a declaration's id and
+   *  answer name (they grow with its depth: 3,000 nested functions are 4.5
+   *  million), and one per type and instantiation `checker` creates
+   *  meanwhile (the checker's own counters). Past `work` units or
+   *  `seconds`, the check throws `OverBudget`. It runs between the pass's
+   *  own steps, never inside a checker call, so the checker is left whole
+   *  (a single checker call is not interrupted; the time is seen at the
+   *  next step). */
+  function fileBudget(budget, checker) {
+    const work = (budget && budget.work) || 0;
+    const seconds = (budget && budget.seconds) || 0;
+    if (!work && !seconds) return null;
+    const started = Date.now();
+    const made = () => checker.getTypeCount() + checker.getInstantiationCount();
+    const madeBefore = made();
+    let used = 0;
+    let steps = 0;
+    return (units) => {
+      used += units;
+      if (++steps % 16) return;
+      const total = used + made() - madeBefore;
+      const spent = (Date.now() - started) / 1000;
+      if ((work && total > work) || (seconds && spent > seconds)) {
+        throw new OverBudget(`over the per-file budget of the occurrence pass (${work} work units, TSQ_OCCURRENCE_FILE_WORK; ${seconds} s, ` +
+          `TSQ_OCCURRENCE_FILE_SECONDS): stopped at ${total} units after ${spent.toFixed(1)} s; its answers are computed live`);
+      }
+    };
+  }
+
+  /** A file's failure message: the budget's, a stack overflow's, or the
+   *  error with where it was thrown (a bug report's first line). */
+  function failure(e) {
+    if (e instanceof OverBudget) return e.message;
+    if (globalThis.tsqDocuments.isStackOverflow(e)) return `JS stack overflow: ${e.message}`;
+    const at = String((e && e.stack) || "").split("\n").find((l) => l.includes(" at ")) || "";
+    return `${(e && e.message) || e}${at ? ` (${at.trim()})` : ""}`;
+  }
+
   /** The other configured projects whose configs include `f` (a root
    *  catch-all tsconfig beside the file's own). */
   function otherHolders(ws, p, f) {
@@ -113,7 +158,14 @@
   function declaresBeyondExports(f) {
     const text = Deno.core.ops.op_tsq_fs_read(f);
     if (text === null || text === undefined) return true;
-    const sf = ts.createSourceFile(f, text, { languageVersion: ts.ScriptTarget.ESNext, jsDocParsingMode: ts.JSDocParsingMode.ParseNone });
+    let sf;
+    try {
+      sf = ts.createSourceFile(f, text, { languageVersion: ts.ScriptTarget.ESNext, jsDocParsingMode: ts.JSDocParsingMode.ParseNone });
+    } catch (e) {
+      // Too deep to parse: the programs hold it empty; a root is safe.
+      if (globalThis.tsqDocuments.isStackOverflow(e)) return true;
+      throw e;
+    }
     if (!sf.externalModuleIndicator) return true;
     if (sf.referencedFiles.length || sf.typeReferenceDirectives.length || sf.libReferenceDirectives.length) return true;
     return sf.statements.some((st) => ts.isNamespaceExportDeclaration(st) || (ts.isModuleDeclaration(st) && (ts.isStringLiteral(st.name) || !!(st.flags & ts.NodeFlags.GlobalAugmentation))));
@@ -160,7 +212,7 @@
    *  a module that an augmenter left out augments (an edge the rows did
    *  not show: a declaration file's import, say). `fileIndex` keeps the
    *  file's place in the whole program (the answers' order). */
-  function indexNarrow(ws, p, pi, list, hints, scope, files) {
+  function indexNarrow(ws, p, pi, list, hints, scope, files, failed, budget) {
     const { roots, leftOut } = narrowRoots(p, list, scope);
     const q = p.closure(roots);
     const rest = [];
@@ -172,9 +224,9 @@
       for (const f of list) {
         const sf = program.getSourceFile(f);
         const h = hints.get(f);
-        if (!sf) { rest.push(f); continue; }
+        if (!sf || ws.registry.unparsable.has(f)) { rest.push(f); continue; }
         try {
-          const entry = indexFile(program, sf, ws, ws.projectOf(f) === p ? q : null, pi, h.fileIndex);
+          const entry = pacedBy(fileBudget(budget, program.getTypeChecker()), () => indexFile(program, sf, ws, ws.projectOf(f) === p ? q : null, pi, h.fileIndex));
           if (entry.global || entry.imports.join("\n") !== h.imports.join("\n") || entry.reexports.join("\n") !== h.reexports.join("\n")) {
             rest.push(f);
             continue;
@@ -182,7 +234,9 @@
           entry.narrow = true;
           files.push(entry);
         } catch (e) {
-          rest.push(f);
+          // Past its budget here, past it in the whole program too.
+          if (e instanceof OverBudget) failed.push({ relativePath: L.rel(f), message: e.message });
+          else rest.push(f);
         }
       }
     } finally {
@@ -295,7 +349,7 @@
       const pi = ws.projects.indexOf(p);
       let list = all;
       if (hints.size && !req.release && !p.built && all.every((f) => hints.has(f) && otherHolders(ws, p, f).length === 0)) {
-        list = indexNarrow(ws, p, pi, all, hints, scope, files);
+        list = indexNarrow(ws, p, pi, all, hints, scope, files, failed, req.budget);
         // Every file answered: the whole program is not built, and the
         // files each program holds are as the rows recorded.
         if (!list.length) continue;
@@ -331,17 +385,35 @@
           failed.push({ relativePath: L.rel(f), message: `project ${L.rel(p.name)} does not hold this file` });
           continue;
         }
+        // Too deep to parse: every program holds it empty (no rows to
+        // store; js/service/18_documents.js).
+        const unparsable = ws.registry.unparsable.get(f);
+        if (unparsable) {
+          failed.push({ relativePath: L.rel(f), message: unparsable });
+          continue;
+        }
+        const budget = fileBudget(req.budget, program.getTypeChecker());
         try {
-          files.push(pacedBy(bound ? check : null, () => {
+          files.push(pacedBy(bound || budget ? (units) => {
+            if (bound) check();
+            if (budget) budget(units);
+          } : null, () => {
             const entry = indexFile(program, sf, ws, owns(f) ? p : null, pi);
             mergeHolders(ws, p, entry, f, sf, holders, differs, built);
             return entry;
           }));
         } catch (e) {
-          const overflow = e instanceof RangeError;
-          // The message and where it was thrown (a bug report's first line).
-          const at = String((e && e.stack) || "").split("\n").find((l) => l.includes(" at ")) || "";
-          failed.push({ relativePath: L.rel(f), message: overflow ? `JS stack overflow: ${e.message}` : `${(e && e.message) || e}${at ? ` (${at.trim()})` : ""}` });
+          failed.push({ relativePath: L.rel(f), message: failure(e) });
+          // A stack overflow can leave a checker call halfway (a type
+          // resolution pushed, never popped): the next file gets a fresh
+          // checker, so that one deep file never changes another's rows.
+          if (globalThis.tsqDocuments.isStackOverflow(e)) {
+            p.freshChecker();
+            fresh++;
+            ws.callMemo = undefined;
+            program = p.program();
+            for (const q of ws.projects) if (q !== p) q.dropChecker();
+          }
         }
       }
       programs.push(programFiles(ws, p));

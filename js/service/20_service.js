@@ -64,52 +64,8 @@
   /** User files keep all their JSDoc: `references` (as tsserver) counts
    *  `{@link name}` in JSDoc, so ParseForTypeInfo would lose references
    *  (measured: 4 of 51 sampled rxjs declarations). Libs are parsed
-   *  without JSDoc (nothing reads it). */
+   *  without JSDoc (nothing reads it; js/service/18_documents.js). */
   const USER_JSDOC = ts.JSDocParsingMode.ParseAll;
-  const LIB_KEY = "tsq-lib";
-  let libRegistry = null;
-
-  /** A document registry whose lib files live in one bucket for the whole
-   *  workspace and are parsed once, without JSDoc: a lib .d.ts tree does
-   *  not depend on a project's options (tsserver keys them by every
-   *  source-file-affecting option, so each differing project re-parses
-   *  lib.dom.d.ts). User files are keyed as tsc keys them. */
-  function sharedLibRegistry(root) {
-    const user = ts.createDocumentRegistry(true, root, USER_JSDOC);
-    // The lib files outlive a workspace: a second `load` in this isolate
-    // (a fresh Language Service after an edit) reuses them, since no edit
-    // of a workspace changes them.
-    libRegistry ??= ts.createDocumentRegistry(true, root, ts.JSDocParsingMode.ParseNone);
-    const libs = libRegistry;
-    const LIB_SETTINGS = { target: ts.ScriptTarget.ESNext };
-    const libOptions = (o) => ({
-      languageVersion: ts.ScriptTarget.ESNext,
-      setExternalModuleIndicator: typeof o === "object" ? o.setExternalModuleIndicator : undefined,
-      jsDocParsingMode: ts.JSDocParsingMode.ParseNone,
-    });
-    const isLib = (p) => typeof p === "string" && p.startsWith(LIB_DIR);
-    const stats = { libParses: 0 };
-    return {
-      ...user,
-      acquireDocumentWithKey(fileName, path, settings, key, snapshot, version, kind, opts) {
-        if (!isLib(fileName)) return user.acquireDocumentWithKey(fileName, path, settings, key, snapshot, version, kind, opts);
-        const before = libs.getBuckets().get(LIB_KEY);
-        if (!before || !before.has(path)) stats.libParses++;
-        return libs.acquireDocumentWithKey(fileName, path, LIB_SETTINGS, LIB_KEY, snapshot, version, kind, libOptions(opts));
-      },
-      updateDocumentWithKey(fileName, path, settings, key, snapshot, version, kind, opts) {
-        if (!isLib(fileName)) return user.updateDocumentWithKey(fileName, path, settings, key, snapshot, version, kind, opts);
-        return libs.updateDocumentWithKey(fileName, path, LIB_SETTINGS, LIB_KEY, snapshot, version, kind, libOptions(opts));
-      },
-      releaseDocumentWithKey(path, key, kind, format) {
-        // Libs stay for the workspace's life (parsed once), even when a
-        // released program was their last holder.
-        if (isLib(path)) return;
-        return user.releaseDocumentWithKey(path, key, kind, format);
-      },
-      stats,
-    };
-  }
 
   /** One TypeScript project: a tsconfig's, or the inferred one. */
   class Project {
@@ -350,7 +306,7 @@
   class Workspace {
     constructor(root, configs, sourceFiles) {
       this.root = root;
-      this.registry = sharedLibRegistry(root);
+      this.registry = globalThis.tsqDocuments.sharedLibRegistry(root, USER_JSDOC);
       this.buildLog = [];
       this.projects = [];
       this.solutions = [];
@@ -635,8 +591,14 @@
     try {
       res = handlers[req.method](req);
     } catch (e) {
-      const overflow = e instanceof RangeError;
+      const overflow = globalThis.tsqDocuments.isStackOverflow(e);
       res = { kind: "failed", message: overflow ? `JS stack overflow: ${e.message}` : String(e && e.stack ? e.stack : e) };
+      // A checker the overflow left halfway (a type resolution pushed and
+      // never popped) must not answer the next request: fresh ones.
+      if (overflow && workspace) {
+        for (const p of workspace.projects) p.freshChecker();
+        workspace.callMemo = undefined;
+      }
     }
     ops.op_tsq_service_respond(res);
   };

@@ -269,7 +269,10 @@ impl Index {
                 rebuilding = None;
             }
         }
-        let dimension = wanted.as_ref().map(|w| w.dimension).or(old_meta.as_ref().map(|m| m.dimension)).unwrap_or(embed::local::DIMENSION);
+        // An index being rebuilt (or a `meta.json` that is not one: a planted
+        // `{}`) says nothing about the size of vectors.
+        let kept = old_meta.as_ref().filter(|_| rebuild.is_none()).map(|m| m.dimension).filter(|d| *d > 0);
+        let dimension = wanted.as_ref().map(|w| w.dimension).or(kept).unwrap_or(embed::local::DIMENSION);
         if let Some(why) = &rebuild {
             notes.push(why.clone());
             clear_tables(&dir)?;

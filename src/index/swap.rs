@@ -349,19 +349,21 @@ mod tests {
         for stop_after in 0..4 {
             let dir = base.join(format!("s{stop_after}"));
             let _ = std::fs::remove_dir_all(&dir);
-            std::fs::create_dir_all(dir.join("a.lance")).unwrap();
-            std::fs::write(dir.join("a.lance/old"), "old").unwrap();
-            std::fs::create_dir_all(dir.join("gone.lance")).unwrap();
+            std::fs::create_dir_all(dir.join("chunks.lance")).unwrap();
+            std::fs::write(dir.join("chunks.lance/old"), "old").unwrap();
+            std::fs::create_dir_all(dir.join("usage.lance")).unwrap();
             std::fs::write(dir.join("meta.json"), "old").unwrap();
             std::fs::write(dir.join("config.toml"), "mine").unwrap();
-            std::fs::create_dir_all(dir.join("incoming/a.lance")).unwrap();
-            std::fs::write(dir.join("incoming/a.lance/new"), "new").unwrap();
+            // A user's own file: never moved out.
+            std::fs::write(dir.join("notes.txt"), "mine").unwrap();
+            std::fs::create_dir_all(dir.join("incoming/chunks.lance")).unwrap();
+            std::fs::write(dir.join("incoming/chunks.lance/new"), "new").unwrap();
             std::fs::write(dir.join("incoming/meta.json"), "new").unwrap();
-            write_atomic(&dir.join(SWAP), &journal(&dir, &["a.lance", "meta.json"], &key().unwrap())).unwrap();
+            write_atomic(&dir.join(SWAP), &journal(&dir, &["chunks.lance", "meta.json"], &key().unwrap())).unwrap();
             // A crash after `stop_after` renames of the forward pass.
             let moves: Vec<(String, String)> = vec![
-                ("a.lance".into(), "outgoing/a.lance".into()),
-                ("gone.lance".into(), "outgoing/gone.lance".into()),
+                ("chunks.lance".into(), "outgoing/chunks.lance".into()),
+                ("usage.lance".into(), "outgoing/usage.lance".into()),
                 ("meta.json".into(), "outgoing/meta.json".into()),
             ];
             std::fs::create_dir_all(dir.join(OUTGOING)).unwrap();
@@ -371,7 +373,7 @@ mod tests {
             assert!(recover_with(&dir, key).unwrap());
             let got = tree(&dir);
             let names: Vec<&str> = got.iter().map(|(n, _)| n.as_str()).filter(|n| *n != GENERATION && *n != "lock").collect();
-            assert_eq!(names, ["a.lance/new", "config.toml", "meta.json"], "after {stop_after} moves");
+            assert_eq!(names, ["chunks.lance/new", "config.toml", "meta.json", "notes.txt"], "after {stop_after} moves");
             assert_eq!(std::fs::read_to_string(dir.join("meta.json")).unwrap(), "new");
             assert!(!generation(&dir).is_empty());
         }

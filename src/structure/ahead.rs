@@ -24,6 +24,7 @@ use std::thread::JoinHandle;
 
 use crate::source::Tree;
 use crate::ts::files::FileView;
+use crate::ts::protocol::FileBudget;
 use crate::ts::TsError;
 use crate::workspace::{Occurrences, Workspace};
 
@@ -37,7 +38,14 @@ impl Ahead {
     /// Starts a second isolate on `root` (the same `tree` and `view` as
     /// the pass's workspace) that checks `batches[1]`, `batches[3]`, … in
     /// order, holding at most one finished answer the pass has not taken.
-    pub(crate) fn start(root: PathBuf, tree: Tree, view: Arc<FileView>, batches: Vec<Vec<PathBuf>>, memory_mb: u32) -> Result<Ahead, TsError> {
+    pub(crate) fn start(
+        root: PathBuf,
+        tree: Tree,
+        view: Arc<FileView>,
+        batches: Vec<Vec<PathBuf>>,
+        memory_mb: u32,
+        budget: FileBudget,
+    ) -> Result<Ahead, TsError> {
         let (send, answers) = sync_channel(1);
         let thread = std::thread::Builder::new()
             .name("tsq-occurrences-ahead".into())
@@ -52,7 +60,7 @@ impl Ahead {
                 for batch in batches.iter().skip(1).step_by(2) {
                     // The pass stopped (interrupted, deferred or failed):
                     // nobody takes the answer.
-                    if send.send(ws.occurrences(batch, true, memory_mb, None)).is_err() {
+                    if send.send(ws.occurrences(batch, true, memory_mb, None, budget)).is_err() {
                         break;
                     }
                 }

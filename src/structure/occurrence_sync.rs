@@ -58,7 +58,7 @@ use crate::index::Index;
 use crate::progress::Progress;
 use crate::source::Tree;
 use crate::ts::files::FileView;
-use crate::ts::protocol::{FileOccurrences, Narrow, NarrowAugmenter, NarrowFile};
+use crate::ts::protocol::{FileBudget, FileOccurrences, Narrow, NarrowAugmenter, NarrowFile};
 use crate::workspace::{Occurrences, Workspace};
 
 /// Files per request to the service isolate (one progress step) in a full
@@ -96,6 +96,20 @@ const MEMORY_MB: u32 = 1100;
 /// keeps `MEMORY_MB`, so it does not stop for a collection the moment a
 /// server sits above 1,000 MiB.
 const CASCADE_MEMORY_MB: u32 = 1000;
+/// A file's budget in the occurrence pass, in work units
+/// (`protocol::FileBudget`: identifiers and declarations visited, the
+/// containers their ids name, the types and instantiations the checker
+/// made meanwhile): past it, the file's rows are not computed; it is
+/// recorded as failed with the reason (`tsq status`), and its answers are
+/// computed live. `TSQ_OCCURRENCE_FILE_WORK` sets it (0: none). Far above
+/// real files, far below a hostile one: no file of zod, rxjs or effect
+/// reaches 250,000; 1,500 nested functions are 2.3 million, 3,000 about
+/// 9 million (benches/README.md, "One file cannot take down the rest").
+const FILE_WORK: u64 = 1_000_000;
+/// A file's budget in seconds (`TSQ_OCCURRENCE_FILE_SECONDS`; 0: none),
+/// seen between the pass's steps: the bound for what work units do not
+/// count (one slow checker call).
+const FILE_SECONDS: u64 = 120;
 /// Isolates a full pass checks its batches in (`structure::ahead`,
 /// `TSQ_OCCURRENCE_JOBS`). 1: on the 2-core machines measured, a second
 /// isolate made the desktop app's pass 7% faster for 540 MB more
@@ -131,6 +145,15 @@ pub struct OccurrenceReport {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub inputs: Vec<InputChange>,
     pub ms: u64,
+}
+
+/// Each file's budget: `FILE_WORK` and `FILE_SECONDS`, or what
+/// `TSQ_OCCURRENCE_FILE_WORK` and `TSQ_OCCURRENCE_FILE_SECONDS` say (the
+/// user's environment, never the checkout's config: a hostile checkout
+/// must not lift its own bound).
+fn file_budget() -> FileBudget {
+    let var = |key: &str, default: u64| std::env::var(key).ok().and_then(|v| v.trim().parse().ok()).unwrap_or(default);
+    FileBudget { work: var("TSQ_OCCURRENCE_FILE_WORK", FILE_WORK), seconds: var("TSQ_OCCURRENCE_FILE_SECONDS", FILE_SECONDS) }
 }
 
 /// One computed file's rows: (occurrences, declarations, the file row).
@@ -233,6 +256,7 @@ pub fn sync(
     // The soft bound on resident memory (`TSQ_OCCURRENCE_MEMORY_MB`, a memory/time knob, sets both).
     let memory_env: Option<u32> = std::env::var("TSQ_OCCURRENCE_MEMORY_MB").ok().and_then(|v| v.parse().ok());
     let memory_mb = memory_env.unwrap_or(MEMORY_MB);
+    let budget = file_budget();
     let mut done: HashSet<String> = HashSet::new();
     let mut cascaded: HashSet<String> = HashSet::new();
     // Whether any re-indexed file's use edges changed (the usage prior).
@@ -254,7 +278,7 @@ pub fn sync(
             if jobs > 1 && queue.len() > batch_size(true) && k == 0 {
                 let batches =
                     all_batches(&queue, owners.as_ref(), batch_size(true)).into_iter().map(|b| b.iter().map(|p| current[p].0.clone()).collect()).collect();
-                ahead = Some(Ahead::start(ws.root().to_path_buf(), tree.clone(), ws.view(), batches, memory_mb)?);
+                ahead = Some(Ahead::start(ws.root().to_path_buf(), tree.clone(), ws.view(), batches, memory_mb, budget)?);
             }
         }
         let batch = next_batch(&queue, owners.as_ref(), batch_size(report.full));
@@ -281,7 +305,7 @@ pub fn sync(
             _ => {
                 let cascade = !report.full && done.len() + batch.len() + queue.len() > INCREMENTAL_BATCH;
                 let bound = memory_env.unwrap_or(if cascade { CASCADE_MEMORY_MB } else { MEMORY_MB });
-                ws.occurrences(&paths, report.full, bound, narrow)?
+                ws.occurrences(&paths, report.full, bound, narrow, budget)?
             }
         };
         k += 1;
@@ -446,7 +470,7 @@ impl Finish<'_> {
         }
         if report.full && report.deferred == 0 {
             // Release the last project's program too.
-            ws.occurrences(&[], true, 0, None)?;
+            ws.occurrences(&[], true, 0, None, FileBudget::default())?;
         }
         if !report.interrupted && report.deferred == 0 {
             let extra = read_configs(ws, tree, self.root);

@@ -8,6 +8,7 @@
 mod common;
 
 mod answer_shape;
+mod budget;
 mod call_sites;
 mod cli;
 mod corpus;

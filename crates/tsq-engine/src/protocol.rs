@@ -124,6 +124,10 @@ pub enum ServiceRequest {
         /// program of its own import closure instead (`Narrow`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         narrow: Option<Narrow>,
+        /// Each file's budget: past it, the file stops and is one of the
+        /// response's `failed`, with the reason (its answers come live).
+        #[serde(default)]
+        budget: FileBudget,
     },
     /// Each file's owner project (its index in load order), from the
     /// config graph alone (no program is built): the order of a full
@@ -457,7 +461,19 @@ pub struct ProgramFiles {
     pub reads: Vec<String>,
 }
 
-/// One file's rows from one checker pass.
+/// One file's budget in an occurrence request (`js/occurrences/61_occurrence_requests.js`
+/// `fileBudget`): `work` units (one per identifier and declaration the
+/// pass visits, one per container a declaration's id names, one per type
+/// and instantiation the checker creates meanwhile) and `seconds` of wall
+/// time, checked between the pass's steps; 0 leaves either unbounded (the
+/// default here: the pass's own defaults are `structure::occurrence_sync`'s).
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct FileBudget {
+    pub work: u64,
+    pub seconds: u64,
+}
+
 /// What lets an occurrence request check a file in a program of its import
 /// closure alone (the file, the project's declaration files and the files
 /// that affect the global scope, and everything they import): a file's

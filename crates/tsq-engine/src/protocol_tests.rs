@@ -64,6 +64,16 @@ fn service_messages_round_trip_in_the_declared_shape() {
         let response: ServiceResponse = serde_json::from_value(json.clone()).unwrap_or_else(|e| panic!("{e}: {json}"));
         assert_eq!(serde_json::to_value(&response).unwrap(), json);
     }
+    let request = ServiceRequest::Occurrences {
+        files: vec!["/w/a.ts".into()],
+        release: true,
+        memory_mb: 1100,
+        narrow: None,
+        budget: FileBudget { work: 4_000_000, seconds: 120 },
+    };
+    let json = serde_json::json!({ "method": "occurrences", "files": ["/w/a.ts"], "release": true, "memoryMb": 1100, "budget": { "work": 4_000_000, "seconds": 120 } });
+    assert_eq!(serde_json::to_value(&request).unwrap(), json);
+    assert_eq!(serde_json::from_value::<ServiceRequest>(json).unwrap(), request);
     let request = ServiceRequest::Lookup { targets: vec![LookupTarget { file: None, names: vec!["f".into()], candidates: Some(vec!["/w/a.ts".into()]) }] };
     assert_eq!(
         serde_json::to_value(&request).unwrap(),
