@@ -101,7 +101,10 @@ pub enum EngineError {
     Share(#[from] crate::share::ShareError),
 }
 
-/// An answer to a query.
+/// An answer to a query. Made once per query and moved to a front end,
+/// never held in bulk, so the size difference between the variants costs
+/// nothing and boxing would only change every caller's patterns.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone)]
 pub enum Answer {
     Full(FullAnswer),
@@ -408,7 +411,7 @@ impl Engine {
             return Ok((None, None));
         }
         Ok(match self.rows_answer(query, config, tree, progress)? {
-            occurrences::OccurrenceLookup::Answered(answer) => (Some(answer), None),
+            occurrences::OccurrenceLookup::Answered(answer) => (Some(*answer), None),
             occurrences::OccurrenceLookup::Unanswered => (None, None),
             occurrences::OccurrenceLookup::Refreshing { pending } => (None, Some(pending)),
         })
@@ -430,7 +433,7 @@ impl Engine {
             notes.extend(retrieval.notes);
             return Ok(Answer::Concise(ConciseAnswer {
                 query: req.text.clone(),
-                results: crate::search::concise(&retrieval.ranked, req.settings.top_k, &|r| {
+                results: crate::search::concise(&retrieval.ranked, text, req.settings.top_k, &|r| {
                     crate::index::checkout::chunk(&self.view, &self.root, &r.row.content_hash, &r.row.chunk)
                 }),
                 backend: Some(retrieval.backends),

@@ -37,7 +37,7 @@ impl RowsFor {
 
 /// What the occurrence rows made of a `symbol =` lookup.
 pub(super) enum OccurrenceLookup {
-    Answered(LookupAnswer),
+    Answered(Box<LookupAnswer>),
     /// No occurrence index, or the rows cannot answer exactly (a file
     /// that failed, no match): the caller asks the Language Service.
     Unanswered,
@@ -234,6 +234,6 @@ impl Engine {
             return Ok(OccurrenceLookup::Unanswered);
         }
         let line = super::structure_line(index, &super::from_rows(sync.indexed))?;
-        Ok(OccurrenceLookup::Answered(crate::lookup::answer_from(query, config, Some(line), matches, &found.snapshots, hints, found.metadata)))
+        Ok(OccurrenceLookup::Answered(Box::new(crate::lookup::answer_from(query, config, Some(line), matches, &found.snapshots, hints, found.metadata))))
     }
 }

@@ -2,8 +2,10 @@
 //! found in a checkout (committed, shipped in an archive or a CI cache,
 //! copied from another machine) is not tsq's own until checked: the
 //! marker `made-here` holds a seal (`seal::Key`, this install's secret)
-//! over the root's real path, device and inode, written when this install
-//! creates the index or adopts one. No checkout can bring a marker that
+//! over the root's device and inode, written when this install creates
+//! the index or adopts one. A moved workspace keeps them (a rename keeps
+//! the inode), so its index stays its own; a copy, an archive or a clone
+//! has another inode. No checkout can bring a marker that
 //! verifies, since the key never lives in a workspace.
 //!
 //! An index without a marker that verifies is adopted as a pulled one is
@@ -35,7 +37,7 @@ fn parts(root: &Path) -> Option<Vec<Vec<u8>>> {
         let _ = meta;
         (0u64, 0u64)
     };
-    Some(vec![b"tsq made-here 1".to_vec(), root.as_os_str().as_encoded_bytes().to_vec(), dev.to_le_bytes().to_vec(), ino.to_le_bytes().to_vec()])
+    Some(vec![b"tsq made-here 2".to_vec(), dev.to_le_bytes().to_vec(), ino.to_le_bytes().to_vec()])
 }
 
 /// Whether `dir` holds a marker `key` sealed for `root`.

@@ -74,6 +74,12 @@ impl select::Candidate for Ranked {
     fn final_score(&self) -> f64 {
         self.scores.final_score
     }
+    fn name(&self) -> &str {
+        &self.row.chunk.name
+    }
+    fn kind(&self) -> &str {
+        &self.row.chunk.node_kind
+    }
 }
 
 /// Which backends answered, as every answer says.
@@ -469,7 +475,7 @@ pub fn search(
     // Only rows whose code the checkout holds now are shown
     // (`index::checkout`): the rest wait for the next sync.
     retrieval.ranked.retain(|r| crate::index::checkout::chunk(view, index.root(), &r.row.content_hash, &r.row.chunk));
-    let (kept, passed) = select::select(retrieval.ranked, settings.minimum_relevance_threshold);
+    let (kept, passed) = select::select(retrieval.ranked, query, settings.minimum_relevance_threshold);
     let started = Instant::now();
     let note = (!passed && !kept.is_empty()).then(|| {
         format!("Nothing passed the relevance gate ({}); the best {} below it, marked [below gate]:", settings.minimum_relevance_threshold, kept.len())
@@ -482,8 +488,8 @@ pub fn search(
 
 /// concise-output.md's records for the top `top_k` candidates (no budget,
 /// no Language Service).
-pub fn concise(ranked: &[Ranked], top_k: usize, shown: &dyn Fn(&Ranked) -> bool) -> Vec<ConciseResult> {
-    let deduped = select::dedupe_concerns(ranked.iter().filter(|r| shown(r)).cloned().collect());
+pub fn concise(ranked: &[Ranked], query: &str, top_k: usize, shown: &dyn Fn(&Ranked) -> bool) -> Vec<ConciseResult> {
+    let deduped = select::dedupe_concerns(ranked.iter().filter(|r| shown(r)).cloned().collect(), query);
     // Same-file decay: a file-level question gets several files.
     let files: Vec<&str> = deduped.iter().map(|r| r.row.chunk.relative_path.as_str()).collect();
     let scores: Vec<f64> = deduped.iter().map(|r| r.scores.final_score).collect();

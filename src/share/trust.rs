@@ -43,12 +43,12 @@ fn normal_store(url: &str) -> String {
 impl Trusted {
     pub fn key(&self, public_key: &str) -> bool {
         let k = normal_key(public_key);
-        self.public_keys.iter().any(|t| *t == k)
+        self.public_keys.contains(&k)
     }
 
     pub fn store(&self, url: &str) -> bool {
         let u = normal_store(url);
-        self.stores.iter().any(|t| *t == u)
+        self.stores.contains(&u)
     }
 }
 

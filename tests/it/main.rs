@@ -8,7 +8,6 @@
 mod common;
 
 mod answer_shape;
-mod budget;
 mod call_sites;
 mod cli;
 mod corpus;

@@ -117,6 +117,12 @@ impl Candidate for Fake {
     fn final_score(&self) -> f64 {
         self.2
     }
+    fn name(&self) -> &str {
+        &self.0
+    }
+    fn kind(&self) -> &str {
+        "function"
+    }
 }
 
 fn item(file: &str, name: &str, score: f64) -> LookupResultItem {
@@ -159,7 +165,7 @@ fn token_budget_keeps_whole_results_that_fit() {
 fn combined_gate_and_budget() {
     // Ten candidates, four pass the gate, the budget fits three.
     let cands: Vec<Fake> = (0..10).map(|i| Fake(format!("c{i}"), None, if i < 4 { 0.9 - i as f64 * 0.05 } else { 0.3 })).collect();
-    let (kept, passed) = select::select(cands, 0.5);
+    let (kept, passed) = select::select(cands, "q", 0.5);
     assert!(passed);
     assert_eq!(kept.len(), 4);
     let results: Vec<LookupResultItem> = kept.iter().map(|c| item(&format!("{}.ts", c.0), &c.0, c.2)).collect();
@@ -282,6 +288,37 @@ fn ranking_demotes_tests_boosts_definitions_and_diversifies_the_concise_list() {
     let r = concise("parse request");
     let top3: Vec<&str> = r.iter().take(3).map(|x| x.file_path.as_str()).collect();
     assert!(top3.contains(&"src/http/headers.ts"), "a second file in the top 3: {top3:?}");
+}
+
+/// Parent and child: a question that names a class (or says "class") gets
+/// the class, not its best-matching method; one that names neither gets
+/// the more specific method.
+#[test]
+fn a_question_naming_a_class_keeps_the_class() {
+    let ws = common::TempDir::new("ranking-parents");
+    ws.write("tsconfig.json", b"{ \"compilerOptions\": { \"strict\": true }, \"include\": [\"src\"] }\n");
+    ws.write(
+        "src/session.ts",
+        b"/** Keeps user sessions between requests. */\nexport class SessionStore {\n  private sessions = new Map<string, string>();\n\n  /** Persists a user session to the session map. */\n  persistSession(id: string, data: string): void {\n    this.sessions.set(id, data);\n  }\n\n  /** Drops an expired session. */\n  dropSession(id: string): void {\n    this.sessions.delete(id);\n  }\n}\n",
+    );
+    ws.write("tsq.toml", b"embedder = \"none\"\n");
+    let engine = tsq::api::Engine::open(&ws.0, Default::default()).unwrap();
+    engine.index(tsq::api::StructureMode::None, &tsq::progress::silent()).unwrap();
+    let lines = |query: &str| -> Vec<u32> {
+        let req = engine.request(tsq::api::QueryInput { query: query.into(), shape: tsq::api::Shape::Concise, ..Default::default() }).unwrap();
+        match engine.query(&req, &tsq::progress::silent()).unwrap() {
+            tsq::api::Answer::Concise(c) => c.results.iter().map(|r| r.start_line).collect(),
+            _ => unreachable!(),
+        }
+    };
+    // The class starts at line 1 (its JSDoc), `persistSession` at 5.
+    for q in ["how does SessionStore persist a user session", "which class persists user sessions"] {
+        let got = lines(q);
+        assert_eq!(got.first(), Some(&1), "{q}: {got:?}");
+        assert!(!got.contains(&5), "{q}: the class holds the method: {got:?}");
+    }
+    let got = lines("persist a user session");
+    assert_eq!(got.first(), Some(&5), "{got:?}");
 }
 
 /// The type step (`demoteTypes`): an options interface in a types module

@@ -133,6 +133,11 @@ fn tsq(moto: Option<&Moto>, key: Option<&str>, args: &[&str]) -> Command {
     c
 }
 
+/// The team's key: signed and trusted (the user's `TSQ_SHARE_PUBLIC_KEY`),
+/// a pull keeps the occurrence rows; an unsigned one rebuilds them here
+/// (README, "Threat model").
+const TEAM: Option<&str> = Some("team");
+
 fn run(mut c: Command) -> Output {
     c.output().unwrap()
 }
@@ -184,7 +189,7 @@ fn a_pulled_index_answers_as_a_local_one_and_later_pulls_copy_only_new_files() {
     let url = format!("s3://{BUCKET}/team");
     let ci = origin("share-ci");
     let head = git(&ci.0, &["rev-parse", "HEAD"]);
-    let first = publish(Some(&moto), None, &url, &ci.0);
+    let first = publish(Some(&moto), TEAM, &url, &ci.0);
     assert_eq!(first["commit"], head.as_str());
     assert_eq!(first["alreadyPublished"], false);
     let files = first["files"].as_u64().unwrap();
@@ -199,7 +204,7 @@ fn a_pulled_index_answers_as_a_local_one_and_later_pulls_copy_only_new_files() {
 
     // A fresh clone pulls everything and re-indexes nothing.
     let sandbox = clone(&ci.0, "share-sandbox");
-    let got = ok_json(pull(Some(&moto), None, &url, &sandbox.0));
+    let got = ok_json(pull(Some(&moto), TEAM, &url, &sandbox.0));
     assert_eq!(got["pulled"]["commit"], head.as_str(), "{got}");
     assert_eq!(got["pulled"]["downloaded"].as_u64(), Some(files), "{got}");
     assert_eq!(got["reindexed"], 0, "{got}");
@@ -222,10 +227,10 @@ fn a_pulled_index_answers_as_a_local_one_and_later_pulls_copy_only_new_files() {
 
     // One new commit, published; the next pull downloads only new files.
     let second_head = commit_edit(&ci.0, "packages/app/src/main.ts", "currency: 'EUR'", "currency: 'USD'");
-    let second = publish(Some(&moto), None, &url, &ci.0);
+    let second = publish(Some(&moto), TEAM, &url, &ci.0);
     assert!(second["uploaded"].as_u64().unwrap() < second["files"].as_u64().unwrap(), "every object uploaded again: {second}");
     git(&sandbox.0, &["pull", "-q", "--ff-only"]);
-    let again = ok_json(pull(Some(&moto), None, &url, &sandbox.0));
+    let again = ok_json(pull(Some(&moto), TEAM, &url, &sandbox.0));
     assert_eq!(again["pulled"]["commit"], second_head.as_str(), "{again}");
     let (downloaded, all) = (again["pulled"]["downloaded"].as_u64().unwrap(), again["pulled"]["files"].as_u64().unwrap());
     assert!(downloaded < all && again["pulled"]["reused"].as_u64().unwrap() > 0, "{again}");
@@ -240,10 +245,10 @@ fn an_ancestors_index_is_used_when_head_has_none_and_only_the_difference_is_rein
     let url = format!("s3://{BUCKET}/ancestors");
     let ci = origin("share-anc-ci");
     let published = git(&ci.0, &["rev-parse", "HEAD"]);
-    publish(Some(&moto), None, &url, &ci.0);
+    publish(Some(&moto), TEAM, &url, &ci.0);
     let dev = clone(&ci.0, "share-anc-dev");
     let head = commit_edit(&dev.0, "packages/core/src/math.ts", "return a + b;", "void 0;\n  return a + b;");
-    let got = ok_json(pull(Some(&moto), None, &url, &dev.0));
+    let got = ok_json(pull(Some(&moto), TEAM, &url, &dev.0));
     assert_eq!((got["pulled"]["commit"].as_str(), got["pulled"]["head"].as_str()), (Some(published.as_str()), Some(head.as_str())), "{got}");
     assert_eq!(got["reindexed"], 1, "{got}");
     assert_eq!(got["index"]["occurrences"]["indexed"], 1, "{got}");
@@ -252,7 +257,7 @@ fn an_ancestors_index_is_used_when_head_has_none_and_only_the_difference_is_rein
 
     // Nothing published for any ancestor: a local build, and it says so.
     let other = origin("share-anc-other");
-    let got = ok_json(pull(Some(&moto), None, &url, &other.0));
+    let got = ok_json(pull(Some(&moto), TEAM, &url, &other.0));
     assert!(got["pulled"].is_null() && got["fallback"].as_str().unwrap().contains("built locally"), "{got}");
     assert!(lookup_text(&other.0, "symbol = add").contains("export function add"));
 }
@@ -315,7 +320,7 @@ fn concurrent_publishers_of_one_commit_or_two_both_end_consistent() {
         ok_json(run(tsq(None, None, &["index", "--json", "--root", r.0.to_str().unwrap()])));
     }
     let spawn = |root: &Path| {
-        tsq(Some(&moto), None, &["publish", "--to", &url, "--json", "--root", root.to_str().unwrap()])
+        tsq(Some(&moto), TEAM, &["publish", "--to", &url, "--json", "--root", root.to_str().unwrap()])
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -326,7 +331,7 @@ fn concurrent_publishers_of_one_commit_or_two_both_end_consistent() {
     let firsts = [&ra, &rb].iter().filter(|r| r["alreadyPublished"] == false).count();
     assert!(firsts >= 1, "neither publisher wrote the manifest: {ra} {rb}");
     let reader = clone(&ci.0, "share-race-reader");
-    let got = ok_json(pull(Some(&moto), None, &url, &reader.0));
+    let got = ok_json(pull(Some(&moto), TEAM, &url, &reader.0));
     assert_eq!(got["reindexed"], 0, "{got}");
 
     // Two commits at once: both published, each pullable.
@@ -338,7 +343,7 @@ fn concurrent_publishers_of_one_commit_or_two_both_end_consistent() {
     assert_eq!((ra["alreadyPublished"].as_bool(), rb["alreadyPublished"].as_bool()), (Some(false), Some(false)));
     for (repo, commit, currency) in [(&a, &c1, "GBP"), (&b, &c2, "JPY")] {
         let reader = clone(&repo.0, &format!("share-race-{currency}"));
-        let got = ok_json(pull(Some(&moto), None, &url, &reader.0));
+        let got = ok_json(pull(Some(&moto), TEAM, &url, &reader.0));
         assert_eq!(got["pulled"]["commit"], commit.as_str(), "{got}");
         assert_eq!(got["reindexed"], 0, "{got}");
         assert!(lookup_text(&reader.0, "symbol = checkout").contains(&format!("currency: '{currency}'")));
@@ -354,9 +359,9 @@ fn file_urls_dirty_checkouts_and_bad_urls() {
     edit(&ci.0, "packages/core/src/math.ts", "return a + b;", "return b + a;");
     refused(&run(tsq(None, None, &["publish", "--to", &url, "--root", ci.0.to_str().unwrap()])), "differs from HEAD");
     git(&ci.0, &["checkout", "--", "."]);
-    publish(None, None, &url, &ci.0);
+    publish(None, TEAM, &url, &ci.0);
     let reader = clone(&ci.0, "share-file-reader");
-    let got = ok_json(pull(None, None, &url, &reader.0));
+    let got = ok_json(pull(None, TEAM, &url, &reader.0));
     assert_eq!(got["reindexed"], 0, "{got}");
     assert!(lookup_text(&reader.0, "symbol = total").contains(&format!("index: from {url}@")));
     for (bad, why) in [("http://example.invalid/x", "unsupported scheme"), ("file://relative/dir", "absolute path"), ("s3://", "no bucket")] {

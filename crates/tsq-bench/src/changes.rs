@@ -279,7 +279,7 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, set: Option<&str>, rows: 
                     (_, Some(steps)) => {
                         let s = crate::search::retrieval(tsq::search::SearchConfig { ranking: *steps, ..settings.search() }, *depth, *share);
                         let r = tsq::search::retrieve(&index, None, &q.query, &filter, &s)?;
-                        let ranked = tsq::search::select::dedupe_concerns(r.ranked);
+                        let ranked = tsq::search::select::dedupe_concerns(r.ranked, &q.query);
                         scores_of_default = ranked.iter().take(DEPTH).map(|c| c.scores.final_score).collect();
                         let hits = ranked.iter().take(DEPTH).map(|c| crate::search::hit(&c.row)).collect();
                         if features_row.as_deref().is_none_or(|r| name == r) {

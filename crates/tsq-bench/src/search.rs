@@ -378,29 +378,29 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize, rows: &[St
             let t = Instant::now();
             let r = tsq::search::retrieve(&index, None, &q.query, &filter, &settings.search())?;
             latency.push(t.elapsed().as_secs_f64() * 1000.0);
-            let ranked = tsq::search::select::dedupe_concerns(r.ranked.clone());
+            let ranked = tsq::search::select::dedupe_concerns(r.ranked.clone(), &q.query);
             add(systems[3], &ranked.iter().take(10).map(|c| hit(&c.row)).collect::<Vec<_>>());
             if let Some(f) = &mut dump {
                 match dump_steps {
                     Some(steps) => {
                         let r = tsq::search::retrieve(&index, None, &q.query, &filter, &tsq::search::SearchConfig { ranking: steps, ..settings.search() })?;
-                        dump_query(f, q, &tsq::search::select::dedupe_concerns(r.ranked))?
+                        dump_query(f, q, &tsq::search::select::dedupe_concerns(r.ranked, &q.query))?
                     }
                     None => dump_query(f, q, &ranked)?,
                 }
             }
             for (label, steps) in ABLATION.iter().filter(|(label, _)| wanted(label)) {
                 let r = tsq::search::retrieve(&index, None, &q.query, &filter, &tsq::search::SearchConfig { ranking: *steps, ..settings.search() })?;
-                let ranked = tsq::search::select::dedupe_concerns(r.ranked);
+                let ranked = tsq::search::select::dedupe_concerns(r.ranked, &q.query);
                 add(label, &ranked.iter().take(10).map(|c| hit(&c.row)).collect::<Vec<_>>());
             }
             for (label, depth, share) in RETRIEVAL.iter().filter(|(label, ..)| wanted(label)) {
                 let r = tsq::search::retrieve(&index, None, &q.query, &filter, &retrieval(settings.search(), *depth, *share))?;
-                let ranked = tsq::search::select::dedupe_concerns(r.ranked);
+                let ranked = tsq::search::select::dedupe_concerns(r.ranked, &q.query);
                 add(label, &ranked.iter().take(10).map(|c| hit(&c.row)).collect::<Vec<_>>());
             }
             // The concise list: the default ranking, then same-file decay.
-            let concise = tsq::search::concise(&r.ranked, 10, &|_| true);
+            let concise = tsq::search::concise(&r.ranked, &q.query, 10, &|_| true);
             add(
                 "  + same-file decay (concise list)",
                 &concise.iter().map(|c| Hit { path: c.file_path.clone(), start: c.start_line, end: c.end_line }).collect::<Vec<_>>(),
@@ -409,7 +409,7 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize, rows: &[St
                 let t = Instant::now();
                 let r = tsq::search::retrieve(&index, Some(rr as &dyn tsq::embed::Reranker), &q.query, &filter, &settings.search())?;
                 rerank_latency.push(t.elapsed().as_secs_f64() * 1000.0);
-                let ranked = tsq::search::select::dedupe_concerns(r.ranked.clone());
+                let ranked = tsq::search::select::dedupe_concerns(r.ranked.clone(), &q.query);
                 add("hybrid + local rerank", &ranked.iter().take(10).map(|c| hit(&c.row)).collect::<Vec<_>>());
                 // The rerank weight, swept on the same reranked candidates.
                 for &w in RERANK_SWEEP {
@@ -418,7 +418,7 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize, rows: &[St
                         c.scores.final_score = w * c.scores.rerank.unwrap_or(0.0) + (1.0 - w) * c.scores.vector;
                     }
                     re.sort_by(|a, b| b.scores.final_score.total_cmp(&a.scores.final_score));
-                    let re = tsq::search::select::dedupe_concerns(re);
+                    let re = tsq::search::select::dedupe_concerns(re, &q.query);
                     add(&format!("  + local rerank, rerank weight {w}"), &re.iter().take(10).map(|c| hit(&c.row)).collect::<Vec<_>>());
                 }
             }
@@ -430,7 +430,7 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize, rows: &[St
                     c.scores.final_score = if index.embedder().is_some() { tsq::search::fusion::hybrid(s.bm25, s.vector, *share) } else { s.bm25 };
                 }
                 re.sort_by(|a, b| b.scores.final_score.total_cmp(&a.scores.final_score));
-                let re = tsq::search::select::dedupe_concerns(re);
+                let re = tsq::search::select::dedupe_concerns(re, &q.query);
                 add(&format!("  hybrid, BM25 share {share}"), &re.iter().take(10).map(|c| hit(&c.row)).collect::<Vec<_>>());
             }
         }

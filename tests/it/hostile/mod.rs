@@ -5,10 +5,13 @@
 //! pull while `tsq serve` answers, `kill -9` at every pull step, a
 //! directory link out of the root, and (issue 74) a committed swap journal
 //! with staging areas that link into a sibling's index, journals this
-//! install did not seal, and a killed swap only its own install finishes.
-//! Every test checks that nothing outside the workspace changed and that
+//! install did not seal, and a killed swap only its own install finishes;
+//! `trust.rs` (keys and stores), `reads.rs` (what a checkout can make tsq
+//! read or run) and `budget.rs` (one file past its budget or too deep to
+//! parse). Every test checks that nothing outside the workspace changed and that
 //! the local index is whole.
 
+mod budget;
 mod reads;
 mod trust;
 
