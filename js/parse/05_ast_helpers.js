@@ -48,6 +48,14 @@
       e.arguments.length === 1 && ts.isStringLiteralLike(e.arguments[0]);
   }
 
+  /** The `require("m")` call an initializer reads through, as in
+   *  `require("m").y` or `require("debug")("app")`, or null. */
+  function requireOf(e) {
+    e = skipParens(e);
+    while (e && !isRequireCall(e) && (e.kind === SK.PropertyAccessExpression || e.kind === SK.CallExpression)) e = skipParens(e.expression);
+    return e && isRequireCall(e) ? skipParens(e) : null;
+  }
+
   function importBindings(clause) {
     const out = [];
     if (!clause) return out;
@@ -80,6 +88,6 @@
   }
 
   globalThis.tsqAst = {
-    skipParens, unwrapFunction, isReactWrapper, hasReactFcType, isRequireCall, importBindings, bindingNames, isPascal, calleeLabel,
+    skipParens, unwrapFunction, isReactWrapper, hasReactFcType, isRequireCall, requireOf, importBindings, bindingNames, isPascal, calleeLabel,
   };
 })(globalThis);

@@ -20,7 +20,7 @@
   };
 
   const REACT_CLASS_BASES = new Set(["Component", "PureComponent", "React.Component", "React.PureComponent"]);
-  const { skipParens, unwrapFunction, isReactWrapper, hasReactFcType, isRequireCall, importBindings, bindingNames, isPascal, calleeLabel } =
+  const { skipParens, unwrapFunction, isReactWrapper, hasReactFcType, requireOf, importBindings, bindingNames, isPascal, calleeLabel } =
     globalThis.tsqAst;
 
   /** State for one file. */
@@ -207,23 +207,50 @@
       }
     }
 
-    /** CommonJS exports and plain expression statements. */
+    /** Assignment declarations as TypeScript's binder classifies them
+     *  (`ts.getAssignmentDeclarationKind`: CommonJS exports, `a.b =`
+     *  expandos, prototype members, `Object.defineProperty`), else a plain
+     *  expression statement. A declaration keeps its JSDoc and is named by
+     *  its access path (`router.dispatch`); an export by its export name. */
     expressionStatement(st) {
       const e = st.expression;
-      if (e.kind === SK.BinaryExpression && e.operatorToken.kind === SK.EqualsToken) {
-        const target = e.left.getText(this.sf);
-        const cjs = target === "module.exports" || target.startsWith("module.exports.") || target.startsWith("exports.");
-        if (cjs) {
-          // `module.exports = function handler() {}` is found by its own name.
-          const right = skipParens(e.right);
-          const ownName = (right.kind === SK.FunctionExpression || right.kind === SK.ClassExpression) && right.name ? ts.idText(right.name) : null;
-          const name = target === "module.exports" ? ownName || "module.exports" : target.slice(target.lastIndexOf(".") + 1);
-          return this.valueSymbol(st, name, e.right, { exported: true, kind: "variable", sigStartNode: st });
-        }
-      }
+      const decl = ts.isBinaryExpression(e) || ts.isCallExpression(e) ? this.assignmentDeclaration(st, e) : null;
+      if (decl) return decl;
       const node = this.make(st, this.label(st), "expression", { noJsdoc: true });
       node.children = this.nested(e, []);
       return node;
+    }
+
+    assignmentDeclaration(st, e) {
+      const K = ts.AssignmentDeclarationKind;
+      const kind = ts.getAssignmentDeclarationKind(e);
+      const path = (n) => n.getText(this.sf).replace(/\s+/g, "");
+      switch (kind) {
+        case K.ModuleExports: {
+          // `module.exports = function handler() {}` is found by its own name.
+          const right = skipParens(ts.getRightMostAssignedExpression(e));
+          const ownName = (right.kind === SK.FunctionExpression || right.kind === SK.ClassExpression) && right.name ? ts.idText(right.name) : null;
+          return this.valueSymbol(st, ownName || "module.exports", right, { exported: true, kind: "variable", sigStartNode: st });
+        }
+        case K.ExportsProperty:
+          return this.valueSymbol(st, ts.unescapeLeadingUnderscores(ts.getElementOrPropertyAccessName(e.left)), ts.getRightMostAssignedExpression(e), { exported: true, kind: "variable", sigStartNode: st });
+        case K.Property:
+        case K.PrototypeProperty:
+          return this.valueSymbol(st, path(e.left), ts.getRightMostAssignedExpression(e), {
+            kind: "property", fnKind: kind === K.PrototypeProperty ? "method" : "function", sigStartNode: st,
+          });
+        case K.Prototype:
+          return this.valueSymbol(st, path(e.left), e.right, { kind: "property", sigStartNode: st });
+        case K.ObjectDefinePropertyValue:
+        case K.ObjectDefinePropertyExports:
+        case K.ObjectDefinePrototypeProperty: {
+          const [target, key, descriptor] = e.arguments;
+          const name = kind === K.ObjectDefinePropertyExports ? key.text : path(target) + "." + key.text;
+          return this.valueSymbol(st, name, descriptor, { exported: kind === K.ObjectDefinePropertyExports, kind: "property", sigStartNode: st });
+        }
+        default:
+          return null;
+      }
     }
 
     /** A declaration statement (function, class, ...), or null. */
@@ -297,8 +324,9 @@
           exported: this.exportedNames.has(name),
           jsdoc: first ? jsdoc : null,
         };
-        if (d.initializer && isRequireCall(d.initializer) && isRoot) {
-          const spec = d.initializer.arguments[0].text;
+        const required = d.initializer && isRoot ? requireOf(d.initializer) : null;
+        if (required) {
+          const spec = required.arguments[0].text;
           opts.bindings = bindingNames(d.name, []);
           const node = this.make(d, "import:" + spec, "import", opts);
           node.jsdoc = opts.jsdoc;

@@ -217,6 +217,9 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
             cands.push(candidates::CandidateChunk { row, signals: Default::default() });
         }
     }
+    if shape.steps.noise {
+        cands.retain(|c| !shape::is_noise(&c.row.chunk));
+    }
     // History evidence: the files the past commits most like the question
     // changed, taken in when retrieval missed them.
     let history = (shape.steps.history > 0.0 && shape.reads_file_level()).then(|| index.history()).flatten();
@@ -494,9 +497,13 @@ pub fn concise(ranked: &[Ranked], query: &str, top_k: usize, shown: &dyn Fn(&Ran
     let files: Vec<&str> = deduped.iter().map(|r| r.row.chunk.relative_path.as_str()).collect();
     let scores: Vec<f64> = deduped.iter().map(|r| r.scores.final_score).collect();
     let order = rank::decay(&files, &scores, rank::DECAY);
-    order
+    // The comment rules run last, on the decayed order (positions as
+    // scores): the decay must not let a capped comment back in.
+    let mut listed: Vec<(&Ranked, f64)> = order.iter().enumerate().map(|(pos, &i)| (&deduped[i], (order.len() - pos) as f64)).collect();
+    comments::limit(&mut listed, |(r, _)| &r.row.chunk, |(_, s)| s);
+    listed
         .into_iter()
-        .map(|i| &deduped[i])
+        .map(|(r, _)| r)
         .take(top_k)
         .map(|r| {
             let c = &r.row.chunk;

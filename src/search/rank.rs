@@ -142,6 +142,8 @@ pub(crate) fn definition_lift(chunk: &crate::chunk::CodeChunk, syntax: bool) -> 
         "class" | "function" | "generator" | "component" | "interface" | "type" | "enum" | "namespace" | "module" | "method" | "getter" | "setter"
         | "constructor" => DEFINITION_LIFT,
         "variable" | "property" if has_function_value(&chunk.full_source) => DEFINITION_LIFT,
+        // `lib.X = X` names what is declared elsewhere.
+        "property" if chunk.parent_chunk_id.is_none() && is_alias(&chunk.signature) => 0.0,
         "variable" | "property" => DEFINITION_LIFT / 2.0,
         _ => 0.0,
     };
@@ -150,6 +152,13 @@ pub(crate) fn definition_lift(chunk: &crate::chunk::CodeChunk, syntax: bool) -> 
     } else {
         base
     }
+}
+
+/// Whether an assignment's value is a bare name (`lib.X = X;`).
+fn is_alias(source: &str) -> bool {
+    let Some(at) = source.find('=').filter(|&i| !source[i + 1..].starts_with(['=', '>'])) else { return false };
+    let value = source[at + 1..].trim().trim_end_matches(';').trim_end();
+    !value.is_empty() && value.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == '.')
 }
 
 /// Whether a `const X = …` (or a property) has a function or class value.
@@ -449,6 +458,10 @@ mod tests {
         assert!(declares("createRouter", "src/r.ts > createRouter", &identifiers("createRouter")));
         assert!(declares("createCaller", "src/r.ts > Router > createCaller", &identifiers("router.createCaller")));
         assert!(!declares("createRouterInner", "src/r.ts > createRouterInner", &identifiers("createRouter")));
+        // An assignment declaration is named by its access path.
+        assert!(declares("router.dispatch", "lib/router.js > router.dispatch", &identifiers("router.dispatch")));
+        assert!(declares("Layer.prototype.match", "lib/layer.js > Layer.prototype.match", &identifiers("how does `match` test a path")));
+        assert!(!declares("router.dispatchAll", "lib/router.js > router.dispatchAll", &identifiers("router.dispatch")));
     }
 
     #[test]

@@ -111,10 +111,19 @@ fn is_code_like(t: &str) -> bool {
     t.contains('_') && t.len() > 1 || t.starts_with('$') || (first_lower && upper > 0) || (!first_lower && upper >= 2 && lower > 0)
 }
 
-/// Whether a chunk declares one of `idents` (its name, or its breadcrumb's
-/// last parts for `a.b`).
+/// Whether a chunk declares one of `idents`: its name, the last part of
+/// an assignment declaration's access path (`router.dispatch` declares
+/// `dispatch`), or its breadcrumb's last part (a member).
 pub fn declares(name: &str, breadcrumb: &str, idents: &[String]) -> bool {
-    !name.is_empty() && idents.iter().any(|i| i == name || breadcrumb.ends_with(&format!(" > {i}")))
+    let last = name.rsplit('.').next().unwrap_or(name);
+    !name.is_empty() && idents.iter().any(|i| i == name || i == last || breadcrumb.ends_with(&format!(" > {i}")))
+}
+
+/// Whether a chunk is one-line noise (`Steps::noise`): one or two lines
+/// that declare nothing, such as `'use strict'`, `export default X;` or a
+/// short comment. An assignment declaration (`exports.x = 1`) declares.
+pub(crate) fn is_noise(chunk: &crate::chunk::CodeChunk) -> bool {
+    chunk.end_line.saturating_sub(chunk.start_line) < 2 && matches!(chunk.node_kind.as_str(), "expression" | "export" | "comment" | "import")
 }
 
 /// English function words: they carry no meaning in a question about

@@ -128,6 +128,11 @@ pub struct Steps {
     /// The vectors read the question as BM25 does, without its English
     /// function words (`shape::bm25_terms`). Measured, off.
     pub vector_terms: bool,
+    /// Chunks of one or two lines that declare nothing (a directive,
+    /// `export default X;`, a short comment) stay out of ranking
+    /// (`shape::is_noise`); their lines stay reachable through their file
+    /// and the imports of the chunks that use them.
+    pub noise: bool,
 }
 
 /// Where a change's opening verb is left out (`Steps::change_verbs`).
@@ -185,6 +190,7 @@ impl Steps {
         change_verbs: Verbs::Kept,
         data_as_types: false,
         vector_terms: false,
+        noise: false,
     };
     /// What ships: each step that gained on the untuned queries
     /// (benches/README.md, the ablation).
@@ -224,6 +230,7 @@ impl Steps {
         change_verbs: Verbs::Kept,
         data_as_types: true,
         vector_terms: false,
+        noise: true,
     };
     /// The default before issue 45's steps: path evidence as a lift, the
     /// definition lift by name alone, no symbol-query weighting, comment
@@ -242,6 +249,7 @@ impl Steps {
         files: 0.0,
         stop_words: false,
         path_specificity: false,
+        noise: false,
         ..Steps::DEFAULT
     };
 }

@@ -688,3 +688,47 @@ fn history_evidence_lifts_the_file_a_similar_past_commit_changed() {
     assert!(tsq::api::Engine::open(&app, Default::default()).unwrap().clean().unwrap());
     assert!(!app.join(".tsq").exists(), "nothing left behind");
 }
+
+/// A CommonJS library (`fixtures/search-cjs`, express's router shapes):
+/// property-assignment declarations rank as declarations, named by their
+/// access path and holding their JSDoc across a blank line; prototype
+/// members and `Object.defineProperty` accessors too. And the golden rule
+/// of one-line noise: no ranked chunk of one or two lines declares
+/// nothing (`'use strict'`, `module.exports = Layer;`, `require` lines).
+#[test]
+fn commonjs_declarations_rank_whole_and_one_line_noise_never_ranks() {
+    let ws = TempDir::copy_of(&common::repo().join("fixtures/search-cjs"), "search-cjs");
+    let index = indexed(&ws, None);
+    let ranked = |q: &str| tsq::search::retrieve(&index, None, q, &Default::default(), &settings()).unwrap().ranked;
+    let first = |q: &str| {
+        let r = ranked(q);
+        let c = &r.first().unwrap_or_else(|| panic!("{q}: no result")).row.chunk;
+        (c.relative_path.clone(), c.name.clone(), c.start_line, c.node_kind.clone())
+    };
+    // Named by its access path, its JSDoc (a blank line above the code)
+    // inside it: the chunk starts at the JSDoc, line 14.
+    assert_eq!(first("proto.handle"), ("lib/router.js".into(), "proto.handle".into(), 14, "function".into()));
+    assert_eq!(first("how does the router dispatch a request to each matching layer").1, "proto.handle");
+    let r = ranked("dispatch a request into the router stack of layers");
+    assert!(
+        !r.iter().any(|x| x.row.chunk.node_kind == "comment"),
+        "the JSDoc is part of its declaration, no comment chunk of its own: {:?}",
+        r.iter().map(|x| (&x.row.chunk.node_kind, &x.row.chunk.name)).collect::<Vec<_>>()
+    );
+    assert_eq!(first("Layer.prototype.match"), ("lib/layer.js".into(), "Layer.prototype.match".into(), 13, "method".into()));
+    assert_eq!(first("whether the request came over TLS").1, "Layer.prototype.secure");
+    for q in ["use strict mode", "require debug app router", "module exports Layer", "layer handler path", "proto.use", "router"] {
+        for x in ranked(q) {
+            let c = &x.row.chunk;
+            let short = c.end_line - c.start_line < 2;
+            assert!(
+                !(short && matches!(c.node_kind.as_str(), "expression" | "export" | "comment" | "import")),
+                "{q}: a one-line chunk that declares nothing ranked: {} {}:{} {:?}",
+                c.node_kind,
+                c.relative_path,
+                c.start_line,
+                c.full_source
+            );
+        }
+    }
+}

@@ -182,6 +182,7 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, set: Option<&str>, rows: 
         ("tsq, default without declaration syntax", Some(Steps { definition_syntax: false, ..Steps::DEFAULT })),
         ("tsq, default without symbol queries", Some(Steps { symbols: false, ..Steps::DEFAULT })),
         ("tsq, default without the comment rules", Some(Steps { comments: false, ..Steps::DEFAULT })),
+        ("tsq, default without the one-line noise rule", Some(Steps { noise: false, ..Steps::DEFAULT })),
         ("tsq, default without re-exports", Some(Steps { reexports: false, ..Steps::DEFAULT })),
         ("tsq, default, reciprocal rank fusion (k 60)", Some(Steps { rrf: 60.0, ..Steps::DEFAULT })),
         ("tsq, default, reciprocal rank fusion (k 10)", Some(Steps { rrf: 10.0, ..Steps::DEFAULT })),

@@ -25,9 +25,14 @@ fn median(mut v: Vec<f64>) -> f64 {
     }
 }
 
+/// A corpus's directory: `../shared/corpus.sh`'s, else the search eval's
+/// own JavaScript corpora (`benches/js-corpus.sh`).
 pub fn corpus_dir(name: &str) -> Option<PathBuf> {
-    let out = Command::new("bash").arg("../shared/corpus.sh").arg(name).output().ok()?;
-    String::from_utf8_lossy(&out.stdout).lines().find_map(|l| l.split_once('\t').map(|(_, d)| PathBuf::from(d)))
+    let js = concat!(env!("CARGO_MANIFEST_DIR"), "/../../benches/js-corpus.sh");
+    ["../shared/corpus.sh", js].iter().find_map(|script| {
+        let out = Command::new("bash").arg(script).arg(name).output().ok()?;
+        String::from_utf8_lossy(&out.stdout).lines().find_map(|l| l.split_once('\t').map(|(_, d)| PathBuf::from(d)))
+    })
 }
 
 /// Copies the sources and configs of `from` into `to` (no node_modules, no

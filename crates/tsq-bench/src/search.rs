@@ -147,6 +147,7 @@ const ABLATION: &[(&str, Steps)] = &[
     ("  before file-level, history evidence 1.0", Steps { history: 1.0, ..NO_FILE_LEVEL }),
     ("  before file-level, relative history evidence 0.5", Steps { history: 0.5, history_relative: true, ..NO_FILE_LEVEL }),
     ("  before file-level, relative history evidence 1.0", Steps { history: 1.0, history_relative: true, ..NO_FILE_LEVEL }),
+    ("  default without the one-line noise rule", Steps { noise: false, ..Steps::DEFAULT }),
     ("  default without history evidence", Steps { history: 0.0, ..Steps::DEFAULT }),
     ("  default without whole-file evidence", Steps { whole_files: 0.0, ..Steps::DEFAULT }),
     ("  default without either file-level signal", Steps { history: 0.0, whole_files: 0.0, ..Steps::DEFAULT }),
@@ -250,7 +251,7 @@ pub(crate) fn files_of(root: &Path) -> Vec<(String, String)> {
 }
 
 /// The evaluation's queries, tuned and untuned. The untuned sets
-/// (`untuned-<repo>.jsonl`: tanstack, effect) are read at run time
+/// (`untuned-<repo>.jsonl`: tanstack, effect, express) are read at run time
 /// (written before any tuning, never tuned on; reported as their own
 /// split).
 /// A query's split as reported: each untuned set apart (`untuned
@@ -266,7 +267,7 @@ fn split_of(q: &EvalQuery) -> String {
 pub(super) fn eval_queries() -> anyhow::Result<Vec<EvalQuery>> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../benches/search-eval");
     let mut untuned = String::new();
-    for repo in ["tanstack", "effect"] {
+    for repo in ["tanstack", "effect", "express"] {
         untuned.push_str(&std::fs::read_to_string(format!("{dir}/untuned-{repo}.jsonl")).unwrap_or_default());
         untuned.push('\n');
     }
