@@ -154,17 +154,23 @@ pub(crate) fn definition_lift(chunk: &crate::chunk::CodeChunk, syntax: bool) -> 
     }
 }
 
+/// What follows the first `=` of an assignment or initializer (not `==`
+/// or `=>`), trimmed at the start.
+fn assigned_value(source: &str) -> Option<&str> {
+    let at = source.find('=').filter(|&i| !source[i + 1..].starts_with(['=', '>']))?;
+    Some(source[at + 1..].trim_start())
+}
+
 /// Whether an assignment's value is a bare name (`lib.X = X;`).
 fn is_alias(source: &str) -> bool {
-    let Some(at) = source.find('=').filter(|&i| !source[i + 1..].starts_with(['=', '>'])) else { return false };
-    let value = source[at + 1..].trim().trim_end_matches(';').trim_end();
+    let Some(value) = assigned_value(source) else { return false };
+    let value = value.trim_end().trim_end_matches(';').trim_end();
     !value.is_empty() && value.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == '.')
 }
 
 /// Whether a `const X = …` (or a property) has a function or class value.
 fn has_function_value(source: &str) -> bool {
-    let Some(at) = source.find('=').filter(|&i| !source[i + 1..].starts_with(['=', '>'])) else { return false };
-    let value = source[at + 1..].trim_start();
+    let Some(value) = assigned_value(source) else { return false };
     value.starts_with("function")
         || value.starts_with("async")
         || value.starts_with("class")

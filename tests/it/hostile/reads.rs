@@ -4,7 +4,8 @@
 //! root is never read, a config that extends a device is read bounded;
 //! the fallback index lives in a directory of the user's own.
 
-use super::{git, ok_json, peak_rss_kb, planted_clone, refused, repo_at, root_arg, run, store, text, tsq, TempDir};
+use super::journals::planted_clone;
+use super::{git, ok_json, peak_rss_kb, refused, repo_at, root_arg, run, store, text, tsq, TempDir};
 
 /// A repository that commits an index: every command is refused (exit 2)
 /// with the command that untracks it; once untracked, the clone's index
