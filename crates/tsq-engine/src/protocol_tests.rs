@@ -53,8 +53,9 @@ fn service_messages_round_trip_in_the_declared_shape() {
         serde_json::json!({ "kind": "inspected", "result": { "matches": [metadata], "coverage": coverage, "buildLog": build.clone() } }),
         serde_json::json!({ "kind": "lookedUp", "result": {
             "matches": [{ "symbol": sym("f"), "qualifiedName": "f", "startLine": 1, "endLine": 3, "project": "tsconfig.json" }],
-            "snapshots": [{ "filePath": "a.ts", "targets": [{ "pos": 0, "end": 15, "text": "function f() {}", "frame": null }],
-                "context": [{ "pos": 20, "end": 30, "text": "  x = 1;", "frame": 16 }], "frames": [{ "pos": 16, "header": "class C {", "close": "}" }] }], "hints": ["h"], "buildLog": build.clone() } }),
+            "snapshots": [{ "filePath": "a.ts", "targets": [{ "pos": 0, "end": 15, "start": 0, "text": "function f() {}", "frame": null }],
+                "context": [{ "pos": 20, "end": 30, "start": 18, "text": "  x = 1;", "frame": 16 }],
+                "frames": [{ "pos": 16, "start": 16, "open": 25, "closeStart": 31, "end": 32, "header": "class C {", "close": "}" }] }], "hints": ["h"], "buildLog": build.clone() } }),
         serde_json::json!({ "kind": "loaded", "workspace": { "buildLog": build, "solutions": [], "filesOutsideProjects": ["z.ts"], "configErrors": [],
             "projects": [{ "name": "tsconfig.json", "configPath": "tsconfig.json", "fileCount": 3, "references": [], "composite": false }] } }),
         serde_json::json!({ "kind": "analyzed", "result": { "anything": [1, 2] } }),
