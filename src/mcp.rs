@@ -324,7 +324,8 @@ impl TsqServer {
     }
 
     /// Starts the background worker unless it is running. When no query
-    /// is in flight it computes what the index lacks: vectors first, a
+    /// is in flight it computes what the index lacks: the files answers
+    /// left unparsed first (`Engine::parse_step`), then vectors, a
     /// small batch at a time (a query never waits for more than one), then
     /// the occurrence index (`Engine::structure_step`: the first build,
     /// then whatever edits made stale; a query meanwhile is answered
@@ -344,14 +345,27 @@ impl TsqServer {
                     std::thread::sleep(std::time::Duration::from_millis(50));
                 }
             };
-            let mut embedding = engine.has_embedder();
+            // Files the answers left unparsed first (a fresh clone), then
+            // vectors, then structure.
+            let mut parsing = true;
+            let mut embedding = false;
             loop {
                 idle();
-                let step = if embedding { engine.embed_some(128) } else { engine.structure_step() };
+                let step = if parsing {
+                    engine.parse_step()
+                } else if embedding {
+                    engine.embed_some(128)
+                } else {
+                    engine.structure_step()
+                };
                 match step {
+                    Ok(0) if parsing => {
+                        parsing = false;
+                        embedding = engine.has_embedder();
+                    }
                     Ok(0) if embedding => embedding = false,
                     Ok(0) => break,
-                    Ok(n) => tracing::debug!(embedding, "background: {n} done"),
+                    Ok(n) => tracing::debug!(parsing, embedding, "background: {n} done"),
                     Err(e) => {
                         tracing::warn!("background work stopped: {e}; retried after the next query");
                         break;

@@ -49,7 +49,7 @@ impl Engine {
         let chunks = || {
             let mut guard = self.open_index()?;
             let index = guard.as_mut().expect("opened above");
-            let mut report = index.sync_with(parser, SyncInput { tree: &tree, view: &self.view }, progress)?;
+            let mut report = index.sync_with(parser, SyncInput { tree: &tree, view: &self.view, limit: None }, progress)?;
             let chunks_mb = sampler.as_ref().map(peak::Sampler::take);
             let started = std::time::Instant::now();
             let failed = match index.embed_missing(None, progress) {
@@ -131,6 +131,20 @@ impl Engine {
         }
         let ws = self.workspace(&tree, &crate::progress::silent())?;
         Ok(ws.warm(&files)?)
+    }
+
+    /// `tsq serve`'s first background step on a workspace still being
+    /// indexed: parses `INLINE_PARSE_FILES` more of the files the last
+    /// sync left unparsed. Returns the files parsed; 0 when none are left
+    /// (or another process is writing the index).
+    pub(crate) fn parse_step(&self) -> Result<usize, EngineError> {
+        if *lock(&self.pending) == 0 {
+            return Ok(0);
+        }
+        let tree = self.walk();
+        let limit = crate::index::Limit { files: super::INLINE_PARSE_FILES, words: &[] };
+        let report = self.sync_tree_limited(&tree, Some(limit), &crate::progress::silent())?;
+        Ok(report.map_or(0, |r| r.parsed))
     }
 
     /// Embeds up to `limit` chunks lacking vectors; 0 when none are left or

@@ -80,6 +80,12 @@ pub struct EngineOptions {
 /// and is left to the background worker.
 pub(crate) const INLINE_REINDEX_FILES: usize = 32;
 
+/// Files a `tsq serve` answer parses before it answers, those nearest its
+/// question first (`index::Limit`); on a workspace still being indexed
+/// (a fresh clone), the background worker parses the others, this many
+/// at a time (`Engine::parse_step`).
+pub(crate) const INLINE_PARSE_FILES: usize = 64;
+
 /// Errors of the engine API, one enum for both front ends.
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
@@ -193,6 +199,9 @@ pub struct Engine {
     /// `WARM_FILES`): `tsq serve` warms their projects when idle
     /// (`Engine::structure_step`), since the next edit is likely there.
     answered: Mutex<Vec<PathBuf>>,
+    /// Changed files the last sync left unparsed (`index::Limit`): the
+    /// background worker parses them first (`parse_step`).
+    pending: Mutex<usize>,
 }
 
 /// How many of an answer's files have their projects kept warm.
@@ -217,6 +226,7 @@ impl Engine {
             reranker: OnceLock::new(),
             notes: Mutex::new(Vec::new()),
             answered: Mutex::new(Vec::new()),
+            pending: Mutex::new(0),
         })
     }
 
@@ -309,10 +319,27 @@ impl Engine {
     /// Syncs the index with `tree`, unless another process is writing
     /// (`None`: answered from its last committed version).
     fn sync_tree(&self, tree: &Tree, progress: &dyn Progress) -> Result<Option<SyncReport>, EngineError> {
+        self.sync_tree_limited(tree, None, progress)
+    }
+
+    /// `sync_tree` parsing at most what `limit` says; `tsq serve`'s answers
+    /// (`answer_limit`) and its background worker (`parse_step`).
+    fn sync_tree_limited(&self, tree: &Tree, limit: Option<crate::index::Limit<'_>>, progress: &dyn Progress) -> Result<Option<SyncReport>, EngineError> {
         let parser = self.parser()?;
         let mut guard = self.open_index()?;
         let index = guard.as_mut().expect("opened above");
-        Ok(index.try_sync_with(parser, SyncInput { tree, view: &self.view }, progress)?)
+        let report = index.try_sync_with(parser, SyncInput { tree, view: &self.view, limit }, progress)?;
+        if let Some(r) = &report {
+            *lock(&self.pending) = r.pending;
+        }
+        Ok(report)
+    }
+
+    /// How much of what changed an answer parses itself: in `tsq serve`,
+    /// `INLINE_PARSE_FILES`, nearest the question's `words` first; the CLI
+    /// parses everything.
+    fn answer_limit<'w>(&self, words: &'w [String]) -> Option<crate::index::Limit<'w>> {
+        self.options.background.map(|_| crate::index::Limit { files: INLINE_PARSE_FILES, words })
     }
 
     /// Answers a checked request: a lookup or a natural-language search,
@@ -419,7 +446,9 @@ impl Engine {
 
     fn search(&self, req: &Request, text: &str, tree: &Tree, progress: &dyn Progress) -> Result<Answer, EngineError> {
         let started = std::time::Instant::now();
-        let synced = self.sync_tree(tree, progress)?;
+        let mut words = crate::search::content_words(text);
+        words.extend(crate::search::identifiers(text).iter().map(|w| w.to_lowercase()));
+        let synced = self.sync_tree_limited(tree, self.answer_limit(&words), progress)?;
         let sync_ms = started.elapsed().as_millis() as u64;
         let mut notes = self.take_notes();
         if synced.is_none() {
@@ -428,6 +457,13 @@ impl Engine {
         let filter = crate::search::filter(&req.scope, req.language.as_deref());
         let guard = self.open_index()?;
         let index = guard.as_ref().expect("opened above");
+        // A workspace still being indexed (`tsq serve` on a fresh clone):
+        // the answer ranks what is parsed so far, says how far each stage
+        // is, and does not wait for the TypeScript projects to load.
+        let building = synced.as_ref().is_some_and(|r| r.pending > 0);
+        if building {
+            notes.insert(0, building_line(index, synced.as_ref().expect("checked above"))?);
+        }
         if req.shape == Shape::Concise {
             let retrieval = crate::search::retrieve(index, self.reranker(), text, &filter, &req.settings.search())?;
             notes.extend(retrieval.notes);
@@ -445,6 +481,9 @@ impl Engine {
         // to date first (the builder rule: a body-only edit re-indexes one
         // file), so that enrichment reads fresh rows; in `tsq serve`, a
         // larger re-index is left to the worker and the rows are not read.
+        if building {
+            return self.full_search_in(index, req, text, tree, progress, notes, sync_ms, Structure::AsIndexed);
+        }
         if index.has_occurrences()? {
             drop(guard);
             let rows = match self.occurrences_for_answer(tree, progress)? {
@@ -455,9 +494,10 @@ impl Engine {
                 }
             };
             let guard = self.open_index()?;
-            return self.full_search_in(guard.as_ref().expect("opened above"), req, text, tree, progress, notes, sync_ms, rows);
+            let structure = if rows { Structure::Rows } else { Structure::Live };
+            return self.full_search_in(guard.as_ref().expect("opened above"), req, text, tree, progress, notes, sync_ms, structure);
         }
-        self.full_search_in(index, req, text, tree, progress, notes, sync_ms, false)
+        self.full_search_in(index, req, text, tree, progress, notes, sync_ms, Structure::Live)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -470,7 +510,7 @@ impl Engine {
         progress: &dyn Progress,
         mut notes: Vec<String>,
         sync_ms: u64,
-        with_rows: bool,
+        structure: Structure,
     ) -> Result<Answer, EngineError> {
         let filter = crate::search::filter(&req.scope, req.language.as_deref());
         // The Language Service starts only if a result's structure is not
@@ -485,7 +525,11 @@ impl Engine {
         // Rows only when they are fresh (synced above; not while the
         // background worker refreshes them).
         let structures = crate::structure::Structures::new(&live, req.settings.call_depth);
-        let structures = if with_rows { structures.with_rows(&rows) } else { structures };
+        let structures = match structure {
+            Structure::Rows => structures.with_rows(&rows),
+            Structure::Live => structures,
+            Structure::AsIndexed => structures.as_indexed(),
+        };
         let mut answer = crate::search::search(index, &self.view, &structures, self.reranker(), text, &filter, &req.settings.search())?;
         let computed = structures.computed.get();
         if computed > 0 {
@@ -537,6 +581,33 @@ pub fn parse_files(files: &[PathBuf], root: &Path, sink: &mut dyn FnMut(Result<F
     config.pool.workers = config.pool.workers.min(files.len()).max(1);
     ParsePool::new(&config)?.parse_files(files, root, sink);
     Ok(())
+}
+
+/// Where a full search answer's structure comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Structure {
+    /// The occurrence rows, fresh; live where they cannot answer.
+    Rows,
+    /// The Language Service.
+    Live,
+    /// Neither: the chunks as indexed (a workspace still being indexed).
+    AsIndexed,
+}
+
+/// `index: 64/527 files, vectors 0%, structure 0%; ...`: how far each stage
+/// of a workspace still being indexed is, for the answer's first note.
+fn building_line(index: &Index, synced: &SyncReport) -> Result<String, EngineError> {
+    let (vectors, embeddable) = index.vector_coverage()?;
+    let [structure, files] = index.occurrence_coverage()?;
+    let percent = |n: usize, m: usize| if m == 0 { 0 } else { n * 100 / m };
+    let parsed = synced.files.saturating_sub(synced.pending);
+    Ok(format!(
+        "index: {}/{} files, vectors {}%, structure {}%; still being built in the background, so this answer ranks the files parsed so far (those nearest the question first) and shows their code as indexed, without callers and types",
+        group(parsed),
+        group(synced.files),
+        percent(vectors, embeddable),
+        percent(structure, files.max(synced.files)),
+    ))
 }
 
 fn structure_error(e: crate::structure::StructureError) -> EngineError {

@@ -140,7 +140,7 @@ impl Engine {
         });
         if pulled.is_some() {
             let mut guard = self.open_index()?;
-            guard.as_mut().expect("opened above").adopt_stamps(crate::index::SyncInput { tree: &tree, view: &self.view })?;
+            guard.as_mut().expect("opened above").adopt_stamps(crate::index::SyncInput { tree: &tree, view: &self.view, limit: None })?;
         }
         let (index, failed) = self.index(StructureMode::Occurrences, progress)?;
         let reindexed = index.sync.parsed.max(index.occurrences.as_ref().map_or(0, |o| o.indexed));

@@ -11,6 +11,7 @@ pub mod history;
 mod invariants;
 mod layout;
 mod lock;
+mod nearest;
 mod made_here;
 pub(crate) use made_here::mark as mark_made_here;
 pub mod names;
@@ -46,7 +47,7 @@ pub use search_reads::{Filter, Hit, IdHit};
 pub use store::MAX_VERSIONS;
 pub use swap::install as install_pulled;
 pub(crate) use swap::{crash_point, generation, stage_local, wait_for_swap, INCOMING};
-pub(crate) use sync::SyncInput;
+pub(crate) use sync::{Limit, SyncInput};
 pub use sync::SyncReport;
 
 use crate::progress::Progress;
@@ -408,7 +409,7 @@ impl Index {
     pub fn sync(&mut self, engine: &crate::parse_pool::ParsePool, progress: &dyn Progress) -> Result<SyncReport, IndexError> {
         let tree = crate::source::Tree::walk(&self.root);
         let view = crate::ts::files::FileView::new(Default::default());
-        self.sync_with(engine, SyncInput { tree: &tree, view: &view }, progress)
+        self.sync_with(engine, SyncInput { tree: &tree, view: &view, limit: None }, progress)
     }
 
     /// `sync` over the caller's walk and file view.

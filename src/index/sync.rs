@@ -35,6 +35,9 @@ pub struct SyncReport {
     pub parsed: usize,
     pub removed: usize,
     pub skipped: usize,
+    /// Changed files a limited sync left for a later one (`Limit`).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub pending: usize,
     /// Chunks in the index after the sync.
     pub chunks: usize,
     /// Chunks given vectors (by `tsq index`, after the sync).
@@ -89,11 +92,23 @@ pub(crate) async fn recover_journal(store: &Store) -> Result<(), IndexError> {
     Ok(())
 }
 
-/// What a sync reads: the query's one walk and the shared file view.
+/// What a sync reads: the query's one walk and the shared file view, and
+/// how much of what changed it parses now.
 #[derive(Clone, Copy)]
 pub(crate) struct SyncInput<'a> {
     pub tree: &'a Tree,
     pub view: &'a FileView,
+    /// `None`: every changed file.
+    pub limit: Option<Limit<'a>>,
+}
+
+/// A sync that parses at most `files` of the changed files, those nearest
+/// the question's `words` first (`nearest::order`); the others keep no
+/// row, so the next sync finds them changed still (`SyncReport::pending`).
+#[derive(Clone, Copy)]
+pub(crate) struct Limit<'a> {
+    pub files: usize,
+    pub words: &'a [String],
 }
 
 pub async fn run(
@@ -107,7 +122,14 @@ pub async fn run(
     recover_journal(store).await?;
     let known: HashMap<String, FileRow> = store.files().await?.into_iter().map(|f| (f.relative_path.clone(), f)).collect();
     let mut report = SyncReport { files: input.tree.sources.len(), ..Default::default() };
-    let changes = classify(&known, root, config, input, &mut report);
+    let mut changes = classify(&known, root, config, input, &mut report);
+    if let Some(limit) = input.limit.filter(|l| changes.dirty.len() > l.files) {
+        let texts: Vec<(&str, &str)> = changes.dirty.iter().map(|d| (d.rel.as_str(), &*d.text)).collect();
+        let order = super::nearest::order(&texts, limit.words);
+        let mut slots: Vec<Option<Dirty>> = std::mem::take(&mut changes.dirty).into_iter().map(Some).collect();
+        changes.dirty = order.into_iter().take(limit.files).filter_map(|i| slots[i].take()).collect();
+        report.pending = slots.iter().flatten().count();
+    }
     report.removed = changes.removed.len();
     drop_gone(store, &known, &changes).await?;
     restamp(store, &changes.touched, &mut report).await?;
@@ -128,6 +150,10 @@ pub async fn run(
     }
     report.chunks = Store::count(&store.chunks, None).await?;
     Ok(report)
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// The walk sorted against the stored file rows.

@@ -29,13 +29,16 @@ pub fn answer(
     note: Option<String>,
     settings: &super::SearchConfig,
 ) -> Result<LookupAnswer, SearchError> {
-    let chunks: Vec<&crate::chunk::CodeChunk> = kept.iter().filter(|r| symbol_query(r).is_some()).map(|r| &r.row.chunk).collect();
+    // Shown as indexed: no declaration is resolved, so every result takes
+    // `as_indexed` below.
+    let query_of = |r: &Ranked| if structures.is_as_indexed() { None } else { symbol_query(r) };
+    let chunks: Vec<&crate::chunk::CodeChunk> = kept.iter().filter(|r| query_of(r).is_some()).map(|r| &r.row.chunk).collect();
     let mut answers: HashMap<String, StoredLookup> = structures.from_rows(&chunks)?;
     // Located live, for what the rows cannot answer (inspected below only
     // if they fit).
     let mut live: Vec<String> = Vec::new();
     for r in kept {
-        if let Some(q) = symbol_query(r) {
+        if let Some(q) = query_of(r) {
             if !answers.contains_key(&r.row.chunk.id) {
                 answers.insert(r.row.chunk.id.clone(), structures.located(&q)?);
                 live.push(r.row.chunk.id.clone());
@@ -43,7 +46,7 @@ pub fn answer(
         }
     }
     let parts: Vec<SnapshotParts> = kept.iter().filter_map(|r| answers.get(&r.row.chunk.id)).flat_map(|s| s.snapshots.clone()).collect();
-    let queries: Vec<(usize, SymbolQuery)> = kept.iter().enumerate().filter_map(|(i, r)| symbol_query(r).map(|q| (i, q))).collect();
+    let queries: Vec<(usize, SymbolQuery)> = kept.iter().enumerate().filter_map(|(i, r)| query_of(r).map(|q| (i, q))).collect();
     let mut results: Vec<LookupResultItem> = Vec::new();
     // Results that resolved to a declaration, with their query: inspected
     // below only if they can fit the budget.

@@ -26,6 +26,7 @@ use crate::index::{ChunkRow, Filter, Index, IndexError};
 use crate::lookup::{ConciseResult, LookupAnswer};
 
 pub use fusion::Scores;
+pub(crate) use shape::{content_words, identifiers};
 
 /// What a search reads of the settings; `config::Settings::search` builds
 /// it (the defaults live in `config`).

@@ -64,6 +64,8 @@ pub struct Structures<'a> {
     /// The occurrence index, when its rows are fresh.
     rows: Option<&'a answers::Rows<'a>>,
     call_depth: i32,
+    /// Neither rows nor the Language Service: results are shown as indexed.
+    as_indexed: bool,
     /// Results answered from the rows, and computed live.
     pub served: Cell<usize>,
     pub computed: Cell<usize>,
@@ -71,13 +73,25 @@ pub struct Structures<'a> {
 
 impl<'a> Structures<'a> {
     pub fn new(live: &'a dyn Fn() -> Result<Arc<Workspace>, TsError>, call_depth: i32) -> Structures<'a> {
-        Structures { live, ws: RefCell::new(None), rows: None, call_depth, served: Default::default(), computed: Default::default() }
+        Structures { live, ws: RefCell::new(None), rows: None, call_depth, as_indexed: false, served: Default::default(), computed: Default::default() }
     }
 
     /// Reads answers from the occurrence index first (synced by the caller).
     pub fn with_rows(mut self, rows: &'a answers::Rows<'a>) -> Structures<'a> {
         self.rows = Some(rows);
         self
+    }
+
+    /// Answers with neither: every result is shown as indexed (a
+    /// workspace still being indexed does not wait for its projects).
+    pub fn as_indexed(mut self) -> Structures<'a> {
+        self.as_indexed = true;
+        self
+    }
+
+    /// Whether results are shown as indexed, without structure.
+    pub fn is_as_indexed(&self) -> bool {
+        self.as_indexed
     }
 
     /// The live workspace, opened on first use.

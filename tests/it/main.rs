@@ -13,6 +13,7 @@ mod cli;
 mod corpus;
 mod engine;
 mod engine_parity;
+mod first_answer;
 mod fixtures;
 mod front_ends;
 mod hostile;
