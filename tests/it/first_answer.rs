@@ -95,18 +95,16 @@ async fn a_kill_during_the_background_stages_loses_nothing_indexed() -> anyhow::
     let ws = workspace("first-answer-kill");
     let (stdout, stdin, mut child) = common::serve_stdio(serve(&ws.0))?;
     let client = ().serve((stdout, stdin)).await?;
-    let first = text_of(&client.call_tool(CallToolRequestParams::new("codebase_search").with_arguments(json!({ "query": QUESTION }).as_object().unwrap().clone())).await?);
+    let first = text_of(
+        &client.call_tool(CallToolRequestParams::new("codebase_search").with_arguments(json!({ "query": QUESTION }).as_object().unwrap().clone())).await?,
+    );
     assert!(first.contains(&format!("index: {INLINE}/")), "{first}");
     child.start_kill()?;
     child.wait().await?;
     let s = status(&ws.0);
     let files = s["files"].as_u64().unwrap() as usize;
     assert!(files >= INLINE, "the first answer's files are kept: {s}");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tsq"))
-        .args(["search", QUESTION, "--root"])
-        .arg(&ws.0)
-        .env("TSQ_EMBEDDER", "none")
-        .output()?;
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tsq")).args(["search", QUESTION, "--root"]).arg(&ws.0).env("TSQ_EMBEDDER", "none").output()?;
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
     assert!(text.contains("export async function refreshAccessToken"), "{text}");
