@@ -325,14 +325,13 @@ impl TsqServer {
 
     /// Starts the background worker unless it is running. When no query
     /// is in flight it computes what the index lacks: the files answers
-    /// left unparsed first (`Engine::parse_step`), then vectors, a
-    /// small batch at a time (a query never waits for more than one), then
-    /// the occurrence index (`Engine::structure_step`: the first build,
-    /// then whatever edits made stale; a query meanwhile is answered
-    /// without the rows and says so: `Engine::occurrences_for_answer`),
-    /// then the programs of the projects the
-    /// latest answer showed, so that the re-index after the next edit
-    /// there is incremental.
+    /// left unparsed first (`Engine::parse_step`), then the occurrence
+    /// index (`Engine::structure_step`: the first build, then whatever
+    /// edits made stale; a query meanwhile is answered without the rows
+    /// and says so: `Engine::occurrences_for_answer`), then the programs
+    /// of the projects the latest answer showed, so that the re-index
+    /// after the next edit there is incremental; then vectors, a small
+    /// batch at a time (a query never waits for more than one).
     fn work_in_background(&self, engine: &Arc<Engine>) {
         use std::sync::atomic::Ordering;
         if self.background.swap(true, Ordering::SeqCst) {
@@ -346,26 +345,30 @@ impl TsqServer {
                 }
             };
             // Files the answers left unparsed first (a fresh clone), then
-            // vectors, then structure.
-            let mut parsing = true;
-            let mut embedding = false;
+            // structure, then vectors (issue 75: the answers' callers and
+            // types matter more than the vector signal, and an embedding
+            // stage of minutes must not hold them back).
+            #[derive(Clone, Copy, Debug)]
+            enum Stage {
+                Parse,
+                Structure,
+                Vectors,
+            }
+            let mut stage = Stage::Parse;
             loop {
                 idle();
-                let step = if parsing {
-                    engine.parse_step()
-                } else if embedding {
-                    engine.embed_some(128)
-                } else {
-                    engine.structure_step()
+                let step = match stage {
+                    Stage::Parse => engine.parse_step(),
+                    Stage::Structure => engine.structure_step(),
+                    Stage::Vectors => engine.embed_some(128),
                 };
                 match step {
-                    Ok(0) if parsing => {
-                        parsing = false;
-                        embedding = engine.has_embedder();
-                    }
-                    Ok(0) if embedding => embedding = false,
-                    Ok(0) => break,
-                    Ok(n) => tracing::debug!(parsing, embedding, "background: {n} done"),
+                    Ok(0) => match stage {
+                        Stage::Parse => stage = Stage::Structure,
+                        Stage::Structure if engine.has_embedder() => stage = Stage::Vectors,
+                        Stage::Structure | Stage::Vectors => break,
+                    },
+                    Ok(n) => tracing::debug!(?stage, "background: {n} done"),
                     Err(e) => {
                         tracing::warn!("background work stopped: {e}; retried after the next query");
                         break;

@@ -72,6 +72,11 @@ pub struct EngineOptions {
     /// running, is not waited for (`Engine::occurrences_for_answer`).
     /// `None` (the CLI): every answer brings the rows up to date first.
     pub background: Option<usize>,
+    /// `tsq search --no-wait`: on a workspace still being indexed, an
+    /// answer parses the `INLINE_PARSE_FILES` files nearest its question
+    /// and answers from those, as `tsq serve` does, instead of indexing
+    /// everything first; the rest waits for the next `tsq index` or search.
+    pub no_wait: bool,
 }
 
 /// Files a `tsq serve` answer re-indexes before it answers. A body-only
@@ -336,10 +341,10 @@ impl Engine {
     }
 
     /// How much of what changed an answer parses itself: in `tsq serve`,
-    /// `INLINE_PARSE_FILES`, nearest the question's `words` first; the CLI
-    /// parses everything.
+    /// `INLINE_PARSE_FILES`, nearest the question's `words` first, as with
+    /// `tsq search --no-wait`; otherwise the CLI parses everything.
     fn answer_limit<'w>(&self, words: &'w [String]) -> Option<crate::index::Limit<'w>> {
-        self.options.background.map(|_| crate::index::Limit { files: INLINE_PARSE_FILES, words })
+        (self.options.background.is_some() || self.options.no_wait).then_some(crate::index::Limit { files: INLINE_PARSE_FILES, words })
     }
 
     /// Answers a checked request: a lookup or a natural-language search,
@@ -462,7 +467,12 @@ impl Engine {
         // is, and does not wait for the TypeScript projects to load.
         let building = synced.as_ref().is_some_and(|r| r.pending > 0);
         if building {
-            notes.insert(0, building_line(index, synced.as_ref().expect("checked above"))?);
+            let finish = if self.options.background.is_some() {
+                "still being built in the background"
+            } else {
+                "`tsq index` (or a search without --no-wait) builds the rest"
+            };
+            notes.insert(0, building_line(index, synced.as_ref().expect("checked above"), finish)?);
         }
         if req.shape == Shape::Concise {
             let retrieval = crate::search::retrieve(index, self.reranker(), text, &filter, &req.settings.search())?;
@@ -596,13 +606,13 @@ enum Structure {
 
 /// `index: 64/527 files, vectors 0%, structure 0%; ...`: how far each stage
 /// of a workspace still being indexed is, for the answer's first note.
-fn building_line(index: &Index, synced: &SyncReport) -> Result<String, EngineError> {
+fn building_line(index: &Index, synced: &SyncReport, finish: &str) -> Result<String, EngineError> {
     let (vectors, embeddable) = index.vector_coverage()?;
     let [structure, files] = index.occurrence_coverage()?;
     let percent = |n: usize, m: usize| if m == 0 { 0 } else { n * 100 / m };
     let parsed = synced.files.saturating_sub(synced.pending);
     Ok(format!(
-        "index: {}/{} files, vectors {}%, structure {}%; still being built in the background, so this answer ranks the files parsed so far (those nearest the question first) and shows their code as indexed, without callers and types",
+        "index: {}/{} files, vectors {}%, structure {}%; {finish}, so this answer ranks the files parsed so far (those nearest the question first) and shows their code as indexed, without callers and types",
         group(parsed),
         group(synced.files),
         percent(vectors, embeddable),

@@ -190,6 +190,12 @@ enum Command {
         /// Same as --format json (with --format concise: the concise JSON).
         #[arg(long)]
         json: bool,
+        /// On a root not indexed yet (a fresh clone): parse only the files
+        /// nearest the question and answer from those at once, saying how
+        /// far the index is; without it, the whole index is built first,
+        /// with a progress bar.
+        #[arg(long)]
+        no_wait: bool,
     },
     /// Sync the persistent index at <root>/.tsq (parse what changed),
     /// compute every missing vector, then every declaration's structure
@@ -349,7 +355,7 @@ pub fn run() -> anyhow::Result<ExitStatus> {
             query::run(engine(root, none())?, input, format)
         }
         Command::Serve { root } => serve::run(root),
-        Command::Search { query, root, paths, languages, format, top_k, budget, call_depth, type_depth, threshold, embedder, json } => {
+        Command::Search { query, root, paths, languages, format, top_k, budget, call_depth, type_depth, threshold, embedder, json, no_wait } => {
             let format = if json && format == query::Format::Text { query::Format::Json } else { format };
             let overrides = tsq::config::Overrides {
                 top_k,
@@ -361,22 +367,22 @@ pub fn run() -> anyhow::Result<ExitStatus> {
                 ..Default::default()
             };
             let input = tsq::api::QueryInput { query, paths, languages, shape: format.shape(), overrides, symbol_only: false };
-            query::run(engine(root, tsq::api::EngineOptions { embedder, warm: false, background: None })?, input, format)
+            query::run(engine(root, tsq::api::EngineOptions { embedder, warm: false, background: None, no_wait })?, input, format)
         }
         Command::Index { root, embedder, no_structure, occurrences: _, from: Some(url), json } => {
             if no_structure {
                 eprintln!("tsq: --from pulls the whole index, structure included; drop --no-structure");
                 return Ok(ExitStatus::Error);
             }
-            index::run_pull(engine(root, tsq::api::EngineOptions { embedder, warm: false, background: None })?, &url, json)
+            index::run_pull(engine(root, tsq::api::EngineOptions { embedder, warm: false, background: None, no_wait: false })?, &url, json)
         }
         Command::Index { root, embedder, no_structure, occurrences: _, from: None, json } => {
-            index::run_index(engine(root, tsq::api::EngineOptions { embedder, warm: false, background: None })?, !no_structure, json)
+            index::run_index(engine(root, tsq::api::EngineOptions { embedder, warm: false, background: None, no_wait: false })?, !no_structure, json)
         }
         Command::Publish { keygen: true, json, .. } => index::run_keygen(json),
         Command::Publish { to, root, embedder, json, .. } => {
             let to = to.expect("clap requires --to without --keygen");
-            index::run_publish(engine(root, tsq::api::EngineOptions { embedder, warm: false, background: None })?, &to, json)
+            index::run_publish(engine(root, tsq::api::EngineOptions { embedder, warm: false, background: None, no_wait: false })?, &to, json)
         }
         Command::Relations { query, root, call_depth, json } => relations::run(engine(root, none())?, &query, call_depth, json),
         Command::Trust { root, public_key, from, list, json } => trust::run(trust::TrustArgs { root, public_key, from, list, json }),

@@ -82,8 +82,12 @@ async fn the_first_answer_ranks_what_is_parsed_and_says_how_far_the_index_is() -
     }
     assert!(done, "the background worker never finished: {}", status(&ws.0));
     let later = text_of(&ask().await?);
-    assert!(!later.contains("index: "), "{later}");
-    assert!(later.contains("send (src/zz/client.ts)"), "the caller, from the occurrence index: {later}");
+    assert!(!later.contains("files, vectors "), "{later}");
+    // The call and the signature: structure, from the occurrence index (or
+    // computed live when the worker re-checks a file written in the same
+    // second as its first pass).
+    assert!(later.contains("send (client.ts)\n    → refreshAccessToken (tokens.ts)"), "{later}");
+    assert!(later.contains("Signature: refreshAccessToken(refreshToken: string): Promise<string>"), "{later}");
     client.cancel().await?;
     Ok(())
 }
@@ -108,7 +112,39 @@ async fn a_kill_during_the_background_stages_loses_nothing_indexed() -> anyhow::
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
     assert!(text.contains("export async function refreshAccessToken"), "{text}");
-    assert!(!text.contains("index: "), "the CLI parses every file first: {text}");
+    assert!(!text.contains("files, vectors "), "the CLI parses every file first: {text}");
     assert_eq!(status(&ws.0)["files"], FILLERS + 2);
     Ok(())
+}
+
+/// A CLI search's answer, then its notes (the text format prints them on
+/// stderr).
+fn cli_search(root: &std::path::Path, extra: &[&str]) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tsq")).arg("search").arg(QUESTION).args(extra).arg("--root").arg(root).env("TSQ_EMBEDDER", "none").output().unwrap();
+    let text = format!("{}\n{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{text}");
+    text
+}
+
+/// `tsq search --no-wait` on a fresh clone: each call parses the files
+/// nearest the question and answers from them (nothing runs after the
+/// process exits, so the index holds exactly those); a search without it
+/// builds the rest first.
+#[test]
+fn the_cli_answers_at_once_with_no_wait_and_indexes_the_rest_without_it() {
+    let ws = workspace("first-answer-cli");
+    let total = FILLERS + 2;
+    let first = cli_search(&ws.0, &["--no-wait"]);
+    assert!(first.contains(&format!("index: {INLINE}/{total} files, vectors 0%, structure 0%; `tsq index`")), "{first}");
+    for line in TOKENS.lines() {
+        assert!(first.contains(line), "{line:?} missing from\n{first}");
+    }
+    assert_eq!(status(&ws.0)["files"], INLINE, "the header counts what the index holds");
+    let second = cli_search(&ws.0, &["--no-wait"]);
+    assert!(second.contains(&format!("index: {}/{total} files", 2 * INLINE)), "{second}");
+    assert_eq!(status(&ws.0)["files"], 2 * INLINE);
+    let full = cli_search(&ws.0, &[]);
+    assert!(!full.contains("files, vectors "), "{full}");
+    assert!(full.contains("send (client.ts)\n    → refreshAccessToken (tokens.ts)"), "{full}");
+    assert_eq!(status(&ws.0)["files"], total);
 }
