@@ -213,14 +213,25 @@
       return !!(ts.getCombinedModifierFlags(node) & ts.ModifierFlags.Export);
     }
     if (ts.getCombinedModifierFlags(node) & ts.ModifierFlags.Export) return true;
-    const sf = node.getSourceFile();
-    const sym = node.name && sf.symbol && sf.symbol.exports;
-    if (!sym) return false;
-    let exported = false;
-    sym.forEach((s) => {
-      if ((s.declarations || []).includes(node)) exported = true;
-    });
-    return exported;
+    if (!node.name) return false;
+    return exportedDeclarations(node.getSourceFile()).has(node);
+  }
+
+  /** The declarations of a file's exports, once per file: asked per
+   *  declaration, a walk of every export made a file of many exports and
+   *  locals cost their product. */
+  const exportsOf = new WeakMap();
+  function exportedDeclarations(sf) {
+    let out = exportsOf.get(sf);
+    if (out) return out;
+    out = new Set();
+    if (sf.symbol && sf.symbol.exports) {
+      sf.symbol.exports.forEach((s) => {
+        for (const d of s.declarations || []) out.add(d);
+      });
+    }
+    exportsOf.set(sf, out);
+    return out;
   }
 
   function typeParamsText(node) {

@@ -100,12 +100,23 @@
     }
   }
 
-  /** Start of the node's first line (so indentation is kept), JSDoc included. */
+  /** Start of the node's first line (so indentation is kept), JSDoc
+   *  included. Kept per node: the comment scan of a node at the file's
+   *  start runs TypeScript's shebang regex over the whole text, which
+   *  QuickJS's regex engine tries at every position (no anchor
+   *  shortcut), and every member's snapshot asks again for its class's
+   *  frame: a class of 4,000 methods at the top of its file cost the
+   *  square of the file. */
+  const lineStarts = new WeakMap();
   function lineStart(sf, node) {
+    let start = lineStarts.get(node);
+    if (start !== undefined) return start;
     const jsDoc = ts.getJSDocCommentRanges ? ts.getJSDocCommentRanges(node, sf.text) : null;
     let pos = node.getStart(sf);
     if (jsDoc && jsDoc.length) pos = Math.min(pos, jsDoc[jsDoc.length - 1].pos);
-    return sf.getLineStarts()[sf.getLineAndCharacterOfPosition(pos).line];
+    start = sf.getLineStarts()[sf.getLineAndCharacterOfPosition(pos).line];
+    lineStarts.set(node, start);
+    return start;
   }
 
   /** The class or interface a member sits in, when it is one. */
