@@ -120,7 +120,15 @@ async fn a_kill_during_the_background_stages_loses_nothing_indexed() -> anyhow::
 /// A CLI search's answer, then its notes (the text format prints them on
 /// stderr).
 fn cli_search(root: &std::path::Path, extra: &[&str]) -> String {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tsq")).arg("search").arg(QUESTION).args(extra).arg("--root").arg(root).env("TSQ_EMBEDDER", "none").output().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tsq"))
+        .arg("search")
+        .arg(QUESTION)
+        .args(extra)
+        .arg("--root")
+        .arg(root)
+        .env("TSQ_EMBEDDER", "none")
+        .output()
+        .unwrap();
     let text = format!("{}\n{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "{text}");
     text
