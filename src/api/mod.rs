@@ -609,7 +609,7 @@ enum Structure {
 fn building_line(index: &Index, synced: &SyncReport, finish: &str) -> Result<String, EngineError> {
     let (vectors, embeddable) = index.vector_coverage()?;
     let [structure, files] = index.occurrence_coverage()?;
-    let percent = |n: usize, m: usize| if m == 0 { 0 } else { n * 100 / m };
+    let percent = |n: usize, m: usize| (n * 100).checked_div(m).unwrap_or(0);
     let parsed = synced.files.saturating_sub(synced.pending);
     Ok(format!(
         "index: {}/{} files, vectors {}%, structure {}%; {finish}, so this answer ranks the files parsed so far (those nearest the question first) and shows their code as indexed, without callers and types",
