@@ -29,6 +29,9 @@ import tempfile
 import threading
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from serve_edit import Mcp  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 QUERY = "where is a request retried or cancelled?"
 
@@ -47,14 +50,14 @@ def corpus_dir(name):
     sys.exit(f"first_answer: no corpus {name!r} (not a directory, and no corpus script knows it)")
 
 
-class Server:
-    """`tsq serve --root ROOT` over real stdio, one request at a time."""
+class Server(Mcp):
+    """`tsq serve --root ROOT` over real stdio (serve_edit.py's client),
+    with its peak resident memory sampled meanwhile."""
 
     def __init__(self, tsq, root, log):
-        self.p = subprocess.Popen([tsq, "serve", "--root", root], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, text=True)
-        self.ids = iter(range(1, 1_000_000))
         self.peak_kb = 0
         self.done = False
+        super().__init__([tsq, "serve", "--root", root], dict(os.environ), stderr=log)
         threading.Thread(target=self._sample, daemon=True).start()
 
     def _sample(self):
@@ -64,32 +67,10 @@ class Server:
             self.peak_kb = max(self.peak_kb, hwm_kb(self.p.pid))
             time.sleep(0.5)
 
-    def call(self, method, params=None, notify=False):
-        msg = {"jsonrpc": "2.0", "method": method}
-        if params is not None:
-            msg["params"] = params
-        if not notify:
-            msg["id"] = next(self.ids)
-        self.p.stdin.write(json.dumps(msg) + "\n")
-        self.p.stdin.flush()
-        if notify:
-            return None
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("tsq serve exited (see its log)")
-            reply = json.loads(line)
-            if reply.get("id") == msg["id"]:
-                return reply
-
     def close(self):
         self.peak_kb = max(self.peak_kb, hwm_kb(self.p.pid))
         self.done = True
-        self.p.stdin.close()
-        try:
-            self.p.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            self.p.kill()
+        super().close()
 
 
 def hwm_kb(pid):
@@ -115,7 +96,8 @@ def complete(s, walked):
     if not s or not isinstance(s, dict) or s.get("files", 0) < walked:
         return False
     cur, total = s.get("structure", [0, 1])
-    return s.get("vectors", 0) >= s.get("embeddable", 1) and total > 0 and cur >= total
+    vectors_done = s.get("embedder") == "none" or s.get("vectors", 0) >= s.get("embeddable", 1)
+    return vectors_done and total > 0 and cur >= total
 
 
 def walked_files(tsq, root):
@@ -149,18 +131,10 @@ def run(args, name):
     log = open(os.path.join(work, "serve.log"), "w")
     t0 = time.perf_counter()
     server = Server(args.tsq, root, log)
-    server.call("initialize", {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "first-answer", "version": "1"}})
-    server.call("notifications/initialized", notify=True)
-    sent = time.perf_counter()
-    reply = server.call("tools/call", {"name": "codebase_search", "arguments": {"query": args.query}})
-    first = time.perf_counter() - sent
-    text = "".join(c.get("text", "") for c in reply.get("result", {}).get("content", []))
-    error = reply.get("result", {}).get("isError") or "error" in reply
+    first, text = server.answer(args.query)
     head = [l for l in text.splitlines() if l.strip()][: args.header_lines]
     # A second answer once the first is in: what the next question sees.
-    sent = time.perf_counter()
-    server.call("tools/call", {"name": "codebase_search", "arguments": {"query": args.query}})
-    second = time.perf_counter() - sent
+    second, _ = server.answer(args.query)
     done_at = None
     while time.perf_counter() - t0 < args.limit:
         if complete(status(args.tsq, root), walked):
@@ -171,7 +145,7 @@ def run(args, name):
     log.close()
     scip = scip_seconds(args.scip, root)
     print(f"== {name}: {walked} source files")
-    print(f"  first answer: {first:.1f} s{' (an error)' if error else ''}; the second: {second:.1f} s")
+    print(f"  first answer: {first:.1f} s; the second: {second:.1f} s")
     for line in head:
         print(f"    | {line[:160]}")
     print(f"  index complete: {'%.0f s' % done_at if done_at else 'not within %d s' % args.limit} after start")
