@@ -187,7 +187,7 @@ const MAX_CONFIG_BYTES: u64 = 1 << 20;
 
 /// A config file's text: a regular file of at most `MAX_CONFIG_BYTES`
 /// (a checkout's `tsq.toml` may be a link to anything).
-fn read_bounded(path: &Path) -> Result<String, String> {
+pub(crate) fn read_bounded(path: &Path) -> Result<String, String> {
     use std::io::Read;
     let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
     if !meta.is_file() || meta.len() > MAX_CONFIG_BYTES {

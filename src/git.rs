@@ -1,6 +1,7 @@
 //! Every git call tsq makes (the shared index's commit and cleanliness,
-//! the history reader, the tracked-index check), through one hardened
-//! command: a checkout's own configuration never runs a program. No hooks
+//! the history reader, the tracked-index check, `tsq impact`'s diff),
+//! through one hardened command: a checkout's own configuration never
+//! runs a program. No hooks
 //! (`core.hooksPath`), no fsmonitor, no pager, no external diff or text
 //! conversion, no credential helper or prompt, no network transport, no
 //! optional locks; the environment's `GIT_DIR`/`GIT_WORK_TREE` are
@@ -69,6 +70,12 @@ pub fn command(root: Option<&Path>) -> Command {
 
 /// Runs `git args` in the repository holding `root`; its stdout.
 pub fn run(root: &Path, args: &[&str]) -> Result<String, GitError> {
+    Ok(String::from_utf8_lossy(&run_bytes(root, args)?).into_owned())
+}
+
+/// `run`, with stdout as bytes (a blob's text is decoded by the caller,
+/// as a source read is).
+pub fn run_bytes(root: &Path, args: &[&str]) -> Result<Vec<u8>, GitError> {
     let out = command(Some(root)).args(args).output().map_err(|e| GitError::Missing(e.to_string()))?;
     if !out.status.success() {
         let stderr = String::from_utf8_lossy(&out.stderr).trim().to_string();
@@ -77,7 +84,7 @@ pub fn run(root: &Path, args: &[&str]) -> Result<String, GitError> {
         }
         return Err(GitError::Failed { args: args.join(" "), stderr });
     }
-    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    Ok(out.stdout)
 }
 
 /// Whether git tracks anything under `rel` (relative to `root`): a

@@ -74,6 +74,51 @@ pub(crate) struct SearchArgs {
     pub top_k: Option<usize>,
 }
 
+/// Arguments of `change_impact`.
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct ImpactArgs {
+    /// The git revision the working tree is compared with (a commit, branch
+    /// or tag); default "HEAD".
+    #[serde(default)]
+    pub base: Option<String>,
+    /// Compare the staged changes with HEAD instead (as `git diff --staged`).
+    #[serde(default)]
+    pub staged: Option<bool>,
+    /// Compare the unstaged changes with the staging area instead (as `git diff`).
+    #[serde(default)]
+    pub worktree: Option<bool>,
+    /// Only changes to these files or directories, relative to the workspace root.
+    #[serde(default)]
+    pub path: Option<Vec<String>>,
+    /// Levels of dependents an API change reaches, 1-10; default 2.
+    #[serde(default)]
+    pub depth: Option<usize>,
+    /// Upper bound on the changed code shown, in tokens; default 4000.
+    #[serde(default)]
+    pub max_token_budget: Option<usize>,
+}
+
+impl ImpactArgs {
+    fn request(self) -> Result<crate::impact::ImpactRequest, String> {
+        use crate::impact::{Base, ImpactRequest};
+        let base = match (self.base, self.staged == Some(true), self.worktree == Some(true)) {
+            (Some(_), true, _) | (Some(_), _, true) | (_, true, true) => return Err("give one of `base`, `staged` and `worktree`".into()),
+            (_, true, _) => Base::Staged,
+            (_, _, true) => Base::Worktree,
+            (Some(rev), ..) => Base::Rev(rev),
+            (None, ..) => Base::default(),
+        };
+        let d = ImpactRequest::default();
+        Ok(ImpactRequest {
+            base,
+            depth: self.depth.unwrap_or(d.depth),
+            budget: self.max_token_budget.unwrap_or(d.budget),
+            paths: self.path.unwrap_or_default(),
+        })
+    }
+}
+
 /// Where the workspace comes from.
 #[derive(Debug, Clone)]
 pub enum RootChoice {
@@ -118,6 +163,18 @@ struct McpProgress {
     last: std::sync::Mutex<Option<std::time::Instant>>,
 }
 
+impl McpProgress {
+    fn send(&self, token: &rmcp::model::ProgressToken, message: String, done: u64, total: u64) {
+        let mut p = ProgressNotificationParam::new(token.clone(), done as f64);
+        p.total = (total > 0).then_some(total as f64);
+        p.message = Some(message);
+        let peer = self.peer.clone();
+        self.handle.spawn(async move {
+            let _ = peer.notify_progress(p).await;
+        });
+    }
+}
+
 impl Progress for McpProgress {
     fn update(&self, phase: &str, done: u64, total: u64) {
         let Some(token) = &self.token else { return };
@@ -126,13 +183,13 @@ impl Progress for McpProgress {
             return;
         }
         *last = Some(std::time::Instant::now());
-        let mut p = ProgressNotificationParam::new(token.clone(), done as f64);
-        p.total = (total > 0).then_some(total as f64);
-        p.message = Some(format!("indexing: {phase} {done}/{total}"));
-        let peer = self.peer.clone();
-        self.handle.spawn(async move {
-            let _ = peer.notify_progress(p).await;
-        });
+        self.send(token, format!("indexing: {phase} {done}/{total}"), done, total);
+    }
+
+    fn stage(&self, phase: &str, done: u64, total: u64) {
+        if let Some(token) = &self.token {
+            self.send(token, phase.to_string(), done, total);
+        }
     }
 }
 
@@ -410,6 +467,46 @@ impl TsqServer {
         };
         tracing::info!(query = %query.chars().take(200).collect::<String>(), error = result.is_error == Some(true), ms = started.elapsed().as_millis() as u64, "codebase_search");
         result
+    }
+
+    #[tool(
+        name = "change_impact",
+        description = "What the working tree's changes touch, compiler-exact: the declarations they change (API or body only, added, removed, renamed), every declaration that depends on them (callers, implementers, subtypes, type users, to a depth), the test files that reach them with the command that runs them, and the changed code. Compares with HEAD unless `base`, `staged` or `worktree` says otherwise.",
+        annotations(title = "Change impact", read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false),
+        input_schema = rmcp::handler::server::common::schema_for_input::<ImpactArgs>().expect("ImpactArgs has a JSON schema")
+    )]
+    async fn change_impact(&self, Parameters(raw): Parameters<rmcp::model::JsonObject>, ctx: RequestContext<RoleServer>) -> CallToolResult {
+        let args: ImpactArgs = match serde_json::from_value(serde_json::Value::Object(raw)) {
+            Ok(a) => a,
+            Err(e) => return tool_error(format!("Malformed arguments: {e}. Expected {{\"base\": \"HEAD\", \"depth\": 2}} (every field optional).")),
+        };
+        let request = match args.request() {
+            Ok(r) => r,
+            Err(e) => return tool_error(e),
+        };
+        let engine = match self.engine(&ctx).await {
+            Ok(e) => e,
+            Err(e) => return tool_error(e),
+        };
+        let progress =
+            McpProgress { peer: ctx.peer.clone(), token: ctx.meta.get_progress_token(), handle: tokio::runtime::Handle::current(), last: Default::default() };
+        let busy = Busy::enter(&self.busy);
+        let e = Arc::clone(&engine);
+        let answer = tokio::task::spawn_blocking(move || {
+            let _busy = busy;
+            e.impact(&request, &progress)
+        })
+        .await;
+        self.work_in_background(&engine);
+        match answer {
+            Ok(Ok(a)) => {
+                let mut result = CallToolResult::success(vec![ContentBlock::text(crate::impact::render::text(&a))]);
+                result.structured_content = serde_json::to_value(&a).ok();
+                result
+            }
+            Ok(Err(e)) => tool_error(e.to_string()),
+            Err(e) => tool_error(format!("internal error: the impact question failed ({e}); the server goes on")),
+        }
     }
 
     /// Checks the arguments and answers through the engine, on a

@@ -5,6 +5,11 @@
 /// Where long work reports. `total` 0 means unknown.
 pub trait Progress {
     fn update(&self, phase: &str, done: u64, total: u64);
+    /// A state that is reported whatever the rate limit (how far an index
+    /// still being built is, when an answer is made).
+    fn stage(&self, phase: &str, done: u64, total: u64) {
+        self.update(phase, done, total);
+    }
     fn finish(&self) {}
 }
 

@@ -23,6 +23,7 @@
 //! steps, `status`, `clean`) is `maintain`; the occurrence index's own
 //! entry points (`sync_occurrences`, `relations`) are `occurrences`.
 
+mod impact;
 mod inspect;
 mod maintain;
 mod occurrences;
@@ -110,6 +111,8 @@ pub enum EngineError {
     UnknownAnalysis(String),
     #[error(transparent)]
     Share(#[from] crate::share::ShareError),
+    #[error(transparent)]
+    Impact(#[from] crate::impact::ImpactError),
 }
 
 /// An answer to a query. Made once per query and moved to a front end,
@@ -472,7 +475,11 @@ impl Engine {
             } else {
                 "`tsq index` (or a search without --no-wait) builds the rest"
             };
-            notes.insert(0, building_line(index, synced.as_ref().expect("checked above"), finish)?);
+            let synced = synced.as_ref().expect("checked above");
+            notes.insert(0, building_line(index, synced, finish)?);
+            // MCP clients see the same state as a progress notification.
+            let (state, parsed, total) = building_state(index, synced)?;
+            progress.stage(&format!("{state}; {finish}"), parsed as u64, total as u64);
         }
         if req.shape == Shape::Concise {
             let retrieval = crate::search::retrieve(index, self.reranker(), text, &filter, &req.settings.search())?;
@@ -607,17 +614,27 @@ enum Structure {
 /// `index: 64/527 files, vectors 0%, structure 0%; ...`: how far each stage
 /// of a workspace still being indexed is, for the answer's first note.
 fn building_line(index: &Index, synced: &SyncReport, finish: &str) -> Result<String, EngineError> {
+    let (state, _, _) = building_state(index, synced)?;
+    Ok(format!(
+        "{state}; {finish}, so this answer ranks the files parsed so far (those nearest the question first) and shows their code as indexed, without callers and types"
+    ))
+}
+
+/// `index: N/M files, vectors V%, structure S%`, with N and M: how far
+/// each stage of an index still being built is.
+fn building_state(index: &Index, synced: &SyncReport) -> Result<(String, usize, usize), EngineError> {
     let (vectors, embeddable) = index.vector_coverage()?;
     let [structure, files] = index.occurrence_coverage()?;
     let percent = |n: usize, m: usize| (n * 100).checked_div(m).unwrap_or(0);
     let parsed = synced.files.saturating_sub(synced.pending);
-    Ok(format!(
-        "index: {}/{} files, vectors {}%, structure {}%; {finish}, so this answer ranks the files parsed so far (those nearest the question first) and shows their code as indexed, without callers and types",
+    let state = format!(
+        "index: {}/{} files, vectors {}%, structure {}%",
         group(parsed),
         group(synced.files),
         percent(vectors, embeddable),
         percent(structure, files.max(synced.files)),
-    ))
+    );
+    Ok((state, parsed, synced.files))
 }
 
 fn structure_error(e: crate::structure::StructureError) -> EngineError {

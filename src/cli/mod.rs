@@ -4,6 +4,7 @@
 mod analyze;
 mod chunks;
 mod doctor;
+mod impact;
 mod index;
 mod inspect;
 mod output;
@@ -110,6 +111,32 @@ enum Command {
         /// Call tree depth: 1, N, or -1 for all (default: the settings').
         #[arg(long, allow_negative_numbers = true)]
         call_depth: Option<i32>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// What a change touches: the declarations the working tree's changes
+    /// alter (API or body only), everything that depends on them (from the
+    /// compiler's references), and the tests to run, with their command.
+    Impact {
+        /// The base revision (default: HEAD).
+        rev: Option<String>,
+        /// The staged changes against HEAD instead.
+        #[arg(long, conflicts_with_all = ["rev", "worktree"])]
+        staged: bool,
+        /// The unstaged changes against the staging area instead.
+        #[arg(long, conflicts_with = "rev")]
+        worktree: bool,
+        /// Levels of dependents an API change reaches (1-10).
+        #[arg(long, default_value_t = tsq::impact::DEFAULT_DEPTH)]
+        depth: usize,
+        /// Tokens of changed code shown.
+        #[arg(long, default_value_t = tsq::impact::DEFAULT_BUDGET)]
+        budget: usize,
+        /// Only changes under this file or directory (repeatable).
+        #[arg(long)]
+        path: Vec<String>,
+        #[arg(long)]
+        root: Option<PathBuf>,
         #[arg(long)]
         json: bool,
     },
@@ -385,6 +412,15 @@ pub fn run() -> anyhow::Result<ExitStatus> {
             index::run_publish(engine(root, tsq::api::EngineOptions { embedder, warm: false, background: None, no_wait: false })?, &to, json)
         }
         Command::Relations { query, root, call_depth, json } => relations::run(engine(root, none())?, &query, call_depth, json),
+        Command::Impact { rev, staged, worktree, depth, budget, path, root, json } => {
+            let base = match (rev, staged, worktree) {
+                (_, true, _) => tsq::impact::Base::Staged,
+                (_, _, true) => tsq::impact::Base::Worktree,
+                (Some(rev), ..) => tsq::impact::Base::Rev(rev),
+                (None, ..) => tsq::impact::Base::default(),
+            };
+            impact::run(engine(root, none())?, &tsq::impact::ImpactRequest { base, depth, budget, paths: path }, json)
+        }
         Command::Trust { root, public_key, from, list, json } => trust::run(trust::TrustArgs { root, public_key, from, list, json }),
         Command::Status { root, json } => index::run_status(engine(root, none())?, json),
         Command::Clean { root, json } => index::run_clean(engine(root, none())?, json),

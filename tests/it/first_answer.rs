@@ -4,7 +4,7 @@
 //! finishes the rest; a `kill -9` meanwhile loses nothing already indexed.
 //! Through the real binary over stdio.
 
-use rmcp::model::CallToolRequestParams;
+use rmcp::model::{CallToolRequestParams, NumberOrString, ProgressNotificationParam, ProgressToken, RequestParamsMeta};
 use rmcp::ServiceExt;
 use serde_json::{json, Value};
 
@@ -32,6 +32,16 @@ fn workspace(name: &str) -> common::TempDir {
     ws
 }
 
+/// A client that keeps every progress notification it hears.
+#[derive(Clone, Default)]
+struct Progressed(std::sync::Arc<std::sync::Mutex<Vec<ProgressNotificationParam>>>);
+
+impl rmcp::ClientHandler for Progressed {
+    async fn on_progress(&self, params: ProgressNotificationParam, _context: rmcp::service::NotificationContext<rmcp::RoleClient>) {
+        self.0.lock().unwrap().push(params);
+    }
+}
+
 fn text_of(r: &rmcp::model::CallToolResult) -> String {
     r.content.iter().filter_map(|c| c.as_text().map(|t| t.text.clone())).collect::<Vec<_>>().join("\n")
 }
@@ -57,11 +67,30 @@ const QUESTION: &str = "where do we refresh an expired access token?";
 async fn the_first_answer_ranks_what_is_parsed_and_says_how_far_the_index_is() -> anyhow::Result<()> {
     let ws = workspace("first-answer");
     let (stdout, stdin, _child) = common::serve_stdio(serve(&ws.0))?;
-    let client = ().serve((stdout, stdin)).await?;
-    let ask = || client.call_tool(CallToolRequestParams::new("codebase_search").with_arguments(json!({ "query": QUESTION }).as_object().unwrap().clone()));
+    let heard = Progressed::default();
+    let client = heard.clone().serve((stdout, stdin)).await?;
+    let ask = || {
+        let mut params = CallToolRequestParams::new("codebase_search").with_arguments(json!({ "query": QUESTION }).as_object().unwrap().clone());
+        params.set_progress_token(ProgressToken(NumberOrString::Number(1)));
+        client.call_tool(params)
+    };
     let first = text_of(&ask().await?);
     let total = FILLERS + 2;
-    assert!(first.contains(&format!("index: {INLINE}/{total} files, vectors 0%, structure 0%")), "{first}");
+    let state = format!("index: {INLINE}/{total} files, vectors 0%, structure 0%");
+    assert!(first.contains(&state), "{first}");
+    // The same state as an MCP progress notification on the call's token
+    // (it may arrive just after the result).
+    let mut said = None;
+    for _ in 0..100 {
+        said = heard.0.lock().unwrap().iter().find(|p| p.message.as_deref().is_some_and(|m| m.starts_with(&state))).cloned();
+        if said.is_some() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let said = said.unwrap_or_else(|| panic!("no progress notification says {state:?}: {:?}", heard.0.lock().unwrap()));
+    assert_eq!((said.progress, said.total), (INLINE as f64, Some(total as f64)));
+    assert!(said.message.unwrap().ends_with("still being built in the background"));
     // The token code, whole, exactly as the checkout holds it.
     for line in TOKENS.lines() {
         assert!(first.contains(line), "{line:?} missing from\n{first}");

@@ -17,6 +17,7 @@ mod first_answer;
 mod fixtures;
 mod front_ends;
 mod hostile;
+mod impact;
 mod index;
 mod layers;
 mod lookup;

@@ -1,0 +1,315 @@
+//! `tsq impact` on a two-package git workspace, edited as a user would
+//! after `tsq index`: each case's expected answer was checked by hand
+//! against the code below, and the affected files of an API change are
+//! compared with the live Language Service's find-references.
+
+use crate::common;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+use common::TempDir;
+
+fn tsq(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tsq")).current_dir(dir).args(args).output().unwrap()
+}
+
+fn json(o: &Output) -> Value {
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+const SHAPES: &str = r#"export interface Shape {
+  area(): number;
+  name: string;
+}
+
+export class Base {
+  describe(x: number): string {
+    return "b" + x;
+  }
+}
+
+export class Square extends Base implements Shape {
+  name = "square";
+  area(): number {
+    return 4;
+  }
+  describe(x: number): string {
+    return "s" + x;
+  }
+}
+
+export function total(shapes: Shape[]): number {
+  return shapes.reduce((n, s) => n + s.area(), 0);
+}
+"#;
+
+const REPORT: &str = r#"import { Base, total } from "./index";
+
+export function report(b: Base): string {
+  return b.describe(1);
+}
+
+export function sum(): number {
+  return total([]);
+}
+
+export function outer(): string {
+  return report(new Base());
+}
+"#;
+
+/// Two packages: `core` (a re-exporting index, a vitest test script) and
+/// `app`, whose `Circle` implements `core`'s `Shape`. Committed, indexed.
+fn workspace(name: &str) -> TempDir {
+    let t = TempDir::new(name);
+    t.write("packages/core/package.json", br#"{ "name": "core", "scripts": { "test": "vitest run" } }"#);
+    t.write(
+        "packages/core/tsconfig.json",
+        br#"{ "compilerOptions": { "target": "es2020", "module": "esnext", "moduleResolution": "bundler" }, "include": ["src", "test"] }"#,
+    );
+    t.write("packages/core/src/shapes.ts", SHAPES.as_bytes());
+    t.write("packages/core/src/index.ts", b"export * from \"./shapes\";\n");
+    t.write("packages/core/src/report.ts", REPORT.as_bytes());
+    t.write("packages/core/test/report.test.ts", b"import { outer } from \"../src/report\";\n\nouter();\n");
+    t.write("packages/core/test/sum.test.ts", b"import { sum } from \"../src/report\";\n\nsum();\n");
+    t.write(
+        "packages/app/tsconfig.json",
+        br#"{ "compilerOptions": { "target": "es2020", "module": "esnext", "moduleResolution": "bundler" }, "include": ["src"] }"#,
+    );
+    t.write(
+        "packages/app/src/circle.ts",
+        b"import { Shape } from \"../../core/src/index\";\n\nexport class Circle implements Shape {\n  name = \"circle\";\n  area(): number {\n    return 3;\n  }\n}\n",
+    );
+    common::git(&t.0, &["init", "-q"]);
+    common::git(&t.0, &["add", "-A"]);
+    common::git(&t.0, &["commit", "-q", "-m", "base"]);
+    let o = tsq(&t.0, &["index", "--embedder", "none", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    t
+}
+
+fn edit(t: &TempDir, rel: &str, from: &str, to: &str) {
+    let p = t.0.join(rel);
+    let text = std::fs::read_to_string(&p).unwrap();
+    assert!(text.contains(from), "{rel} holds {from:?}");
+    std::fs::write(&p, text.replacen(from, to, 1)).unwrap();
+}
+
+/// (change, name) of each changed declaration.
+fn changed(v: &Value) -> Vec<(String, String)> {
+    v["changed"].as_array().unwrap().iter().map(|c| (c["change"].as_str().unwrap().to_string(), c["name"].as_str().unwrap().to_string())).collect()
+}
+
+/// (depth, file, name, why) of each affected declaration, sorted.
+fn affected(v: &Value) -> Vec<(u64, String, String, String)> {
+    let mut out: Vec<_> = v["affected"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            (
+                a["depth"].as_u64().unwrap(),
+                a["file"].as_str().unwrap().to_string(),
+                a["name"].as_str().unwrap().to_string(),
+                a["why"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn tests_to_run(v: &Value) -> Vec<String> {
+    v["tests"].as_array().unwrap().iter().map(|t| t["file"].as_str().unwrap().to_string()).collect()
+}
+
+fn s(x: &str) -> String {
+    x.to_string()
+}
+
+#[test]
+fn a_base_method_changed_behind_a_re_export_reaches_overrides_callers_and_their_tests() {
+    let t = workspace("impact-api");
+    edit(&t, "packages/core/src/shapes.ts", "  describe(x: number): string {\n    return \"b\"", "  describe(x: number, y = 0): string {\n    return \"b\"");
+    let v = json(&tsq(&t.0, &["impact", "--json"]));
+    assert_eq!(changed(&v), vec![(s("api"), s("Base.describe"))]);
+    let c = &v["changed"][0];
+    assert_eq!(c["beforeSignature"], "describe(x: number): string");
+    assert_eq!(c["afterSignature"], "describe(x: number, y = 0): string");
+    assert_eq!(
+        affected(&v),
+        vec![
+            (1, s("packages/core/src/report.ts"), s("report"), s("calls")),
+            // A member's API is its class's: a subclass must stay compatible.
+            (1, s("packages/core/src/shapes.ts"), s("Square"), s("extends or implements")),
+            (1, s("packages/core/src/shapes.ts"), s("Square.describe"), s("overrides or implements")),
+            (2, s("packages/core/src/report.ts"), s("outer"), s("calls")),
+        ]
+    );
+    assert_eq!(tests_to_run(&v), vec![s("packages/core/test/report.test.ts")]);
+    assert_eq!(v["commands"], serde_json::json!(["cd packages/core && npx vitest run test/report.test.ts"]));
+    // The code shown is the checkout's.
+    assert!(v["snapshots"][0]["code"].as_str().unwrap().starts_with("describe(x: number, y = 0): string {"), "{}", v["snapshots"]);
+
+    // Differential: the depth-1 files are the files where the live
+    // Language Service finds references to the changed method.
+    let engine = tsq::api::Engine::open(&t.0, Default::default()).unwrap();
+    let live = engine.inspect_live("symbol = packages/core/src/shapes.ts > Base > describe", Some(1)).unwrap();
+    let mut live_files: Vec<String> = live.result.matches[0].references.files.iter().map(|f| f.file_path.clone()).collect();
+    live_files.sort();
+    let mut ours: Vec<String> = affected(&v).into_iter().filter(|a| a.0 == 1).map(|a| a.1).collect();
+    ours.dedup();
+    assert_eq!(ours, live_files, "affected at depth 1 against live find-references");
+
+    // The text form says the same.
+    let o = tsq(&t.0, &["impact"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("api      packages/core/src/shapes.ts:7-9  Base.describe (method)"), "{text}");
+    assert!(text.contains("$ cd packages/core && npx vitest run test/report.test.ts"), "{text}");
+}
+
+#[test]
+fn a_body_only_edit_reaches_direct_callers_only() {
+    let t = workspace("impact-body");
+    edit(&t, "packages/core/src/shapes.ts", "n + s.area()", "s.area() + n");
+    let v = json(&tsq(&t.0, &["impact", "--json"]));
+    assert_eq!(changed(&v), vec![(s("body"), s("total"))]);
+    assert_eq!(affected(&v), vec![(1, s("packages/core/src/report.ts"), s("sum"), s("calls"))]);
+    assert_eq!(tests_to_run(&v), vec![s("packages/core/test/sum.test.ts")]);
+}
+
+#[test]
+fn an_interface_member_renamed_reaches_its_users_and_implementers_in_another_package() {
+    let t = workspace("impact-rename");
+    edit(&t, "packages/core/src/shapes.ts", "  area(): number;\n", "  size(): number;\n");
+    let v = json(&tsq(&t.0, &["impact", "--json"]));
+    let c = changed(&v);
+    assert_eq!(c, vec![(s("renamed"), s("Shape.size"))]);
+    assert_eq!(v["changed"][0]["renamedFrom"], "Shape.area");
+    let a = affected(&v);
+    // `total` called the old member; `Square` and `app`'s `Circle` implement the interface.
+    assert!(a.contains(&(1, s("packages/core/src/shapes.ts"), s("total"), s("referenced the removed declaration"))), "{a:?}");
+    assert!(a.iter().any(|x| x.1 == "packages/app/src/circle.ts" && x.2 == "Circle" && x.3 == "extends or implements"), "{a:?}");
+    assert!(a.iter().any(|x| x.1 == "packages/core/src/shapes.ts" && x.2 == "Square" && x.3 == "extends or implements"), "{a:?}");
+}
+
+#[test]
+fn an_overload_added_is_an_api_change_of_the_function() {
+    let t = workspace("impact-overload");
+    edit(
+        &t,
+        "packages/core/src/shapes.ts",
+        "export function total(",
+        "export function total(shapes: Shape[], scale: number): number;\nexport function total(shapes: Shape[]): number;\nexport function total(",
+    );
+    let v = json(&tsq(&t.0, &["impact", "--json"]));
+    let c = changed(&v);
+    assert!(c.iter().all(|(_, n)| n == "total") && !c.is_empty(), "{c:?}");
+    assert!(c.iter().any(|(k, _)| k == "added" || k == "api"), "{c:?}");
+    let a = affected(&v);
+    assert!(a.contains(&(1, s("packages/core/src/report.ts"), s("sum"), s("calls"))), "{a:?}");
+}
+
+#[test]
+fn a_config_edit_is_said_aloud_with_what_was_re_checked() {
+    let t = workspace("impact-config");
+    edit(&t, "packages/core/tsconfig.json", "\"target\": \"es2020\"", "\"target\": \"es2022\"");
+    let v = json(&tsq(&t.0, &["impact", "--json"]));
+    assert_eq!(v["files"][0]["path"], "packages/core/tsconfig.json");
+    let notes = v["notes"].to_string();
+    assert!(notes.contains("a configuration changed"), "{notes}");
+    assert!(v["changed"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn bad_input_is_refused_with_what_to_do() {
+    let t = workspace("impact-bad");
+    let o = tsq(&t.0, &["impact", "no-such-rev"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("unknown revision `no-such-rev`"), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = tsq(&t.0, &["impact", "--output=/tmp/x"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = tsq(&t.0, &["impact", "--path", "../.."]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("leaves the workspace"), "{}", String::from_utf8_lossy(&o.stderr));
+    // Nothing changed: exit 1.
+    let o = tsq(&t.0, &["impact"]);
+    assert_eq!(o.status.code(), Some(1), "{}", String::from_utf8_lossy(&o.stdout));
+    // Not a repository.
+    let plain = TempDir::new("impact-plain");
+    plain.write("a.ts", b"export const a = 1;\n");
+    let o = tsq(&plain.0, &["impact"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not inside a git work tree"), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+/// Generated edits (the random-edit kinds of the structure tests) on the
+/// random-edit workspaces, each committed and indexed: after each edit,
+/// every file where the live Language Service finds a reference to an
+/// API-changed declaration is in the answer (affected at depth 1, or
+/// itself changed), and every depth-1 dependent the answer gives for a
+/// declaration is in a file the live references name.
+#[test]
+fn generated_edits_affect_exactly_the_live_references() {
+    use tsq::impact::{Change, ImpactRequest};
+    let repo = common::repo();
+    let mut compared = 0;
+    for (name, dir, seed) in common::random_edit_workspaces(&repo) {
+        let t = TempDir::copy_of(&dir, &format!("impact-gen-{}", name.replace(' ', "-").replace('/', "-")));
+        common::git(&t.0, &["init", "-q"]);
+        common::git(&t.0, &["add", "-A"]);
+        common::git(&t.0, &["commit", "-q", "-m", "base"]);
+        let engine = tsq::api::Engine::open(&t.0, tsq::api::EngineOptions { embedder: Some(tsq::embed::EmbedderChoice::None), ..Default::default() }).unwrap();
+        engine.index(tsq::api::StructureMode::Occurrences, &tsq::progress::silent()).unwrap();
+        let mut rng = common::random_edits::Rng(seed);
+        for step in 0..30 {
+            let kind = (rng.next() % 10) as usize;
+            let what = common::random_edits::edit(&t.0, &mut rng, kind, step);
+            let a = engine.impact(&ImpactRequest::default(), &tsq::progress::silent()).unwrap();
+            let changed_files: std::collections::BTreeSet<&str> = a.changed.iter().map(|c| c.file.as_str()).collect();
+            for c in a.changed.iter().filter(|c| c.change == Change::Api) {
+                let (parent, member) = c.name.rsplit_once('.').map_or((None, c.name.as_str()), |(p, m)| (Some(p), m));
+                let query = match parent {
+                    Some(p) => format!("symbol = {} > {} > {member}", c.file, p.replace('.', " > ")),
+                    None => format!("symbol = {} > {member}", c.file),
+                };
+                let Ok(live) = engine.inspect_live(&query, Some(1)) else { continue };
+                let Some(m) = live
+                    .result
+                    .matches
+                    .iter()
+                    .find(|m| Some(m.symbol.line.unwrap_or(0)) >= c.lines.map(|l| l.0) && Some(m.symbol.line.unwrap_or(0)) <= c.lines.map(|l| l.1))
+                else {
+                    continue;
+                };
+                let live_files: std::collections::BTreeSet<&str> = m.references.files.iter().map(|f| f.file_path.as_str()).collect();
+                let ours: std::collections::BTreeSet<&str> = a.affected.iter().filter(|x| x.depth == 1).map(|x| x.file.as_str()).collect();
+                for f in &live_files {
+                    assert!(
+                        ours.contains(f) || changed_files.contains(f),
+                        "{name} step {step} ({what}): {query} is referenced in {f}, which the answer misses: {a:#?}"
+                    );
+                }
+                for x in a.affected.iter().filter(|x| x.depth == 1 && x.of == c.name && x.why != "extends or implements") {
+                    assert!(
+                        live_files.contains(x.file.as_str()),
+                        "{name} step {step} ({what}): {} in {} depends on {query} by the answer, not by live references {live_files:?} of {} at {:?} ({c:?})",
+                        x.name,
+                        x.file,
+                        m.symbol.kind,
+                        m.symbol.line
+                    );
+                }
+                compared += 1;
+            }
+            // The next edit is compared with this one's tree.
+            common::git(&t.0, &["add", "-A"]);
+            common::git(&t.0, &["commit", "-q", "--allow-empty", "-m", &format!("step {step}")]);
+        }
+    }
+    assert!(compared >= 10, "only {compared} API changes compared: the generated edits made too few");
+}
