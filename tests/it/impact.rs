@@ -259,7 +259,7 @@ fn generated_edits_affect_exactly_the_live_references() {
     let repo = common::repo();
     let mut compared = 0;
     for (name, dir, seed) in common::random_edit_workspaces(&repo) {
-        let t = TempDir::copy_of(&dir, &format!("impact-gen-{}", name.replace(' ', "-").replace('/', "-")));
+        let t = TempDir::copy_of(&dir, &format!("impact-gen-{}", name.replace([' ', '/'], "-")));
         common::git(&t.0, &["init", "-q"]);
         common::git(&t.0, &["add", "-A"]);
         common::git(&t.0, &["commit", "-q", "-m", "base"]);

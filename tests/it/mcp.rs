@@ -36,8 +36,9 @@ async fn codebase_search_over_an_in_process_client() -> anyhow::Result<()> {
         std::fs::write(&golden, &pretty)?;
     }
     assert_eq!(pretty, std::fs::read_to_string(&golden)?, "tools/list changed: review and re-bless");
-    let tool = &tools[0];
-    assert_eq!(tool.name, "codebase_search");
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    assert_eq!(names, vec!["change_impact", "codebase_search"]);
+    let tool = &tools[1];
     let ann = tool.annotations.as_ref().unwrap();
     assert_eq!((ann.read_only_hint, ann.destructive_hint, ann.idempotent_hint, ann.open_world_hint), (Some(true), Some(false), Some(true), Some(false)));
 
@@ -172,7 +173,7 @@ async fn the_tsq_serve_binary_over_stdio() -> anyhow::Result<()> {
     let (stdout, stdin, _child) = common::serve_stdio(cmd)?;
     let client = ().serve((stdout, stdin)).await?;
     let tools = client.list_all_tools().await?;
-    assert_eq!(tools.len(), 1);
+    assert_eq!(tools.len(), 2);
     let r = client.call_tool(CallToolRequestParams::new("codebase_search").with_arguments(args(json!({ "query": "symbol = add", "callDepth": 2 })))).await?;
     let t = texts(&r);
     assert!(t[0].contains("Called by: checkout (packages/app/src/main.ts)"), "{}", t[0]);
@@ -396,6 +397,48 @@ async fn files_created_or_deleted_after_start_are_seen_by_the_next_query() -> an
     assert!(texts(&r).join("\n").contains("No symbol"), "{:?}", texts(&r));
     let after = texts(&ask("symbol = add").await?).join("\n");
     assert!(!after.contains("refund"), "{after}");
+    client.cancel().await?;
+    Ok(())
+}
+
+/// `change_impact` through the `tsq serve` binary over stdio: the answer
+/// as text and as structured content; bad input as tool errors that say
+/// what to do.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn change_impact_over_stdio() -> anyhow::Result<()> {
+    let t = common::TempDir::new("mcp-impact");
+    t.write("tsconfig.json", br#"{ "compilerOptions": { "strict": true } }"#);
+    t.write("lib.ts", b"export function add(a: number, b: number): number {\n  return a + b;\n}\n");
+    t.write("main.ts", b"import { add } from './lib';\n\nexport function total(): number {\n  return add(1, 2);\n}\n");
+    common::git(&t.0, &["init", "-q"]);
+    common::git(&t.0, &["add", "-A"]);
+    common::git(&t.0, &["commit", "-q", "-m", "base"]);
+    t.write("lib.ts", b"export function add(a: number, b: number, c = 0): number {\n  return a + b + c;\n}\n");
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_tsq"));
+    cmd.arg("serve").arg("--root").arg(&t.0).env("TSQ_EMBEDDER", "none");
+    let (stdout, stdin, _child) = common::serve_stdio(cmd)?;
+    let client = ().serve((stdout, stdin)).await?;
+    let call = |a: Value| client.call_tool(CallToolRequestParams::new("change_impact").with_arguments(args(a)));
+    let r = call(json!({})).await?;
+    assert_ne!(r.is_error, Some(true), "{:?}", texts(&r));
+    let sc = r.structured_content.clone().expect("structured content");
+    assert_eq!(sc["changed"][0]["name"], "add");
+    assert_eq!(sc["changed"][0]["change"], "api");
+    assert_eq!(sc["affected"][0]["name"], "total");
+    assert_eq!(sc["affected"][0]["why"], "calls");
+    assert!(texts(&r)[0].contains("api      lib.ts:1-3  add (function)"), "{}", texts(&r)[0]);
+    for (bad, says) in [
+        (json!({ "base": "no-such-rev" }), "unknown revision `no-such-rev`"),
+        (json!({ "base": "--output=/tmp/x" }), "unknown revision"),
+        (json!({ "path": ["../.."] }), "leaves the workspace"),
+        (json!({ "depth": 99 }), "the depth must be between 1 and 10"),
+        (json!({ "staged": true, "base": "HEAD" }), "give one of"),
+        (json!({ "query": "x" }), "Malformed arguments"),
+    ] {
+        let r = call(bad.clone()).await?;
+        assert_eq!(r.is_error, Some(true), "{bad}");
+        assert!(texts(&r)[0].contains(says), "{bad}: {}", texts(&r)[0]);
+    }
     client.cancel().await?;
     Ok(())
 }

@@ -45,7 +45,8 @@ fn the_mcp_inspector_cli_lists_and_calls_the_tool() {
         return;
     }
     let list = inspector(&["--method", "tools/list"]);
-    assert_eq!(list["tools"][0]["name"], "codebase_search");
+    let names: Vec<&str> = list["tools"].as_array().unwrap().iter().filter_map(|t| t["name"].as_str()).collect();
+    assert_eq!(names, vec!["change_impact", "codebase_search"], "{list}");
     let call = inspector(&["--method", "tools/call", "--tool-name", "codebase_search", "--tool-arg", "query=symbol = normalize"]);
     let text = call["content"][0]["text"].as_str().unwrap();
     assert!(text.starts_with("Search: \"symbol = normalize\" | 1 result |"), "{text}");
