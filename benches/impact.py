@@ -7,7 +7,8 @@ git repository and indexed (`tsq index --embedder none`), for each of
 --targets exported functions (one per file, referenced from another file):
   1. an API edit (an optional parameter added), `tsq impact --json`
      timed (the sync included), then the edit undone;
-  2. a body-only edit (`void 0;` at the top of the body), the same;
+  2. a body-only edit (`void 0;` at the top of the body), the same (the
+     index is brought back to the base, untimed, before each edit);
   3. the baseline: `git diff --name-only` plus `grep -rnw NAME` over the
      sources, timed; its hits are compared with the compiler's references
      to the function (`tsq relations`, from the occurrence rows): hits
@@ -128,11 +129,14 @@ def main():
                 g, h = grep(root, fn)
                 grep_s.append(g)
                 git(root, "checkout", "--", rel)
+                # Back in sync with the base before the next edit (not timed).
+                subprocess.run([args.tsq, "impact", "--root", root, "--json"], capture_output=True, env=env)
                 edit(root, rel, body, "  void 0;\n")
                 s, _, out, rc = timed([args.tsq, "impact", "--root", root, "--json"], env=env)
                 if rc == 0:
                     body_s.append(s)
                 git(root, "checkout", "--", rel)
+                subprocess.run([args.tsq, "impact", "--root", root, "--json"], capture_output=True, env=env)
                 h = {x for x in h if x not in defs}
                 hits.append(len(h))
                 false.append(len(h - refs))
@@ -140,7 +144,6 @@ def main():
                 refs_n.append(len(refs))
                 print(f"  {rel} > {fn}: impact api {api_s[-1] if api_s else float('nan'):.2f} s, body {body_s[-1] if body_s else float('nan'):.2f} s; "
                       f"grep {g * 1000:.0f} ms, {len(h)} hits ({len(h - refs)} not references), {len(refs - h)} of {len(refs)} references missed")
-            # The last undo leaves the index one sync behind: not measured.
             med = lambda xs: statistics.median(xs) if xs else float("nan")  # noqa: E731
             print(f"{name}: {done} targets; tsq impact median {med(api_s):.2f} s (API edit), {med(body_s):.2f} s (body edit), "
                   f"{med(affected):.0f} affected; git diff + grep median {med(grep_s) * 1000:.0f} ms, {med(hits):.0f} hits, "
