@@ -45,9 +45,6 @@ pub struct History {
     /// question (`search::history`) and kept while the handle lives.
     #[serde(skip)]
     pub terms: std::sync::OnceLock<Vec<Vec<String>>>,
-    /// How many of the commits changed each file, computed with `terms`.
-    #[serde(skip)]
-    pub changes: std::sync::OnceLock<std::collections::HashMap<String, usize>>,
 }
 
 /// The commit `HEAD` names in the repository holding `root`, or `None`

@@ -36,11 +36,7 @@ fn terms(text: &str) -> Vec<String> {
 /// With `relative`, each commit's score is first divided by the score of
 /// a subject that is the question itself, and a file's summed vote kept at
 /// most 1.0: a file only weak matches voted for gains little.
-///
-/// With `by_changes`, each file's vote is weighed by how rarely it changes,
-/// `ln((N + 1) / (n_f + 0.5)) / ln(N + 1)` over the `N` commits, `n_f` of
-/// which changed it: a file most commits touch gains little from any.
-pub fn votes(history: &History, query: &str, relative: bool, by_changes: bool) -> Vec<(String, f64)> {
+pub fn votes(history: &History, query: &str, relative: bool) -> Vec<(String, f64)> {
     let q: HashSet<String> = terms(query).into_iter().collect();
     if q.is_empty() || history.commits.is_empty() {
         return Vec::new();
@@ -85,22 +81,6 @@ pub fn votes(history: &History, query: &str, relative: bool, by_changes: bool) -
         let files = &history.commits[i].files;
         for f in files {
             *votes.entry(f).or_default() += s / files.len() as f64;
-        }
-    }
-    if by_changes {
-        let changes = history.changes.get_or_init(|| {
-            let mut m: HashMap<String, usize> = HashMap::new();
-            for c in &history.commits {
-                for f in &c.files {
-                    *m.entry(f.clone()).or_default() += 1;
-                }
-            }
-            m
-        });
-        let scale = (n + 1.0).ln();
-        for (f, v) in votes.iter_mut() {
-            let n_f = changes.get(*f).copied().unwrap_or(0) as f64;
-            *v *= ((n + 1.0) / (n_f + 0.5)).ln().clamp(0.0, scale) / scale;
         }
     }
     let top = if relative { own } else { votes.values().copied().fold(0.0, f64::max) };
@@ -153,6 +133,7 @@ mod tests {
     #[test]
     fn past_subjects_like_the_question_vote_for_their_files() {
         let history = History {
+            terms: Default::default(),
             head: "h".into(),
             commits: vec![
                 commit("fix(persist): restore the cache after a cross-tab message", &["src/broadcast.ts"]),
@@ -160,34 +141,18 @@ mod tests {
                 commit("handle errors in broadcast channel messages", &["src/broadcast.ts", "src/utils.ts"]),
                 commit("update readme wording", &["src/index.ts"]),
             ],
-            ..Default::default()
         };
-        let v = votes(&history, "recover from errors while applying an incoming cross-tab message", false, false);
+        let v = votes(&history, "recover from errors while applying an incoming cross-tab message", false);
         assert_eq!(v.first().map(|(f, s)| (f.as_str(), *s)), Some(("src/broadcast.ts", 1.0)));
         assert!(v.iter().any(|(f, s)| f == "src/utils.ts" && *s > 0.0 && *s < 1.0));
         assert!(!v.iter().any(|(f, _)| f == "src/retryer.ts" || f == "src/index.ts"), "{v:?}");
-        assert!(votes(&history, "the a of", false, false).is_empty());
-        assert!(votes(&History::default(), "broadcast message", false, false).is_empty());
+        assert!(votes(&history, "the a of", false).is_empty());
+        assert!(votes(&History::default(), "broadcast message", false).is_empty());
         // Relative votes: below the strongest file's 1.0, since no past
         // subject is the question itself; a subject that is gets 1.0.
-        let r = votes(&history, "recover from errors while applying an incoming cross-tab message", true, false);
+        let r = votes(&history, "recover from errors while applying an incoming cross-tab message", true);
         assert!(r.iter().all(|(_, s)| *s > 0.0 && *s < 1.0), "{r:?}");
-        let same = votes(&history, "update readme wording", true, false);
+        let same = votes(&history, "update readme wording", true);
         assert_eq!(same.first().map(|(f, s)| (f.as_str(), *s)), Some(("src/index.ts", 1.0)));
-    }
-
-    #[test]
-    fn a_file_most_commits_touch_gains_little_from_any() {
-        let mut commits = vec![commit("handle broadcast errors", &["src/hub.ts", "src/broadcast.ts"])];
-        for i in 0..20 {
-            commits.push(commit(&format!("tweak thing {i}"), &["src/hub.ts"]));
-        }
-        let history = History { commits, ..Default::default() };
-        let flat = votes(&history, "broadcast errors", false, false);
-        assert_eq!(flat.iter().find(|(f, _)| f == "src/hub.ts").map(|(_, v)| *v), Some(1.0), "{flat:?}");
-        let weighed = votes(&history, "broadcast errors", false, true);
-        let of = |f: &str| weighed.iter().find(|(g, _)| g == f).map(|(_, v)| *v).unwrap();
-        assert_eq!(of("src/broadcast.ts"), 1.0, "{weighed:?}");
-        assert!(of("src/hub.ts") < 0.2, "{weighed:?}");
     }
 }

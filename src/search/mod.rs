@@ -227,7 +227,7 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
     let history_votes: std::collections::HashMap<String, f64> = match history {
         Some(h) => {
             let t = Instant::now();
-            let votes = history::votes(&h, query, shape.steps.history_relative, shape.steps.history_idf);
+            let votes = history::votes(&h, query, shape.steps.history_relative);
             history::take_in(index, &mut cands, &votes, query, &filter)?;
             tracing::debug!(ms = t.elapsed().as_millis() as u64, commits = h.commits.len(), files = votes.len(), "history votes read");
             votes.into_iter().collect()

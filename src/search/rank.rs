@@ -63,8 +63,6 @@ pub(crate) struct QueryShape<'q> {
     pub symbolic: bool,
     /// It asks a question rather than states a change (`is_question`).
     pub question: bool,
-    /// It states a change, as a commit subject does (`states_change`).
-    pub change: bool,
     /// How much each content word says as path evidence
     /// (`paths::specificity`), when `Steps::path_specificity` is on.
     pub path_weights: Option<std::collections::HashMap<String, f64>>,
@@ -81,7 +79,6 @@ impl<'q> QueryShape<'q> {
             types_asked: super::shape::asks_for_types(query),
             symbolic: steps.symbols && is_symbol_query(query, &identifiers(query)),
             question: super::shape::is_question(query),
-            change: super::shape::states_change(query),
             path_weights: None,
             steps,
         }
@@ -92,7 +89,7 @@ impl<'q> QueryShape<'q> {
     /// `Steps::file_level_questions`, one that states a change rather
     /// than asks a question, as the past subjects do.
     pub(crate) fn reads_file_level(&self) -> bool {
-        !self.symbolic && (self.steps.file_level_questions || if self.steps.change_only { self.change } else { !self.question })
+        !self.symbolic && (self.steps.file_level_questions || !self.question)
     }
 
     /// Whether the type step may demote this chunk: the step is on, the

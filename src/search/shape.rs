@@ -188,18 +188,6 @@ const CHANGE_VERBS: &[&str] = &[
     "should",
 ];
 
-/// Whether a query states a change as a commit subject does: it opens
-/// with a change verb and says what on (`without_change_verb`), or with a
-/// conventional commit prefix (`fix: …`, `feat(router): …`).
-pub fn states_change(query: &str) -> bool {
-    let q = query.trim_start();
-    let prefix = q.split_once(':').map(|(p, _)| p.trim_end_matches('!')).filter(|p| {
-        let kind = p.split_once('(').map_or(*p, |(k, scope)| if scope.ends_with(')') { k } else { "" });
-        ["fix", "feat", "perf", "refactor", "chore", "docs", "test", "build", "ci", "style", "revert"].contains(&kind)
-    });
-    prefix.is_some() || without_change_verb(q).is_some()
-}
-
 /// A query without the change verb it opens with, when it opens with one
 /// and two or more words follow it.
 pub(crate) fn without_change_verb(query: &str) -> Option<&str> {
@@ -286,22 +274,6 @@ pub(crate) fn is_data_only(kind: &str, source: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_change_is_a_change_verb_or_a_commit_prefix_not_a_noun_phrase() {
-        for q in [
-            "fix hydration mismatch for text nodes",
-            "Add retry delay to mutations",
-            "fix(router): keep the base path",
-            "feat!: drop node 16",
-            "prevent double render on suspense",
-        ] {
-            assert!(states_change(q), "{q}");
-        }
-        for q in ["hydration mismatch for text nodes", "the query cache", "fix", "how to fix the cache", "note: this is a label", "router dispatch"] {
-            assert!(!states_change(q), "{q}");
-        }
-    }
 
     #[test]
     fn questions_are_told_from_changes() {

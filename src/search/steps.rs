@@ -108,15 +108,6 @@ pub struct Steps {
     /// gain on changes and lose on questions (benches/README.md, the
     /// eleventh pass).
     pub file_level_questions: bool,
-    /// The file-level signals read only queries that state a change: one
-    /// that opens with a change verb ("fix …", "add …":
-    /// `shape::states_change`) or a conventional commit prefix
-    /// (`fix(router): …`), not every query that is not a question.
-    pub change_only: bool,
-    /// A file's history vote is weighed against how often the file
-    /// changes, as IDF weighs a term (`history::votes`): a hub file most
-    /// commits touch gains little from any one subject.
-    pub history_idf: bool,
     /// Whole-file evidence (`rank::file_boost`): each candidate
     /// gains this share of the top score times its file's BM25 over whole
     /// files (`Index::file_bm25`) relative to the best file's; 0.0: off.
@@ -195,8 +186,6 @@ impl Steps {
         history: 0.0,
         history_relative: false,
         file_level_questions: false,
-        change_only: false,
-        history_idf: false,
         whole_files: 0.0,
         change_verbs: Verbs::Kept,
         data_as_types: false,
@@ -237,8 +226,6 @@ impl Steps {
         history: HISTORY,
         history_relative: true,
         file_level_questions: false,
-        change_only: false,
-        history_idf: false,
         whole_files: WHOLE_FILES,
         change_verbs: Verbs::Kept,
         data_as_types: true,

@@ -209,9 +209,6 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, set: Option<&str>, rows: 
         ("tsq, default without whole-file evidence", Some(Steps { whole_files: 0.0, ..Steps::DEFAULT })),
         ("tsq, default without either file-level signal", Some(Steps { history: 0.0, whole_files: 0.0, ..Steps::DEFAULT })),
         ("tsq, default, file-level signals on questions too", Some(Steps { file_level_questions: true, ..Steps::DEFAULT })),
-        ("tsq, default, file-level signals only on stated changes", Some(Steps { change_only: true, ..Steps::DEFAULT })),
-        ("tsq, default, history votes weighed by how often a file changes", Some(Steps { history_idf: true, ..Steps::DEFAULT })),
-        ("tsq, default, both (stated changes only, weighed votes)", Some(Steps { change_only: true, history_idf: true, ..Steps::DEFAULT })),
         (
             "tsq, before file-level, whole files 0.3, relative history 0.5, 10 more files",
             Some(Steps { whole_files: tsq::search::rank::WHOLE_FILES, history: 0.5, history_relative: true, more_files: 10, ..NO_FILE_LEVEL }),
@@ -297,12 +294,12 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, set: Option<&str>, rows: 
                     let votes = index.history().map(|h| {
                         // The first question of a handle reads every subject's terms
                         // (here a fresh copy's); later ones reuse them.
-                        let fresh = History { head: h.head.clone(), commits: h.commits.clone(), ..Default::default() };
+                        let fresh = History { head: h.head.clone(), commits: h.commits.clone(), terms: Default::default() };
                         let t = std::time::Instant::now();
-                        let votes = tsq::search::history::votes(&fresh, &q.query, false, false);
+                        let votes = tsq::search::history::votes(&fresh, &q.query, false);
                         let first = t.elapsed().as_secs_f64() * 1000.0;
                         let t = std::time::Instant::now();
-                        tsq::search::history::votes(&fresh, &q.query, false, false);
+                        tsq::search::history::votes(&fresh, &q.query, false);
                         vote_ms.push((first, t.elapsed().as_secs_f64() * 1000.0));
                         votes
                     });

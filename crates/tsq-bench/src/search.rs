@@ -152,9 +152,6 @@ const ABLATION: &[(&str, Steps)] = &[
     ("  default without whole-file evidence", Steps { whole_files: 0.0, ..Steps::DEFAULT }),
     ("  default without either file-level signal", Steps { history: 0.0, whole_files: 0.0, ..Steps::DEFAULT }),
     ("  default, file-level signals on questions too", Steps { file_level_questions: true, ..Steps::DEFAULT }),
-    ("  default, file-level signals only on stated changes", Steps { change_only: true, ..Steps::DEFAULT }),
-    ("  default, history votes weighed by how often a file changes", Steps { history_idf: true, ..Steps::DEFAULT }),
-    ("  default, both (stated changes only, weighed votes)", Steps { change_only: true, history_idf: true, ..Steps::DEFAULT }),
     ("  before file-level, relative history 0.5, 10 more files", Steps { history: 0.5, history_relative: true, more_files: 10, ..NO_FILE_LEVEL }),
     ("  before file-level, whole files 0.3", Steps { whole_files: tsq::search::rank::WHOLE_FILES, ..NO_FILE_LEVEL }),
     (
