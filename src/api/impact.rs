@@ -13,6 +13,14 @@ use crate::progress::Progress;
 use crate::structure::occurrences::Graph;
 use crate::structure::rows::DeclarationRow;
 
+/// One changed source file, compared: git's record of it, its changed
+/// declarations, and its text now.
+struct Compared<'g> {
+    file: &'g imp::changes::FileChange,
+    changed: Vec<Changed>,
+    after: Option<std::sync::Arc<str>>,
+}
+
 /// What the rows said before the sync, for files whose rows were made
 /// from the base's text: each declaration's compiler signature and id.
 #[derive(Default)]
@@ -78,8 +86,7 @@ impl Engine {
         let parser = self.parser()?;
         let mut files = Vec::new();
         let mut notes = Vec::new();
-        // (file, its changed declarations, the after text)
-        let mut compared: Vec<(String, Vec<Changed>, Option<std::sync::Arc<str>>)> = Vec::new();
+        let mut compared: Vec<Compared> = Vec::new();
         for f in &git.files {
             let source = crate::source::is_supported(std::path::Path::new(&f.path));
             let mut note = f.unreadable.clone();
@@ -116,17 +123,15 @@ impl Engine {
             }
             let before = f.before.as_ref().map(|t| parser.parse_text(&f.before_path, t.clone()));
             let after_parsed = after.as_ref().map(|t| parser.parse_text(&f.path, t.to_string()));
-            compared.push((f.path.clone(), declarations::compare(before.as_ref(), after_parsed.as_ref()), after));
+            compared.push(Compared { file: f, changed: declarations::compare(before.as_ref(), after_parsed.as_ref()), after });
         }
         // Before the sync: the compiler's view of the base where the rows
         // were made from it (signatures, and the removed declarations' ids).
-        let wanted: Vec<(String, &str, Vec<String>)> = git
-            .files
+        let wanted: Vec<(String, &str, Vec<String>)> = compared
             .iter()
-            .filter_map(|f| {
-                let (_, changed, _) = compared.iter().find(|(p, _, _)| *p == f.path)?;
-                let names: Vec<String> = changed.iter().filter_map(|c| c.before.as_ref()).filter_map(|d| d.names.last().cloned()).collect();
-                Some((f.before_path.clone(), f.before.as_deref()?, names))
+            .filter_map(|c| {
+                let names: Vec<String> = c.changed.iter().filter_map(|c| c.before.as_ref()).filter_map(|d| d.names.last().cloned()).collect();
+                Some((c.file.before_path.clone(), c.file.before.as_deref()?, names))
             })
             .collect();
         let (before, removed_rows) = {
@@ -136,12 +141,11 @@ impl Engine {
             // (symbol id, `Parent.name`) of each removed or renamed declaration.
             let removed_ids: Vec<(String, String)> = compared
                 .iter()
-                .flat_map(|(p, changed, _)| {
-                    let before_path = git.files.iter().find(|f| &f.path == p).map_or(p.clone(), |f| f.before_path.clone());
+                .flat_map(|f| {
                     let before = &before;
-                    changed.iter().filter(|c| matches!(c.change, Change::Removed | Change::Renamed)).filter_map(move |c| {
+                    f.changed.iter().filter(|c| matches!(c.change, Change::Removed | Change::Renamed)).filter_map(move |c| {
                         let dotted = c.before.as_ref()?.names.join(".");
-                        let id = before.declared.get(&(before_path.clone(), dotted.clone()))?.1.clone()?;
+                        let id = before.declared.get(&(f.file.before_path.clone(), dotted.clone()))?.1.clone()?;
                         Some((id, dotted))
                     })
                 })
@@ -159,8 +163,8 @@ impl Engine {
         let mut changed: Vec<(ChangedDeclaration, Option<String>)> = Vec::new();
         let mut ids = Vec::new();
         let mut containers = Vec::new();
-        for (path, list, after_text) in &compared {
-            let before_path = git.files.iter().find(|f| &f.path == path).map_or(path.clone(), |f| f.before_path.clone());
+        for Compared { file, changed: list, after: after_text } in &compared {
+            let (path, before_path) = (&file.path, &file.before_path);
             for c in list {
                 let d = c.after.as_ref().or(c.before.as_ref()).expect("a change has a side");
                 let dotted = d.names.join(".");
@@ -219,38 +223,12 @@ impl Engine {
         let mut affected = Vec::new();
         for r in removed_rows.iter().filter(|r| r.role != "definition" && r.role != "import" && crate::structure::occurrences::user_file(&r.relative_path)) {
             let Some((_, of)) = removed_ids.iter().find(|(id, _)| *id == r.symbol) else { continue };
-            let of = of.clone();
-            let (node, entry) = match decls.get(&r.enclosing) {
-                Some((file, d)) => (
-                    Node::Decl(r.enclosing.clone()),
-                    Affected {
-                        file: file.to_string(),
-                        name: reach::display_name(d),
-                        kind: d.kind.clone(),
-                        lines: (d.line, d.end_line),
-                        depth: 1,
-                        why: "referenced the removed declaration".into(),
-                        of,
-                        line: r.line,
-                    },
-                ),
-                None => (
-                    Node::File(r.relative_path.clone()),
-                    Affected {
-                        file: r.relative_path.clone(),
-                        name: "(top-level code)".into(),
-                        kind: "module".into(),
-                        lines: (r.line, r.line),
-                        depth: 1,
-                        why: "referenced the removed declaration".into(),
-                        of,
-                        line: r.line,
-                    },
-                ),
-            };
+            let node = if decls.get(&r.enclosing).is_some() { Node::Decl(r.enclosing.clone()) } else { Node::File(r.relative_path.clone()) };
             if !removed_nodes.contains(&node) {
+                // The removed id is not in the graph now: its name comes from the base.
+                let edge = reach::Edge { node: node.clone(), of: r.symbol.clone(), why: "referenced the removed declaration", line: r.line };
+                affected.push(Affected { of: of.clone(), ..reach::entry(&decls, &edge, 1) });
                 removed_nodes.push(node);
-                affected.push(entry);
             }
         }
         // Listed once, for the strongest reason: a changed declaration is the
@@ -271,10 +249,7 @@ impl Engine {
         let mut start: Vec<Node> = all.iter().cloned().map(Node::Decl).collect();
         start.extend(removed_nodes);
         for a in &affected {
-            start.push(match decls.graph.declarations.iter().find(|(f, d)| *f == a.file && reach::display_name(d) == a.name && d.line == a.lines.0) {
-                Some((_, d)) => Node::Decl(d.id.clone()),
-                None => Node::File(a.file.clone()),
-            });
+            start.push(a.id.clone().map_or_else(|| Node::File(a.file.clone()), Node::Decl));
         }
         start.extend(
             files

@@ -133,6 +133,10 @@ pub struct Affected {
     pub of: String,
     /// The line of the reference.
     pub line: u32,
+    /// Its symbol id (`None` for top-level code): where the search for
+    /// tests goes on from.
+    #[serde(skip)]
+    pub(crate) id: Option<String>,
 }
 
 /// A test file that reaches the change, and how many steps away.

@@ -237,6 +237,7 @@ pub fn entry(decls: &Declarations<'_>, e: &Edge, level: usize) -> Affected {
                 why: e.why.to_string(),
                 of,
                 line: e.line,
+                id: Some(id.clone()),
             }
         }
         Node::File(f) => Affected {
@@ -248,6 +249,7 @@ pub fn entry(decls: &Declarations<'_>, e: &Edge, level: usize) -> Affected {
             why: e.why.to_string(),
             of,
             line: e.line,
+            id: None,
         },
     }
 }

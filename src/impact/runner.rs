@@ -74,7 +74,9 @@ pub fn commands(root: &Path, tests: &[String]) -> (Vec<String>, Vec<String>) {
         let entry = by_package.entry(package.clone().unwrap_or_default()).or_insert_with(|| {
             let runner = package.as_ref().and_then(|p| {
                 let file = if p.is_empty() { root.join("package.json") } else { root.join(p).join("package.json") };
-                crate::config::read_bounded(&file).ok().and_then(|text| runner_of(&text))
+                // A checkout's package.json may be a link out of the root: not read.
+                let inside = file.canonicalize().ok().filter(|f| root.canonicalize().is_ok_and(|r| f.starts_with(r)))?;
+                crate::config::read_bounded(&inside).ok().and_then(|text| runner_of(&text))
             });
             (runner, Vec::new())
         });
