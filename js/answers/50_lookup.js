@@ -284,5 +284,5 @@
   };
 
   // The occurrence pass stores each declaration's lookup parts (js/occurrences/60_occurrences.js).
-  Object.assign(L, { lookupMatch, snapshot });
+  globalThis.tsqLookupParts = { lookupMatch, snapshot };
 })(globalThis);

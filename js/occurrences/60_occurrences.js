@@ -14,6 +14,7 @@
 ((globalThis) => {
   const SK = ts.SyntaxKind;
   const L = globalThis.tsqLs;
+  const { lookupMatch, snapshot } = globalThis.tsqLookupParts;
   const { baseId, declName, fileIds, externalId, externalMember, symbolId, resolveAlias } = globalThis.tsqSymbolIds;
   const { moduleEdges, augmentedFiles, resolutionInputs, apiText, dependencies } = globalThis.tsqFileInputs;
 
@@ -523,7 +524,7 @@
     const checker = program.getTypeChecker();
     const fi = fileIndex === undefined ? program.getSourceFiles().indexOf(sf) : fileIndex;
     const out = [];
-    const units = new Map(); // L.snapshot's cache for this file
+    const units = new Map(); // snapshot's cache for this file
     const visit = (node) => {
       if (L.DECLARATION_KINDS.has(node.kind)) {
         const containers = L.containers(node);
@@ -536,11 +537,11 @@
           item: d ? d.item : null,
           meaning: d ? d.meaning : 7,
           ord: pi * 2 ** 40 + fi * 2 ** 20 + out.length,
-          match: L.lookupMatch(project, sf, node),
+          match: lookupMatch(project, sf, node),
           // Ranges, never text: the index is a cache of positions
           // (`src/structure/checkout.rs` slices the code from the
           // checkout's file when an answer shows it).
-          snapshot: L.snapshot(project, sf, [node.kind === SK.VariableDeclaration ? node.parent.parent : node], units, symbols, true),
+          snapshot: snapshot(project, sf, [node.kind === SK.VariableDeclaration ? node.parent.parent : node], units, symbols, true),
           signature: L.signature(checker, node),
           modifiers: L.modifiers(node),
           supertypes: [],

@@ -209,8 +209,8 @@
       if (changed.length) this.invalidate(changed);
     }
 
-    /** Parses this project's lib files into the shared lib registry, as
-     *  its program build would (`options.lib`, else the default lib, then
+    /** Parses and binds this project's lib files in the shared lib
+     *  registry, as its program build would (`options.lib`, else the default lib, then
      *  their `/// <reference lib>`s), without building the program. */
     parseLibs() {
       const o = this.options;
@@ -225,6 +225,9 @@
         const snapshot = this.host.getScriptSnapshot(fileName);
         if (!snapshot) continue;
         const sf = this.registry.acquireDocumentWithKey(fileName, fileName, o, "", snapshot, scriptVersion(fileName), ts.ScriptKind.TS, {});
+        // Bound as the checker would bind it (it skips a bound file): the
+        // binding of a shared lib file is reused by every program.
+        ts.bindSourceFile(sf, o);
         for (const ref of sf.libReferenceDirectives || []) queue.push(ts.libMap.get(ts.toFileNameLowerCase(ref.fileName)));
       }
     }

@@ -134,10 +134,14 @@ impl Engine {
                 Some((c.file.before_path.clone(), c.file.before.as_deref()?, names))
             })
             .collect();
-        let (before, removed_rows) = {
+        let (before, removed_rows, resolved_before) = {
             let guard = self.open_index()?;
             let index = guard.as_ref().expect("opened above");
             let before = if index.has_occurrences()? { Before::read(index, &wanted)? } else { Before::default() };
+            // What each file's imports resolved to (the compiler's answer
+            // when its rows were made): a config, package.json or created
+            // file can send an unchanged file's import elsewhere.
+            let resolved_before = resolved_imports(&index.occ_files(false)?);
             // (symbol id, `Parent.name`) of each removed or renamed declaration.
             let removed_ids: Vec<(String, String)> = compared
                 .iter()
@@ -152,7 +156,7 @@ impl Engine {
                 .collect();
             let symbols: Vec<String> = removed_ids.iter().map(|(id, _)| id.clone()).collect();
             let rows = if symbols.is_empty() { Vec::new() } else { index.occurrences_of(&symbols, false)? };
-            (before, (removed_ids, rows))
+            (before, (removed_ids, rows), resolved_before)
         };
         let sync = self.sync_occurrences_of(&tree, progress)?;
         let guard = lock(&self.index);
@@ -239,6 +243,8 @@ impl Engine {
         containers.dedup();
         containers.retain(|(c, _)| !all.contains(c));
         affected.extend(reach::affected(index, &decls, &api, &containers, &body, req.depth, &listed).map_err(structure_error)?);
+        let occ_files = index.occ_files(false)?;
+        affected.extend(resolved_elsewhere(&decls, &resolved_before, &resolved_imports(&occ_files), &files));
         affected.sort_by(|a, b| a.depth.cmp(&b.depth).then_with(|| a.file.cmp(&b.file)).then(a.lines.0.cmp(&b.lines.0)));
         let removed_unknown = changed.iter().filter(|(c, _)| matches!(c.change, Change::Removed | Change::Renamed)).count() > removed_ids.len();
         if removed_unknown {
@@ -260,7 +266,6 @@ impl Engine {
         );
         start.sort();
         start.dedup();
-        let occ_files = index.occ_files(false)?;
         let (tests, cut) = reach::tests(index, &decls, &start, &occ_files).map_err(structure_error)?;
         if cut {
             notes.push("the search for tests stopped at its bound (24 levels or 20,000 declarations): more tests may reach the change".into());
@@ -298,4 +303,47 @@ impl Engine {
             structure,
         })
     }
+}
+
+/// Each indexed file's resolved imports and re-exports, sorted.
+fn resolved_imports(files: &[crate::index::occurrences::OccFileRow]) -> HashMap<String, Vec<String>> {
+    files
+        .iter()
+        .map(|f| {
+            let mut to: Vec<String> = f.imports.iter().chain(&f.reexports).cloned().collect();
+            to.sort();
+            to.dedup();
+            (f.relative_path.clone(), to)
+        })
+        .collect()
+}
+
+/// The unchanged files whose imports the compiler now resolves to other
+/// files than when their rows were made from the base (a `paths` remap, a
+/// package.json's `exports`, a created file that shadows a lookup): their
+/// top-level code is affected at depth 1, with what it resolves to now.
+fn resolved_elsewhere(
+    decls: &Declarations<'_>,
+    before: &HashMap<String, Vec<String>>,
+    now: &HashMap<String, Vec<String>>,
+    changed: &[ChangedFile],
+) -> Vec<Affected> {
+    let mut out = Vec::new();
+    for (path, to) in now {
+        let Some(was) = before.get(path) else { continue };
+        if was == to || changed.iter().any(|f| f.path == *path) {
+            continue;
+        }
+        let gained: Vec<&str> = to.iter().filter(|t| !was.contains(t)).map(String::as_str).collect();
+        let lost: Vec<&str> = was.iter().filter(|t| !to.contains(t)).map(String::as_str).collect();
+        let of = match (gained.is_empty(), lost.is_empty()) {
+            (false, false) => format!("{} (was {})", gained.join(", "), lost.join(", ")),
+            (false, true) => gained.join(", "),
+            _ => format!("no longer {}", lost.join(", ")),
+        };
+        let edge = reach::Edge { node: Node::File(path.clone()), of, why: "its imports now resolve elsewhere", line: 1 };
+        out.push(reach::entry(decls, &edge, 1));
+    }
+    out.sort_by(|a, b| a.file.cmp(&b.file));
+    out
 }

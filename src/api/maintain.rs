@@ -182,7 +182,7 @@ impl Engine {
     /// Opens the warm workspace and parses the lib files of the projects
     /// of the files modified last (likely the ones an incremental sync
     /// checks). A failure here is the occurrence sync's to report.
-    fn prepare_structure(&self, tree: &crate::source::Tree) {
+    pub(super) fn prepare_structure(&self, tree: &crate::source::Tree) {
         let started = std::time::Instant::now();
         let result = self.workspace(tree, &crate::progress::silent()).and_then(|ws| Ok(ws.parse_libs(&recently_modified(tree, super::WARM_FILES))?));
         match result {

@@ -73,10 +73,29 @@ impl Engine {
     /// `sync_occurrences` for a walk the caller made. Waits for a pass
     /// another thread is running (then finds little or nothing to do).
     pub(super) fn sync_occurrences_of(&self, tree: &Tree, progress: &dyn Progress) -> Result<OccurrenceReport, EngineError> {
-        self.sync_tree(tree, progress)?;
+        // A fresh CLI process whose rows are stale needs the service
+        // isolate, the projects and their lib files: they are prepared on
+        // the other core while the chunk sync parses (as `tsq index` does).
+        // Fresh rows, or a warm workspace, start nothing.
+        if self.options.background.is_none() && lock(&self.workspace).is_none() && self.rows_stale(tree)? {
+            std::thread::scope(|s| {
+                s.spawn(|| self.prepare_structure(tree));
+                self.sync_tree(tree, progress)
+            })?;
+        } else {
+            self.sync_tree(tree, progress)?;
+        }
         let _pass = lock(&self.occurrence_pass);
         let _across = self.pass_lock(true)?;
         self.run_occurrence_sync(tree, progress, None)
+    }
+
+    /// Whether the occurrence rows would be re-indexed (the builder
+    /// rule's pending count), read before the chunk sync.
+    fn rows_stale(&self, tree: &Tree) -> Result<bool, EngineError> {
+        let guard = self.open_index()?;
+        let index = guard.as_ref().expect("opened above");
+        Ok(index.has_occurrences()? && occurrences::needs_sync(index, tree, &self.view).map_err(structure_error)?)
     }
 
     /// The index's occurrence pass lock, which orders passes across

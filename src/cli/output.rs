@@ -1,5 +1,5 @@
-//! Text and JSON rendering for the CLI. The only CLI code that formats for
-//! users.
+//! Text and JSON rendering shared by the CLI's commands (`index`, `trust`
+//! and `doctor` also print their own short reports).
 
 use std::io::Write;
 

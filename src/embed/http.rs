@@ -1,4 +1,4 @@
-//! The one HTTP path of tsq: JSON POSTs with a bearer key, request timeouts,
+//! The embedders' HTTP path: JSON POSTs with a bearer key, request timeouts,
 //! and retries on 429 and 5xx (exponential backoff with jitter, honouring
 //! `Retry-After`) within a total time limit. No retry on other 4xx. The key
 //! never appears in an error, a log line or a `Debug` print.

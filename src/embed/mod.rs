@@ -1,7 +1,8 @@
 //! The embedding stage: the `Embedder` trait and its backends (Voyage over
 //! HTTP, the local MiniLM run by tsq's own forward pass), plus the Voyage
 //! reranker.
-//! This module is the only one in tsq that does network IO.
+//! Voyage's HTTP calls are one of tsq's two network paths; the other is
+//! `share::remote` (a team's S3 store).
 
 pub mod code_table;
 mod http;

@@ -247,6 +247,64 @@ fn bad_input_is_refused_with_what_to_do() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("not inside a git work tree"), "{}", String::from_utf8_lossy(&o.stderr));
 }
 
+/// One package whose `Shape` is augmented from another file, a global
+/// `Window` member declared in a module's `declare global`, and an import
+/// through a `paths` alias. Committed, indexed.
+fn ambient_workspace(name: &str) -> TempDir {
+    let t = TempDir::new(name);
+    t.write(
+        "tsconfig.json",
+        br##"{ "compilerOptions": { "target": "es2020", "module": "esnext", "moduleResolution": "bundler", "strict": true, "paths": { "#s": ["./src/shapes.ts"] } }, "include": ["src"] }"##,
+    );
+    t.write("src/shapes.ts", b"export interface Shape {\n  area(): number;\n}\n\nexport function total(shapes: Shape[]): number {\n  return shapes.reduce((n, s) => n + s.area(), 0);\n}\n");
+    t.write("src/augment.ts", b"import \"./shapes\";\n\ndeclare module \"./shapes\" {\n  interface Shape {\n    color?: string;\n  }\n}\n");
+    t.write("src/paint.ts", b"import { Shape } from \"./shapes\";\n\nexport function paint(s: Shape): string {\n  return s.color ?? \"none\";\n}\n");
+    t.write("src/globals.d.ts", b"declare global {\n  interface Window {\n    tsqFlag: boolean;\n  }\n}\nexport {};\n");
+    t.write("src/flag.ts", b"export function flagged(w: Window): boolean {\n  return w.tsqFlag;\n}\n");
+    t.write("src/shapes2.ts", b"export function total(xs: number[]): number {\n  return xs.length;\n}\n");
+    t.write("src/use.ts", b"import { total } from \"#s\";\n\nexport function useTotal(): number {\n  return total([]);\n}\n");
+    common::git(&t.0, &["init", "-q"]);
+    common::git(&t.0, &["add", "-A"]);
+    common::git(&t.0, &["commit", "-q", "-m", "base"]);
+    let o = tsq(&t.0, &["index", "--embedder", "none", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    t
+}
+
+#[test]
+fn a_module_augmentation_gaining_a_member_reaches_the_users_of_the_augmented_interface() {
+    let t = ambient_workspace("impact-augment");
+    edit(&t, "src/augment.ts", "    color?: string;\n", "    color?: string;\n    shade?: number;\n");
+    let v = json(&tsq(&t.0, &["impact", "--json"]));
+    let c = changed(&v);
+    assert!(c.contains(&(s("added"), s("./shapes.Shape.shade"))), "{c:?}");
+    let a = affected(&v);
+    // The merged interface's users, in both files that name it.
+    assert!(a.contains(&(1, s("src/paint.ts"), s("paint"), s("uses the type"))), "{a:?}");
+    assert!(a.contains(&(1, s("src/shapes.ts"), s("total"), s("uses the type"))), "{a:?}");
+}
+
+#[test]
+fn a_declare_global_member_retyped_reaches_its_readers() {
+    let t = ambient_workspace("impact-global");
+    edit(&t, "src/globals.d.ts", "tsqFlag: boolean;", "tsqFlag: string;");
+    let v = json(&tsq(&t.0, &["impact", "--json"]));
+    assert_eq!(changed(&v), vec![(s("api"), s("global.Window.tsqFlag"))]);
+    assert_eq!(v["changed"][0]["afterSignature"], "tsqFlag: string");
+    assert_eq!(affected(&v), vec![(1, s("src/flag.ts"), s("flagged"), s("references"))]);
+}
+
+#[test]
+fn a_paths_remap_names_the_files_whose_imports_now_resolve_elsewhere() {
+    let t = ambient_workspace("impact-paths");
+    edit(&t, "tsconfig.json", "./src/shapes.ts", "./src/shapes2.ts");
+    let v = json(&tsq(&t.0, &["impact", "--json"]));
+    assert!(v["notes"].to_string().contains("a configuration changed"), "{}", v["notes"]);
+    let a = affected(&v);
+    assert_eq!(a, vec![(1, s("src/use.ts"), s("(top-level code)"), s("its imports now resolve elsewhere"))]);
+    assert_eq!(v["affected"][0]["of"], "src/shapes2.ts (was src/shapes.ts)");
+}
+
 /// Generated edits (the random-edit kinds of the structure tests) on the
 /// random-edit workspaces, each committed and indexed: after each edit,
 /// every file where the live Language Service finds a reference to an
