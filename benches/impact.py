@@ -12,10 +12,13 @@ git repository and indexed (`tsq index --embedder none`), for each of
   3. the baseline: `git diff --name-only` plus `grep -rnw NAME` over the
      sources, timed; its hits are compared with the compiler's references
      to the function (`tsq relations`, from the occurrence rows): hits
-     that are not references (false), and references grep misses.
+     that are not references (false), and references grep misses;
+  4. with --serve: the same edits asked of a warm `tsq serve` over MCP
+     (`change_impact`), after --idle seconds idle following its first
+     answer: the agent's path, whose programs stay warm.
 Medians are printed beside the baseline; nothing here is a test.
 
-  python3 benches/impact.py [--targets N] [--tsq PATH] CORPUS...
+  python3 benches/impact.py [--targets N] [--serve] [--idle S] [--tsq PATH] CORPUS...
 """
 import argparse
 import json
@@ -29,6 +32,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from occurrences import fresh_copies, timed  # noqa: E402
+from serve_edit import Mcp  # noqa: E402
 
 SKIP_DIRS = ("node_modules", ".tsq", ".git", "__tests__", "test", "tests", "examples", "dist")
 EXTS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
@@ -102,6 +106,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("corpora", nargs="+")
     ap.add_argument("--targets", type=int, default=5)
+    ap.add_argument("--serve", action="store_true", help="also ask a warm `tsq serve` (change_impact)")
+    ap.add_argument("--idle", type=float, default=30.0, help="seconds the server is left idle after its first answer")
     ap.add_argument("--tsq", default=os.path.join(os.environ.get("CARGO_TARGET_DIR", "/var/tmp/tsq-target"), "release/tsq"))
     args = ap.parse_args()
     env = dict(os.environ, TSQ_EMBEDDER="none")
@@ -114,6 +120,7 @@ def main():
             print(f"{name}: index {secs:.1f} s, peak {rss:.0f} MB")
             api_s, body_s, grep_s, affected, hits, false, missed, refs_n = [], [], [], [], [], [], [], []
             done = 0
+            edited = []
             for rel, fn, close, body, has_params in targets(root, args.targets):
                 if done == args.targets:
                     break
@@ -121,6 +128,7 @@ def main():
                 if not refs or not any(f != rel for f, _ in refs):
                     continue
                 done += 1
+                edited.append((rel, fn, close, body, has_params))
                 edit(root, rel, close, (", " if has_params else "") + "tsqImpactProbe?: unknown")
                 s, _, out, rc = timed([args.tsq, "impact", "--root", root, "--json"], env=env)
                 if rc == 0:
@@ -148,8 +156,43 @@ def main():
             print(f"{name}: {done} targets; tsq impact median {med(api_s):.2f} s (API edit), {med(body_s):.2f} s (body edit), "
                   f"{med(affected):.0f} affected; git diff + grep median {med(grep_s) * 1000:.0f} ms, {med(hits):.0f} hits, "
                   f"{med(false):.0f} false, {med(missed):.0f} of {med(refs_n):.0f} references missed")
+            if args.serve and edited:
+                serve(args, env, name, root, edited)
         finally:
             shutil.rmtree(work, ignore_errors=True)
+
+
+def serve(args, env, name, root, edited):
+    """The same edits through a warm `tsq serve`: seconds per change_impact."""
+    server = Mcp([args.tsq, "serve", "--root", root], env)
+    try:
+        rel0, fn0 = edited[0][0], edited[0][1]
+        first, _ = server.answer(f"symbol = {rel0} > {fn0}")
+        time.sleep(args.idle)
+        api_s, body_s, api_n = [], [], []
+        for rel, fn, close, body, has_params in edited:
+            for kind, offset, insert, out in (
+                ("api", close, (", " if has_params else "") + "tsqImpactProbe?: unknown", api_s),
+                ("body", body, "  void 0;\n", body_s),
+            ):
+                edit(root, rel, offset, insert)
+                s, r = server.tool("change_impact", {})
+                if r.get("isError"):
+                    print(f"  serve {rel} > {fn} ({kind}): error {str(r)[:300]}")
+                else:
+                    out.append(s)
+                    if kind == "api":
+                        sc = r.get("structuredContent") or {}
+                        api_n.append(len(sc.get("affected", [])))
+                git(root, "checkout", "--", rel)
+                # Back in sync with the base before the next edit (not timed).
+                server.tool("change_impact", {})
+                print(f"  serve {rel} > {fn}: change_impact ({kind}) {s:.2f} s")
+        med = lambda xs: statistics.median(xs) if xs else float("nan")  # noqa: E731
+        print(f"{name}: warm tsq serve (first answer {first:.2f} s, then {args.idle:.0f} s idle): change_impact median "
+              f"{med(api_s):.2f} s (API edit, {med(api_n):.0f} affected), {med(body_s):.2f} s (body edit); peak {server.peak_rss_mb():.0f} MB")
+    finally:
+        server.close()
 
 
 if __name__ == "__main__":

@@ -57,11 +57,15 @@ class Mcp:
                     raise SystemExit(f"{method}: {msg['error']}")
                 return msg["result"]
 
+    def tool(self, name, arguments):
+        """(seconds, the call's result) of one tools/call."""
+        t = time.monotonic()
+        r = self.call("tools/call", {"name": name, "arguments": arguments})
+        return time.monotonic() - t, r
+
     def answer(self, query):
         """(seconds, the answer's text)."""
-        t = time.monotonic()
-        r = self.call("tools/call", {"name": "codebase_search", "arguments": {"query": query}})
-        secs = time.monotonic() - t
+        secs, r = self.tool("codebase_search", {"query": query})
         text = "".join(c.get("text", "") for c in r.get("content", []) if c.get("type") == "text")
         if r.get("isError"):
             raise SystemExit(f"{query}: {text[:500]}")

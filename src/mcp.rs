@@ -402,7 +402,7 @@ impl TsqServer {
                 }
             };
             // Files the answers left unparsed first (a fresh clone), then
-            // structure, then vectors (issue 75: the answers' callers and
+            // structure, then vectors (the answers' callers and
             // types matter more than the vector signal, and an embedding
             // stage of minutes must not hold them back).
             #[derive(Clone, Copy, Debug)]

@@ -311,7 +311,7 @@
     // above the bound (vue's cascade in `tsq serve`: 1,027 MiB against
     // 1,000), floor + slack is the bound in effect: at 100 the server
     // peaked at 1,203-1,205 MiB, at 50 at 1,089-1,097 MiB, for 3% more time
-    // (benches/README.md, issue 47's seventh pass).
+    // (benches/runs/2026-11-30-bound-inside-file-issue47-pass7.md).
     const slack = Math.min(50, bound);
     const over = () => ops.op_tsq_rss_mb() > Math.max(bound, floor + slack);
     // What the request's last collection left: a collection inside a file

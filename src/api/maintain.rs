@@ -68,8 +68,9 @@ impl Engine {
         let (mut report, failed, chunks_mb) = std::thread::scope(|s| {
             // The occurrence sync needs the service isolate, the projects
             // and their lib files: a fresh CLI process prepares them on
-            // the other core while the chunk sync runs (benches/README.md,
-            // issue 44's fourth pass). `tsq serve` keeps its own warm.
+            // the other core while the chunk sync runs
+            // (benches/runs/2026-11-28-edits-issue44-pass4.md). `tsq serve`
+            // keeps its own warm.
             if mode == StructureMode::Occurrences && self.options.background.is_none() && lock(&self.workspace).is_none() {
                 s.spawn(|| self.prepare_structure(&tree));
             }

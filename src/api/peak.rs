@@ -1,4 +1,4 @@
-//! Peak resident memory by phase of `tsq index` (issue 47): a sampling
+//! Peak resident memory by phase of `tsq index`: a sampling
 //! thread reads the process's resident size every 20 ms and keeps the
 //! largest since the phase began. (Resetting the kernel's high-water mark
 //! instead, through `/proc/self/clear_refs`, would also reset what

@@ -349,7 +349,7 @@ fn bench(args: &[String]) -> anyhow::Result<ExitStatus> {
 /// A one-shot command's engine. It lives until the process exits: the OS
 /// reclaims its isolates and tables at once, where dropping them runs
 /// QuickJS's teardown of every heap (about 0.3 s after a sync on vue,
-/// benches/README.md, issue 44's fourth pass). Everything it writes is
+/// benches/runs/2026-11-28-edits-issue44-pass4.md). Everything it writes is
 /// committed before a command returns, and its writer lock is an OS lock
 /// the exit releases.
 fn engine(root: Option<PathBuf>, options: tsq::api::EngineOptions) -> anyhow::Result<&'static tsq::api::Engine> {

@@ -1,5 +1,5 @@
 //! The workspace's commit history, kept beside the tables as the record
-//! `history.json` (issue 45, ninth pass): each commit's subject and the
+//! `history.json`: each commit's subject and the
 //! files it changed, newest first. Read from `git log` at sync when the
 //! workspace's `HEAD` moved; `search::history` ranks files by the subjects
 //! of the past commits that resemble a question ("where would this change

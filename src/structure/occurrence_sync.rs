@@ -69,7 +69,7 @@ const BATCH: usize = 64;
 /// and again in Rust while it is converted, on top of the programs a
 /// server keeps: on vue, a signature edit's 375-file cascade peaked at
 /// 1,606 MB with 64 files a request, 1,359-1,371 MB with 16 and 1,268 MB
-/// with 8 (benches/README.md, issue 47's fourth pass).
+/// with 8 (benches/runs/2026-11-29-serve-edits-issue47-pass4.md).
 const INCREMENTAL_BATCH: usize = 8;
 /// An incremental sync of at most this many files, whose owner program is
 /// not built (a fresh CLI process), checks them in a program of their
@@ -83,7 +83,7 @@ const NARROW_FILES: usize = 8;
 /// pass's collections (`tsq_engine`'s `collector`): at 1,200 that took
 /// desktop's pass from 96-98 to 86 s and vue's peak from 1,381 to 1,462
 /// MiB; at 1,100, 88 s and 1,301-1,333 MiB, with vue's time unchanged
-/// (benches/README.md, issue 47's eighth pass).
+/// (benches/runs/2026-11-30-pacing-issue47-pass8.md).
 const MEMORY_MB: u32 = 1100;
 /// The bound of an incremental pass longer than one request: the cascade
 /// after a signature edit, which `tsq serve` runs in the background beside
@@ -91,7 +91,7 @@ const MEMORY_MB: u32 = 1100;
 /// the bound (`Project.dropChecker`), vue's 375-file cascade peaked at
 /// 1,171-1,173 MiB with this bound, 1,211-1,212 with 1,100 and
 /// 1,280-1,291 with 1,200, at about the number of collections the server
-/// made before at 1,200 (benches/README.md, issue 47's sixth pass). A pass
+/// made before at 1,200 (benches/runs/2026-11-30-serve-edits-issue47-pass6.md). A pass
 /// of one request (the edited file itself, which an answer waits for)
 /// keeps `MEMORY_MB`, so it does not stop for a collection the moment a
 /// server sits above 1,000 MiB.

@@ -1,4 +1,4 @@
-//! The usage prior (issue 24): how much the workspace uses each symbol,
+//! The usage prior: how much the workspace uses each symbol,
 //! derived from the occurrence rows after every occurrence sync and stored
 //! in the `usage` table, so ranking reads it instead of computing it.
 //!

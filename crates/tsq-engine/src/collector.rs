@@ -9,7 +9,7 @@
 //! 64th identifier inside one), so the growth trigger only adds
 //! collections below the bound, and so did the collection after every
 //! request of a full pass. Without both, desktop's pass takes about 9%
-//! less time (benches/README.md, issue 47's eighth pass). An incremental
+//! less time (benches/runs/2026-11-30-pacing-issue47-pass8.md). An incremental
 //! pass (`tsq serve`'s cascades, whose floor sits near their bound) keeps
 //! the trigger: there it kept the server's peak about 75 MiB lower.
 //!
