@@ -34,8 +34,7 @@ pub struct Settings {
     pub type_depth: i32,
     /// The ranking steps after fusion (`search::rank`); `fileRoles = false`
     /// turns off the demotion of tests, examples, mocks and the like;
-    /// `callGraph = true` turns on the call-graph step (off by default);
-    /// `barrels`, `usagePrior` (`fanin`, `pagerank`, `off`) and
+    /// `barrels`, `usagePrior` (`fanin`, `off`) and
     /// `testLending`, `callLending` turn issue 24's steps off or choose the
     /// prior;
     /// `demoteTypes = false` keeps type-only declarations in place.
@@ -117,9 +116,8 @@ pub struct Overrides {
     pub call_depth: Option<i32>,
     pub type_depth: Option<i32>,
     pub file_roles: Option<bool>,
-    pub call_graph: Option<bool>,
     pub barrels: Option<bool>,
-    /// `fanin`, `pagerank` or `off`.
+    /// `fanin` or `off`.
     pub usage_prior: Option<String>,
     pub test_lending: Option<bool>,
     pub call_lending: Option<bool>,
@@ -230,7 +228,6 @@ impl Overrides {
             call_depth: var("TSQ_CALL_DEPTH")?,
             type_depth: var("TSQ_TYPE_DEPTH")?,
             file_roles: var("TSQ_FILE_ROLES")?,
-            call_graph: var("TSQ_CALL_GRAPH")?,
             barrels: var("TSQ_BARRELS")?,
             usage_prior: var("TSQ_USAGE_PRIOR")?,
             test_lending: var("TSQ_TEST_LENDING")?,
@@ -259,7 +256,6 @@ impl Overrides {
             call_depth: self.call_depth.or(next.call_depth),
             type_depth: self.type_depth.or(next.type_depth),
             file_roles: self.file_roles.or(next.file_roles),
-            call_graph: self.call_graph.or(next.call_graph),
             barrels: self.barrels.or(next.barrels),
             usage_prior: self.usage_prior.or(next.usage_prior),
             test_lending: self.test_lending.or(next.test_lending),
@@ -297,16 +293,12 @@ impl Settings {
             type_depth: merged.type_depth.unwrap_or(d.type_depth),
             ranking: crate::search::steps::Steps {
                 roles: merged.file_roles.unwrap_or(d.ranking.roles),
-                graph: merged.call_graph.unwrap_or(d.ranking.graph),
                 barrels: merged.barrels.unwrap_or(d.ranking.barrels),
                 usage: match merged.usage_prior.as_deref().map(str::trim) {
                     None => d.ranking.usage,
                     Some("fanin") => crate::search::steps::Prior::FanIn,
-                    Some("pagerank") => crate::search::steps::Prior::Rank,
                     Some("off") => crate::search::steps::Prior::Off,
-                    Some(other) => {
-                        return Err(ConfigError::Value { key: "usagePrior".into(), message: format!("{other:?} is not one of fanin, pagerank, off") })
-                    }
+                    Some(other) => return Err(ConfigError::Value { key: "usagePrior".into(), message: format!("{other:?} is not one of fanin, off") }),
                 },
                 test_lending: merged.test_lending.unwrap_or(d.ranking.test_lending),
                 call_lending: merged.call_lending.unwrap_or(d.ranking.call_lending),
@@ -396,10 +388,9 @@ pub fn provenance(root: &Path) -> Result<Vec<Provenance>, ConfigError> {
     let embedder = format!("{:?}", s.embedder).to_lowercase();
     let prior = match s.ranking.usage {
         crate::search::steps::Prior::FanIn => "fanin",
-        crate::search::steps::Prior::Rank => "pagerank",
         crate::search::steps::Prior::Off => "off",
     };
-    let rows: [(&'static str, &str, String); 21] = [
+    let rows: [(&'static str, &str, String); 20] = [
         ("embedder", "TSQ_EMBEDDER", embedder),
         ("rerankWeight", "TSQ_RERANK_WEIGHT", s.rerank_weight.to_string()),
         ("vectorWeight", "TSQ_VECTOR_WEIGHT", s.vector_weight.to_string()),
@@ -411,7 +402,6 @@ pub fn provenance(root: &Path) -> Result<Vec<Provenance>, ConfigError> {
         ("callDepth", "TSQ_CALL_DEPTH", s.call_depth.to_string()),
         ("typeDepth", "TSQ_TYPE_DEPTH", s.type_depth.to_string()),
         ("fileRoles", "TSQ_FILE_ROLES", s.ranking.roles.to_string()),
-        ("callGraph", "TSQ_CALL_GRAPH", s.ranking.graph.to_string()),
         ("barrels", "TSQ_BARRELS", s.ranking.barrels.to_string()),
         ("usagePrior", "TSQ_USAGE_PRIOR", prior.to_string()),
         ("testLending", "TSQ_TEST_LENDING", s.ranking.test_lending.to_string()),
@@ -472,6 +462,13 @@ mod tests {
         std::fs::write(dir.join("tsq.toml"), "topK = 7\n[share]\nfrom = \"s3://team-bucket/tsq\"\n").unwrap();
         let s = Settings::load(&dir, Overrides::default()).unwrap();
         assert_eq!((s.top_k, s.share_from.as_deref()), (7, Some("s3://team-bucket/tsq")));
+        // A key for a step that is no longer an option is named, not ignored.
+        std::fs::write(dir.join("tsq.toml"), "callGraph = true\n").unwrap();
+        let e = Settings::load(&dir, Overrides::default()).unwrap_err().to_string();
+        assert!(e.contains("callGraph"), "{e}");
+        std::fs::write(dir.join("tsq.toml"), "usagePrior = \"pagerank\"\n").unwrap();
+        let e = Settings::load(&dir, Overrides::default()).unwrap_err().to_string();
+        assert!(e.starts_with("usagePrior"), "{e}");
         std::fs::write(dir.join("tsq.toml"), "[share]\nurl = \"s3://x\"\n").unwrap();
         let e = Settings::load(&dir, Overrides::default()).unwrap_err().to_string();
         assert!(e.contains("url"), "{e}");

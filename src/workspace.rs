@@ -364,11 +364,6 @@ impl Workspace {
         }
     }
 
-    /// The file view the workspace reads through (shared with the index).
-    pub(crate) fn view(&self) -> Arc<FileView> {
-        Arc::clone(&self.view)
-    }
-
     /// Each file's owner project (its index in load order; `None` when no
     /// config includes it), without building a program.
     pub(crate) fn owners(&self, files: &[PathBuf]) -> Result<Vec<Option<usize>>, TsError> {

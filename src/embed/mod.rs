@@ -4,7 +4,6 @@
 //! Voyage's HTTP calls are one of tsq's two network paths; the other is
 //! `share::remote` (a team's S3 store).
 
-pub mod code_table;
 mod http;
 mod int8;
 mod lazy;
@@ -31,9 +30,6 @@ pub enum EmbedderChoice {
     Local,
     /// The static token table distilled from the local model.
     Static,
-    /// nomic-embed-code's static token table, read from
-    /// `vendor-models/code/` (measured, not adopted; `code_table`).
-    Code,
     Voyage,
 }
 
@@ -45,9 +41,8 @@ impl std::str::FromStr for EmbedderChoice {
             "none" => Ok(EmbedderChoice::None),
             "local" => Ok(EmbedderChoice::Local),
             "static" => Ok(EmbedderChoice::Static),
-            "code" => Ok(EmbedderChoice::Code),
             "voyage" => Ok(EmbedderChoice::Voyage),
-            other => Err(format!("unknown embedder `{other}` (expected auto, none, local, static, code or voyage)")),
+            other => Err(format!("unknown embedder `{other}` (expected auto, none, local, static or voyage)")),
         }
     }
 }
@@ -131,7 +126,6 @@ pub(crate) fn choose(choice: EmbedderChoice, http: &HttpConfig) -> Result<Option
         },
         EmbedderChoice::Local => Ok(Some(Box::new(local::lazy()))),
         EmbedderChoice::Static => Ok(Some(Box::new(static_table::lazy()))),
-        EmbedderChoice::Code => Ok(Some(Box::new(code_table::lazy()))),
         EmbedderChoice::Auto => match key {
             Some(key) => Ok(Some(Box::new(voyage::VoyageEmbedder::new(key, http.clone())?))),
             None => Ok(Some(Box::new(local::lazy()))),

@@ -158,6 +158,11 @@ mod tests {
     }
 
     #[test]
+    fn no_repository_no_history() {
+        assert!(History::of_workspace(&std::env::temp_dir().join(format!("tsq-no-repository-{}", std::process::id()))).is_none());
+    }
+
+    #[test]
     fn a_log_becomes_commits_without_empty_or_sweeping_ones() {
         let many: String = (0..=MAX_FILES).map(|i| format!("f{i}.ts\n")).collect();
         let text = format!("\0fix token refresh\n\nsrc/auth.ts\nsrc/token.ts\n\0docs only\n\n\0rename everything\n\n{many}\0add a\n\na.ts\n");

@@ -63,7 +63,6 @@ pub fn known(index: &Index, steps: &Steps, rows: &[&ChunkRow]) -> Result<Vec<Kno
         if let Some(u) = s.as_ref().and_then(|s| priors.get(s)) {
             k.usage = match steps.usage {
                 Prior::FanIn => u.fan_in as f64,
-                Prior::Rank => u.rank as f64,
                 Prior::Off => 0.0,
             };
         }

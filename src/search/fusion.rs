@@ -10,9 +10,7 @@
 //! `relevance` is the rerank score when a reranker ran; otherwise the
 //! hybrid `bm25Weight·bm25 + (1 - bm25Weight)·vector` (the share is the
 //! `bm25Weight` setting, chosen on `tsq bench search`; BM25 alone when
-//! there are no vectors). With `Steps::rrf` (measured, off) the hybrid
-//! reads each signal's reciprocal rank, `(k + 1)/(k + rank)`, in place of
-//! its normalized score.
+//! there are no vectors).
 //!
 //! With a reranker, `finalScore = rerankWeight·rerank + vectorWeight·vector`,
 //! the weights divided by their sum (the blueprint's blend). Without one,
@@ -47,10 +45,6 @@ pub struct Weights {
     pub vector: f64,
     /// BM25's share of the hybrid relevance when no reranker runs.
     pub bm25_in_hybrid: f64,
-    /// Reciprocal rank fusion's `k` (`Steps::rrf`): the hybrid of
-    /// `1/(k + rank)` by each signal in place of the normalized scores;
-    /// 0.0: the linear hybrid.
-    pub rrf_k: f64,
 }
 
 /// The hybrid relevance of normalized signals: `share·bm25 + (1 - share)·vector`.
@@ -64,11 +58,9 @@ pub fn score(signals: &[Signals], w: Weights) -> Vec<Scores> {
     let vecs: Vec<f32> = signals.iter().filter_map(|s| s.vector).collect();
     let (vmin, vmax) = vecs.iter().fold((f32::MAX, f32::MIN), |(lo, hi), &v| (lo.min(v), hi.max(v)));
     let have_vectors = !vecs.is_empty();
-    let ranks = (w.rrf_k > 0.0).then(|| (ranks_by(signals, |s| s.bm25), ranks_by(signals, |s| s.vector)));
     signals
         .iter()
-        .enumerate()
-        .map(|(i, s)| {
+        .map(|s| {
             let bm25 = match s.bm25 {
                 Some(b) if max_bm25 > 0.0 => (b / max_bm25) as f64,
                 _ => 0.0,
@@ -81,15 +73,7 @@ pub fn score(signals: &[Signals], w: Weights) -> Vec<Scores> {
             let rerank = s.rerank.map(|r| r.clamp(0.0, 1.0) as f64);
             let relevance = match rerank {
                 Some(r) => r,
-                None if have_vectors => match &ranks {
-                    // Each signal's reciprocal rank, 1.0 for a candidate
-                    // first by both.
-                    Some((b, v)) => {
-                        let rr = |r: Option<usize>| r.map_or(0.0, |r| (w.rrf_k + 1.0) / (w.rrf_k + r as f64));
-                        hybrid(rr(b[i]), rr(v[i]), w.bm25_in_hybrid)
-                    }
-                    None => hybrid(bm25, vector, w.bm25_in_hybrid),
-                },
+                None if have_vectors => hybrid(bm25, vector, w.bm25_in_hybrid),
                 None => bm25,
             };
             let final_score = if have_vectors && rerank.is_some() {
@@ -103,19 +87,11 @@ pub fn score(signals: &[Signals], w: Weights) -> Vec<Scores> {
         .collect()
 }
 
-/// Each candidate's 1-based rank by one signal (ties share the better
-/// rank); `None` where the signal is absent.
-fn ranks_by(signals: &[Signals], by: impl Fn(&Signals) -> Option<f32>) -> Vec<Option<usize>> {
-    let mut present: Vec<f32> = signals.iter().filter_map(&by).collect();
-    present.sort_by(|a, b| b.total_cmp(a));
-    signals.iter().map(|s| by(s).map(|x| present.partition_point(|&p| p > x) + 1)).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    const W: Weights = Weights { rerank: 0.65, vector: 0.35, bm25_in_hybrid: 0.5, rrf_k: 0.0 };
+    const W: Weights = Weights { rerank: 0.65, vector: 0.35, bm25_in_hybrid: 0.5 };
 
     #[test]
     fn blends_rerank_and_vector_as_the_blueprint() {
@@ -152,34 +128,9 @@ mod tests {
 
     #[test]
     fn weights_are_respected() {
-        let w = Weights { rerank: 1.0, vector: 0.0, bm25_in_hybrid: 0.5, rrf_k: 0.0 };
+        let w = Weights { rerank: 1.0, vector: 0.0, bm25_in_hybrid: 0.5 };
         let s =
             score(&[Signals { bm25: Some(1.0), vector: Some(0.9), rerank: Some(0.3) }, Signals { bm25: Some(1.0), vector: Some(0.1), rerank: Some(0.3) }], w);
         assert!((s[0].final_score - 0.3).abs() < 1e-6 && (s[1].final_score - 0.3).abs() < 1e-6);
-    }
-
-    #[test]
-    fn reciprocal_rank_fusion_reads_ranks_not_scores() {
-        let w = Weights { rrf_k: 60.0, ..W };
-        // BM25 order: a, b, c; vector order: c, a (b has none).
-        let s = score(
-            &[
-                Signals { bm25: Some(9.0), vector: Some(0.5), rerank: None },
-                Signals { bm25: Some(8.9), vector: None, rerank: None },
-                Signals { bm25: Some(0.1), vector: Some(0.9), rerank: None },
-            ],
-            w,
-        );
-        let rr = |r: f64| 61.0 / (60.0 + r);
-        assert!((s[0].final_score - 0.5 * (rr(1.0) + rr(2.0))).abs() < 1e-9);
-        assert!((s[1].final_score - 0.5 * rr(2.0)).abs() < 1e-9);
-        assert!((s[2].final_score - 0.5 * (rr(3.0) + rr(1.0))).abs() < 1e-9);
-        // A close BM25 second gains nothing from its score, only its rank.
-        assert!(s[2].final_score > s[1].final_score);
-        // Ties share the better rank.
-        assert_eq!(
-            ranks_by(&[Signals { bm25: Some(1.0), ..Default::default() }, Signals { bm25: Some(1.0), ..Default::default() }], |s| s.bm25),
-            vec![Some(1), Some(1)]
-        );
     }
 }

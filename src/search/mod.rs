@@ -3,7 +3,6 @@
 //! relevance gate and concern level (`select`), then the same enrichment
 //! and output path as `symbol =` lookups (`enrich` → `lookup::assemble`).
 
-pub(crate) mod abbreviations;
 pub mod candidates;
 pub mod comments;
 pub mod enrich;
@@ -160,18 +159,6 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
     }
     let started = Instant::now();
     let mut shape = rank::QueryShape::new(query, !filter.paths.is_empty(), settings.ranking);
-    // A change's opening verb ("add", "fix") says what kind, not where.
-    let stripped = match shape.steps.change_verbs {
-        steps::Verbs::Kept => None,
-        _ if !shape.reads_file_level() => None,
-        _ => shape::without_change_verb(query),
-    };
-    let read = stripped.unwrap_or(query);
-    let embedded = if shape.steps.change_verbs == steps::Verbs::Everywhere { read } else { query };
-    let embedded_terms = (shape.steps.vector_terms && !shape.symbolic).then(|| shape::bm25_terms(embedded));
-    let embedded = embedded_terms.as_deref().unwrap_or(embedded);
-    // The short forms BM25 reads beside the question's words.
-    let short_forms = if shape.steps.abbreviations && !shape.symbolic { abbreviations::of_question(&shape.words) } else { Vec::new() };
     // Candidates, the declarations the query names (which retrieval may
     // have missed), and the counts every answer states, read together.
     let (cands, named, counts, paths, whole) = std::thread::scope(|s| {
@@ -180,26 +167,14 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
         let paths = s.spawn(move || if weighs { index.indexed_paths().map(Some) } else { Ok(None) });
         // Whole-file evidence: BM25 over each file's whole text.
         // The question as BM25 reads it, over chunks and whole texts alike.
-        let base_terms = if shape.steps.stop_words && !shape.symbolic { crate::search::shape::bm25_terms(read) } else { read.to_string() };
-        let whole_terms = base_terms.clone();
+        let terms = if shape.steps.stop_words && !shape.symbolic { crate::search::shape::bm25_terms(query) } else { query.to_string() };
+        let whole_terms = terms.clone();
         let reads_whole = shape.steps.whole_files > 0.0 && shape.reads_file_level();
         let whole_filter = &filter;
         let whole = s.spawn(move || if reads_whole { index.file_bm25(&whole_terms, whole_filter, steps::WHOLE_FILES_READ) } else { Ok(Vec::new()) });
         let counts = s.spawn(|| Ok::<_, IndexError>((index.vector_coverage()?, index.occurrence_coverage()?)));
         let t = Instant::now();
-        let mut terms = base_terms;
-        for short in &short_forms {
-            terms.push(' ');
-            terms.push_str(short);
-        }
-        let cands = candidates::gather(
-            index,
-            embedded,
-            &terms,
-            &filter,
-            candidates::Reach { n: settings.max_vector_candidates, more_files: shape.steps.more_files, feedback: shape.steps.feedback },
-            &mut notes,
-        );
+        let cands = candidates::gather(index, query, &terms, &filter, settings.max_vector_candidates, &mut notes);
         tracing::debug!(ms = t.elapsed().as_millis() as u64, "candidates gathered (BM25, vectors)");
         fn join<T>(h: std::thread::ScopedJoinHandle<'_, T>) -> T {
             h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
@@ -235,12 +210,7 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
         None => Default::default(),
     };
     let bm25_share = if shape.symbolic { settings.bm25_weight.max(rank::SYMBOL_BM25) } else { settings.bm25_weight };
-    let weights = fusion::Weights { rerank: settings.rerank_weight, vector: settings.vector_weight, bm25_in_hybrid: bm25_share, rrf_k: settings.ranking.rrf };
-    // The call graph: declarations the strongest candidates call, which
-    // retrieval may have missed.
-    if shape.steps.graph {
-        add_called(index, &mut cands, weights, &filter)?;
-    }
+    let weights = fusion::Weights { rerank: settings.rerank_weight, vector: settings.vector_weight, bm25_in_hybrid: bm25_share };
     // Lending: what the strongest tests and examples (and, with call
     // lending, implementation) use, by the occurrence rows, taken in when
     // retrieval missed it; read beside the candidates' barrels and priors.
@@ -251,7 +221,7 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
         let order = fused_order(&cands, weights);
         let rows: Vec<&ChunkRow> = cands.iter().map(|c| &c.row).collect();
         let lends = shape.steps.test_lending || shape.steps.call_lending;
-        let reads = lends || (shape.steps.types < 1.0 && shape.steps.type_keep != type_step::Keep::Files);
+        let reads = lends || shape.steps.types < 1.0;
         let (read, known) = std::thread::scope(|s| {
             let known = s.spawn(|| evidence::known(index, &shape.steps, &rows));
             let strongest: Vec<&ChunkRow> = order.iter().take(rank::LENDERS).map(|&i| rows[i]).collect();
@@ -324,9 +294,8 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
 }
 
 /// Stage 1's ranking steps over fused scores: the query's factors (roles,
-/// definitions, paths), lending, the type step, the call graph, file
-/// evidence, the path boost, re-exports and comment chunks; strongest
-/// first.
+/// definitions, paths), lending, the type step, the path boost, the
+/// file-level signals, re-exports and comment chunks; strongest first.
 struct Ranking<'a> {
     index: &'a Index,
     shape: &'a rank::QueryShape<'a>,
@@ -373,19 +342,6 @@ impl Ranking<'_> {
             type_step::apply(self.index, self.shape, &rows, &self.uses, &mut finals);
             scores.iter_mut().zip(finals).for_each(|(s, f)| s.final_score = f);
         }
-        if self.shape.steps.graph {
-            let names: Vec<&str> = cands.iter().map(|c| c.row.chunk.name.as_str()).collect();
-            let calls = |i: usize| rank::called_names(&cands[i].row.chunk.full_source, &cands[i].row.chunk.name);
-            let mut finals: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
-            rank::lend(&names, calls, &raw, &mut finals);
-            scores.iter_mut().zip(finals).for_each(|(s, f)| s.final_score = f);
-        }
-        if self.shape.steps.files > 0.0 {
-            let files: Vec<&str> = cands.iter().map(|c| c.row.chunk.relative_path.as_str()).collect();
-            let finals: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
-            let lifted = rank::file_evidence(&files, &finals, self.shape.steps.files, rank::FILE_OTHERS);
-            scores.iter_mut().zip(lifted).for_each(|(s, f)| s.final_score = f);
-        }
         if self.shape.steps.paths && self.shape.steps.path_top > 0.0 {
             let finals: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
             let boosted = rank::boost(&finals, &factors, self.shape.steps.path_top);
@@ -418,29 +374,6 @@ impl Ranking<'_> {
         }
         ranked
     }
-}
-
-/// Adds the declarations the strongest candidates call (by name) that
-/// retrieval missed.
-fn add_called(index: &Index, cands: &mut Vec<candidates::CandidateChunk>, weights: fusion::Weights, filter: &Filter) -> Result<(), SearchError> {
-    let top = fused_order(cands, weights);
-    let declared: std::collections::HashSet<&str> = cands.iter().map(|c| c.row.chunk.name.as_str()).collect();
-    let mut want: Vec<String> = Vec::new();
-    for &i in top.iter().take(rank::LENDERS) {
-        let k = &cands[i].row.chunk;
-        for n in rank::called_names(&k.full_source, &k.name) {
-            if !declared.contains(n) && !want.iter().any(|w| w == n) {
-                want.push(n.to_string());
-            }
-        }
-    }
-    let have: std::collections::HashSet<String> = cands.iter().map(|c| c.row.chunk.id.clone()).collect();
-    for row in index.chunks_named(&want, filter)? {
-        if !have.contains(&row.chunk.id) {
-            cands.push(candidates::CandidateChunk { row, signals: Default::default() });
-        }
-    }
-    Ok(())
 }
 
 /// Candidate indexes by fused score, strongest first (before any ranking step).

@@ -11,10 +11,9 @@
 //! - **diversity** (`decay`): in the concise list, each further chunk of an
 //!   already listed file is worth less, so a file-level question gets
 //!   several files;
-//! - **the call graph** (`lend`, measured, off by default: see
-//!   benches/README.md): a candidate that matches the query (a test, a
-//!   caller) lends score to the declarations it calls, which are taken in
-//!   when retrieval missed them.
+//! - **the path boost and the file-level signals** (`boost`, `file_boost`):
+//!   path evidence, history and whole-file evidence as shares of the top
+//!   score.
 
 pub use crate::files::classify;
 pub(crate) use crate::files::Role;
@@ -85,11 +84,11 @@ impl<'q> QueryShape<'q> {
     }
 
     /// Whether the file-level signals (history and whole-file evidence)
-    /// read this query: not a symbol query, and, unless
-    /// `Steps::file_level_questions`, one that states a change rather
-    /// than asks a question, as the past subjects do.
+    /// read this query: not a symbol query, and one that states a change
+    /// rather than asks a question, as the past subjects do (on questions
+    /// they lost: benches/README.md).
     pub(crate) fn reads_file_level(&self) -> bool {
-        !self.symbolic && (self.steps.file_level_questions || !self.question)
+        !self.symbolic && !self.question
     }
 
     /// Whether the type step may demote this chunk: the step is on, the
@@ -196,145 +195,6 @@ pub(crate) fn asked_for(query: &str, role: Role) -> bool {
     }
 }
 
-/// The names a chunk's code calls or constructs (`name(`, `new Name`,
-/// `a.name(`), its own name left out: the call edges by name.
-pub(crate) fn called_names<'a>(source: &'a str, own: &str) -> Vec<&'a str> {
-    let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
-    let mut out: Vec<&str> = Vec::new();
-    let bytes = source.as_bytes();
-    let mut push = |w: &'a str| {
-        if w.len() > 2 && w != own && !w.starts_with(|c: char| c.is_ascii_digit()) && !CALL_NOISE.contains(&w) && !out.contains(&w) {
-            out.push(w);
-        }
-    };
-    let mut start = None;
-    for (i, c) in source.char_indices() {
-        if ident(c) {
-            start.get_or_insert(i);
-            continue;
-        }
-        if let Some(s) = start.take() {
-            let w = &source[s..i];
-            let mut j = i;
-            while j < bytes.len() && (bytes[j] == b' ' || bytes[j] == b'<') && bytes[j] != b'(' {
-                // `f<T>(`: skip a type argument list's opening.
-                if bytes[j] == b'<' {
-                    match source[j..].find('>') {
-                        Some(n) if n < 80 => j += n,
-                        _ => break,
-                    }
-                }
-                j += 1;
-            }
-            let before = source[..s].trim_end();
-            let after_new = before.rsplit(|c: char| !ident(c)).next() == Some("new");
-            if (j < bytes.len() && bytes[j] == b'(') || after_new {
-                push(w);
-            }
-        }
-    }
-    out
-}
-
-/// Names too common to be evidence of an edge.
-const CALL_NOISE: &[&str] = &[
-    "if",
-    "for",
-    "while",
-    "switch",
-    "return",
-    "function",
-    "catch",
-    "typeof",
-    "await",
-    "async",
-    "expect",
-    "describe",
-    "test",
-    "it",
-    "push",
-    "map",
-    "filter",
-    "forEach",
-    "reduce",
-    "then",
-    "toBe",
-    "toEqual",
-    "log",
-    "error",
-    "warn",
-    "set",
-    "get",
-    "has",
-    "add",
-    "delete",
-    "call",
-    "apply",
-    "bind",
-    "keys",
-    "values",
-    "entries",
-    "from",
-    "of",
-    "includes",
-    "slice",
-    "join",
-    "split",
-    "resolve",
-    "reject",
-    "Error",
-    "Promise",
-    "String",
-    "Number",
-    "Boolean",
-    "Object",
-    "Array",
-    "Map",
-    "Set",
-    "JSON",
-    "parse",
-    "stringify",
-    "require",
-    "import",
-    "super",
-    "constructor",
-    "vi",
-    "jest",
-    "fn",
-    "mock",
-    "toHaveBeenCalled",
-    "beforeEach",
-    "afterEach",
-    "beforeAll",
-    "afterAll",
-    "toMatchInlineSnapshot",
-    "toMatchSnapshot",
-    "toThrow",
-];
-
-/// Graph lending: each of the `LENDERS` strongest candidates (by `raw`,
-/// their score before role demotion) lends to every other candidate it
-/// calls by name, which moves toward 1.0 by `GRAPH_LIFT` × the lender's
-/// score. `calls(i)` are candidate i's called names (asked of lenders
-/// only), `names[i]` its own.
-pub(crate) fn lend<'a>(names: &[&str], calls: impl Fn(usize) -> Vec<&'a str>, raw: &[f64], scores: &mut [f64]) {
-    let mut lenders: Vec<usize> = (0..raw.len()).collect();
-    lenders.sort_by(|&a, &b| raw[b].total_cmp(&raw[a]).then(a.cmp(&b)));
-    lenders.truncate(LENDERS);
-    let mut best = vec![0.0f64; scores.len()];
-    for &c in &lenders {
-        let called = calls(c);
-        for (d, name) in names.iter().enumerate() {
-            if d != c && !name.is_empty() && called.contains(name) {
-                best[d] = best[d].max(raw[c]);
-            }
-        }
-    }
-    for (s, b) in scores.iter_mut().zip(best) {
-        *s += (1.0 - *s) * GRAPH_LIFT * b;
-    }
-}
-
 /// Same-file decay: the score of each result after the first of its file
 /// is multiplied by `factor` per earlier result of that file; the list is
 /// re-sorted (stable). Returns the new order as indexes into `scores`.
@@ -390,33 +250,6 @@ fn within_one(scores: Vec<f64>) -> Vec<f64> {
     }
 }
 
-/// File evidence (issue 45, second pass): each candidate gains `weight ×`
-/// the mean of the `k` strongest other candidates of its file, so a file
-/// several parts of which match the question outranks a file with one
-/// matching part. Its own score is left out of its file's mean; when that
-/// lifts a score past 1.0, every score is divided by the largest.
-pub fn file_evidence(files: &[&str], scores: &[f64], weight: f64, k: usize) -> Vec<f64> {
-    let mut by_file: std::collections::HashMap<&str, Vec<(f64, usize)>> = std::collections::HashMap::new();
-    for (i, (f, &s)) in files.iter().zip(scores).enumerate() {
-        by_file.entry(f).or_default().push((s, i));
-    }
-    for v in by_file.values_mut() {
-        v.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        v.truncate(k + 1);
-    }
-    within_one(
-        files
-            .iter()
-            .zip(scores)
-            .enumerate()
-            .map(|(i, (f, &s))| {
-                let others: f64 = by_file[f].iter().filter(|&&(_, j)| j != i).take(k).map(|&(x, _)| x).sum();
-                s + weight * others / k.max(1) as f64
-            })
-            .collect(),
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -468,40 +301,6 @@ mod tests {
         assert!(declares("router.dispatch", "lib/router.js > router.dispatch", &identifiers("router.dispatch")));
         assert!(declares("Layer.prototype.match", "lib/layer.js > Layer.prototype.match", &identifiers("how does `match` test a path")));
         assert!(!declares("router.dispatchAll", "lib/router.js > router.dispatchAll", &identifiers("router.dispatch")));
-    }
-
-    #[test]
-    fn call_edges_by_name_lend_score() {
-        let src = "it('parses', () => {\n  const r = parseBody(req, { limit: 3 });\n  expect(new BodyReader(r).read()).toBe(1);\n});";
-        assert_eq!(called_names(src, ""), vec!["parseBody", "BodyReader", "read"]);
-        assert!(called_names("function f() { return f(g<T>(1)); }", "f").is_empty());
-        assert!(called_names("function f() { return h<string>(1); }", "f").is_empty());
-        assert_eq!(called_names("function f() { return helper<string>(1); }", "f"), vec!["helper"]);
-        // The test (strong, demoted) lends to parseBody (weak); the
-        // unrelated chunk gets nothing.
-        let names = ["", "parseBody", "other"];
-        let calls = [vec!["parseBody"], vec![], vec![]];
-        let mut scores = [0.27, 0.2, 0.2];
-        lend(&names, |i| calls[i].clone(), &[0.9, 0.2, 0.2], &mut scores);
-        assert!((scores[1] - (0.2 + 0.8 * GRAPH_LIFT * 0.9)).abs() < 1e-9, "{scores:?}");
-        assert_eq!(scores[2], 0.2);
-        assert_eq!(scores[0], 0.27);
-    }
-
-    #[test]
-    fn a_file_with_several_matching_parts_outranks_a_file_with_one() {
-        // a.ts has one strong chunk; b.ts three good ones. Each gains 0.3 ×
-        // the mean of its file's (up to) three strongest others.
-        let files = ["a.ts", "b.ts", "b.ts", "b.ts", "c.ts"];
-        let out = file_evidence(&files, &[0.8, 0.7, 0.6, 0.5, 0.1], 0.3, 3);
-        assert!((out[0] - 0.8).abs() < 1e-9, "nothing else in a.ts: {out:?}");
-        assert!((out[1] - (0.7 + 0.3 * (0.6 + 0.5) / 3.0)).abs() < 1e-9, "{out:?}");
-        assert!((out[3] - (0.5 + 0.3 * (0.7 + 0.6) / 3.0)).abs() < 1e-9, "{out:?}");
-        assert!(out[1] > out[0], "b.ts's best now leads: {out:?}");
-        assert_eq!(out[4], 0.1);
-        // Scores stay within [0, 1], in the lifted order.
-        let out = file_evidence(&["a.ts", "a.ts"], &[1.0, 1.0], 0.5, 3);
-        assert!(out.iter().all(|&s| s <= 1.0) && out[0] == out[1], "{out:?}");
     }
 
     #[test]

@@ -82,7 +82,7 @@ const QUESTION_WORDS: &[&str] = &[
 /// unmount"): it opens with a question word or a gerund (a description
 /// of behaviour), or ends with `?`. The file-level signals read only the
 /// second kind, which is what commit subjects are
-/// (`Steps::file_level_questions`).
+/// (`QueryShape::reads_file_level`).
 pub fn is_question(query: &str) -> bool {
     let q = query.trim();
     let first = q.split(|c: char| !c.is_alphanumeric()).find(|w| !w.is_empty()).unwrap_or("").to_lowercase();
@@ -159,42 +159,6 @@ pub(crate) fn bm25_terms(query: &str) -> String {
     } else {
         kept.join(" ")
     }
-}
-
-/// The verbs a commit subject opens with to say what kind of change it
-/// is: they name no place in the code.
-const CHANGE_VERBS: &[&str] = &[
-    "add",
-    "adds",
-    "added",
-    "fix",
-    "fixes",
-    "fixed",
-    "prevent",
-    "avoid",
-    "ensure",
-    "allow",
-    "support",
-    "improve",
-    "make",
-    "revert",
-    "update",
-    "correct",
-    "refactor",
-    "implement",
-    "introduce",
-    "properly",
-    "correctly",
-    "should",
-];
-
-/// A query without the change verb it opens with, when it opens with one
-/// and two or more words follow it.
-pub(crate) fn without_change_verb(query: &str) -> Option<&str> {
-    let trimmed = query.trim_start();
-    let (first, rest) = trimmed.split_once(char::is_whitespace)?;
-    let rest = rest.trim_start();
-    (CHANGE_VERBS.contains(&first.to_lowercase().as_str()) && rest.split_whitespace().count() >= 2).then_some(rest)
 }
 
 /// Whether a question asks for types (so type-only declarations are not
@@ -351,15 +315,5 @@ mod tests {
         assert!(!asks_for_types("Where do we refresh tokens?"));
         assert!(asks_for_types("How does type inference extract input and output types"));
         assert!(asks_for_types("where are the schemas' shapes merged"));
-    }
-
-    #[test]
-    fn a_change_reads_without_its_opening_verb() {
-        assert_eq!(without_change_verb("skip async component callbacks"), None, "skip names what the code does");
-        assert_eq!(without_change_verb("Add retry delay to mutations"), Some("retry delay to mutations"));
-        assert_eq!(without_change_verb("fix  hydration mismatch warning"), Some("hydration mismatch warning"));
-        assert_eq!(without_change_verb("fix typo"), None, "one word left is too little to read alone");
-        assert_eq!(without_change_verb("fixture loading order"), None);
-        assert_eq!(without_change_verb(""), None);
     }
 }

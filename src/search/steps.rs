@@ -2,7 +2,9 @@
 //! ablation in benches/README.md chose, the all-off set it starts from,
 //! and the constants each step moves scores by. Built once at the edge
 //! (`config`), read by `rank`, `evidence` and `type_step`. A leaf: it
-//! names no other module.
+//! names no other module. A step measured and not adopted is not kept
+//! here as an option: its figures stay in benches/README.md ("Tried and
+//! not adopted").
 
 /// Which steps run (all by default; the ablation turns them on in turn).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -10,8 +12,6 @@ pub struct Steps {
     pub roles: bool,
     pub definitions: bool,
     pub paths: bool,
-    /// Name-based call lending (`rank::lend`): measured, off.
-    pub graph: bool,
     /// A file whose chunks are only imports and re-exports is a barrel
     /// (`evidence::barrels`), demoted like a declaration file.
     pub barrels: bool,
@@ -23,8 +23,7 @@ pub struct Steps {
     /// occurrence rows (`evidence::Lending`).
     pub test_lending: bool,
     /// An implementation candidate among the strongest lends to what it
-    /// uses, by the occurrence rows (`evidence::Lending`): the exact call
-    /// graph, where `graph` is the name-based one.
+    /// uses, by the occurrence rows (`evidence::Lending`): the call graph.
     pub call_lending: bool,
     /// How far a declaration an implementation lender uses moves toward
     /// 1.0, per unit of the lender's score.
@@ -42,11 +41,9 @@ pub struct Steps {
     /// not ask for types or name the declaration: questions ask for
     /// behaviour (`type_step`).
     pub types: f64,
-    /// How many of the strongest other candidates keep their types in
-    /// place (`type_step::owners`).
+    /// How many of the strongest other candidates keep the types they
+    /// use in place (`type_step::owners`).
     pub type_owners: usize,
-    /// Which of their types they keep (`type_step::kept`).
-    pub type_keep: Keep,
     /// Path evidence as a boost of `ratio × path_top × the top score`
     /// after every other step (issue 45); 0: the older lift toward 1.0
     /// by `PATH_LIFT × ratio`.
@@ -63,38 +60,17 @@ pub struct Steps {
     /// Re-export chunks rank, as barrels, when the question names their
     /// file (path evidence); otherwise they stay out.
     pub reexports: bool,
-    /// File evidence: each candidate gains this share of the mean of its
-    /// file's `FILE_OTHERS` strongest other candidates (`rank::file_evidence`);
-    /// 0.0: off. Measured, off: it gains on the tuned sets and loses on
-    /// the held-out and never-tuned ones (benches/README.md).
-    pub files: f64,
     /// BM25 reads the question without its English function words
     /// (`shape::bm25_terms`); vectors read it whole.
     pub stop_words: bool,
     /// A path word counts as much as it says: little when most of the
     /// workspace's paths name it (`paths::specificity`).
     pub path_specificity: bool,
-    /// Reciprocal rank fusion's `k` in place of the linear hybrid of
-    /// normalized scores (`fusion::score`); 0.0: the linear hybrid.
-    /// Measured, off.
-    pub rrf: f64,
-    /// Each signal also brings the best chunk of this many more files
-    /// than its first candidates are in (`candidates::gather`); 0: none.
-    pub more_files: usize,
-    /// BM25 reads the short forms code uses for the question's words
-    /// beside them (`abbreviations`: `ws` for "websocket"). Measured, off:
-    /// it gains on the tuned search set and loses on the held-out one
-    /// (benches/README.md).
-    pub abbreviations: bool,
-    /// The vector signal reads the question moved toward the best windows
-    /// of its first this many neighbours, and finds its neighbours again
-    /// (`candidates::gather`, pseudo-relevance feedback); 0: off.
-    pub feedback: usize,
     /// History evidence (`history`): each candidate gains this share of
     /// the top score times its file's vote from the past commits whose
     /// subjects resemble the question, and the files those commits changed
     /// that retrieval missed are taken in; 0.0: off. On by default for
-    /// queries that state a change (`file_level_questions`);
+    /// queries that state a change (`QueryShape::reads_file_level`);
     /// `historyEvidence = false` turns it off.
     pub history: f64,
     /// History votes measure how much the past subjects are like the
@@ -102,45 +78,19 @@ pub struct Steps {
     /// equal to the question, summed, at most 1.0) instead of how they
     /// compare with the strongest voted file (`history::votes`).
     pub history_relative: bool,
-    /// The file-level signals (history and whole-file evidence) read
-    /// questions too ("how is …", "where do …?"), not only queries that
-    /// state a change as commit subjects do (`shape::is_question`): they
-    /// gain on changes and lose on questions (benches/README.md, the
-    /// eleventh pass).
-    pub file_level_questions: bool,
     /// Whole-file evidence (`rank::file_boost`): each candidate
     /// gains this share of the top score times its file's BM25 over whole
     /// files (`Index::file_bm25`) relative to the best file's; 0.0: off.
     pub whole_files: f64,
-    /// A query that states a change reads without the verb it opens with
-    /// ("add", "fix", "prevent", …: `shape::without_change_verb`), which
-    /// says what kind of change, not where: `Verbs::Bm25` for BM25 (over
-    /// chunks and whole files), `Verbs::Everywhere` for the vectors too.
-    /// Measured, off: it gained +0.004 on the 400 tuning change questions
-    /// and lost 0.005 on the 200 never-tuned ones (benches/README.md, the
-    /// twelfth pass).
-    pub change_verbs: Verbs,
     /// The type step treats data as it treats types: an enum, its
     /// members, and a constant whose value is an object or array literal
-    /// with no call or function in it (`shape::is_data_only`). On since
-    /// the twelfth pass of issue 45.
+    /// with no call or function in it (`shape::is_data_only`).
     pub data_as_types: bool,
-    /// The vectors read the question as BM25 does, without its English
-    /// function words (`shape::bm25_terms`). Measured, off.
-    pub vector_terms: bool,
     /// Chunks of one or two lines that declare nothing (a directive,
     /// `export default X;`, a short comment) stay out of ranking
     /// (`shape::is_noise`); their lines stay reachable through their file
     /// and the imports of the chunks that use them.
     pub noise: bool,
-}
-
-/// Where a change's opening verb is left out (`Steps::change_verbs`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verbs {
-    Kept,
-    Bm25,
-    Everywhere,
 }
 
 /// Which usage prior ranks (`structure::usage`).
@@ -149,8 +99,6 @@ pub enum Prior {
     Off,
     /// Referencing files, log-scaled.
     FanIn,
-    /// PageRank over the declaration graph, log-scaled.
-    Rank,
 }
 
 impl Steps {
@@ -158,7 +106,6 @@ impl Steps {
         roles: false,
         definitions: false,
         paths: false,
-        graph: false,
         barrels: false,
         usage: Prior::Off,
         usage_lift: 0.0,
@@ -170,26 +117,17 @@ impl Steps {
         call_capped: false,
         types: 1.0,
         type_owners: TYPE_OWNERS,
-        type_keep: KEEP,
         path_top: 0.0,
         definition_syntax: false,
         symbols: false,
         comments: false,
         reexports: false,
-        files: 0.0,
         stop_words: false,
         path_specificity: false,
-        rrf: 0.0,
-        more_files: 0,
-        abbreviations: false,
-        feedback: 0,
         history: 0.0,
         history_relative: false,
-        file_level_questions: false,
         whole_files: 0.0,
-        change_verbs: Verbs::Kept,
         data_as_types: false,
-        vector_terms: false,
         noise: false,
     };
     /// What ships: each step that gained on the untuned queries
@@ -198,7 +136,6 @@ impl Steps {
         roles: true,
         definitions: true,
         paths: true,
-        graph: false,
         barrels: true,
         usage: Prior::FanIn,
         usage_lift: USAGE_LIFT,
@@ -210,47 +147,18 @@ impl Steps {
         call_capped: true,
         types: TYPE_DEMOTE,
         type_owners: TYPE_OWNERS,
-        type_keep: KEEP,
         path_top: PATH_TOP,
         definition_syntax: true,
         symbols: true,
         comments: true,
         reexports: true,
-        files: 0.0,
         stop_words: true,
         path_specificity: true,
-        rrf: 0.0,
-        more_files: 0,
-        abbreviations: false,
-        feedback: 0,
         history: HISTORY,
         history_relative: true,
-        file_level_questions: false,
         whole_files: WHOLE_FILES,
-        change_verbs: Verbs::Kept,
         data_as_types: true,
-        vector_terms: false,
         noise: true,
-    };
-    /// The default before issue 45's steps: path evidence as a lift, the
-    /// definition lift by name alone, no symbol-query weighting, comment
-    /// chunks and re-exports as they were.
-    pub const BEFORE_45: Steps = Steps {
-        change_verbs: Verbs::Kept,
-        data_as_types: false,
-        history: 0.0,
-        history_relative: false,
-        whole_files: 0.0,
-        path_top: 0.0,
-        definition_syntax: false,
-        symbols: false,
-        comments: false,
-        reexports: false,
-        files: 0.0,
-        stop_words: false,
-        path_specificity: false,
-        noise: false,
-        ..Steps::DEFAULT
     };
 }
 
@@ -280,12 +188,6 @@ pub const PATH_TOP: f64 = 0.25;
 pub(crate) const STEM_LIFT: f64 = 0.3;
 /// BM25's share of the hybrid for a symbol query (at least).
 pub(crate) const SYMBOL_BM25: f64 = 0.8;
-/// File evidence, where it is turned on (the ablation): the share of the
-/// mean of a candidate's strongest other candidates in its file that it
-/// gains (issue 45, second pass).
-pub const FILE_EVIDENCE: f64 = 0.3;
-/// How many of the file's other candidates that mean is over.
-pub(crate) const FILE_OTHERS: usize = 3;
 /// History evidence (`historyEvidence`): the share of the top score a
 /// file whose vote is 1.0 gains, votes relative to a subject equal to the
 /// question (`Steps::history_relative`). Relative 0.5 gained most on the
@@ -308,9 +210,6 @@ pub(crate) const HISTORY_FILES: usize = 10;
 pub(crate) const COMMENTS_IN_TOP: usize = 1;
 /// Same-file decay in the concise list.
 pub(crate) const DECAY: f64 = 0.5;
-/// How far a called declaration moves toward 1.0, per unit of its
-/// strongest caller's score (before that caller's role demotion).
-pub(crate) const GRAPH_LIFT: f64 = 0.5;
 /// How many of the strongest candidates lend (and name declarations to
 /// take in).
 pub(crate) const LENDERS: usize = 10;
@@ -321,21 +220,6 @@ pub(crate) const LENDERS: usize = 10;
 /// behaviour (`Steps::types`).
 pub(crate) const TYPE_DEMOTE: f64 = 0.7;
 
-/// How many of the strongest behaviour candidates keep their types (`KEEP`)
-/// from the type step's demotion.
+/// How many of the strongest behaviour candidates keep the types they use
+/// beside them from the type step's demotion.
 pub(crate) const TYPE_OWNERS: usize = 3;
-
-/// Which of their types the owners keep.
-pub(crate) const KEEP: Keep = Keep::UsedBeside;
-
-/// Which types the strongest behaviour candidates (the owners) keep in
-/// place.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Keep {
-    /// The types of an owner's file.
-    Files,
-    /// The types an owner uses, by the occurrence rows, wherever declared.
-    Used,
-    /// The types an owner uses that are declared in its file.
-    UsedBeside,
-}

@@ -14,8 +14,6 @@ use super::evidence::{symbol_of, Uses};
 use super::rank::QueryShape;
 use crate::index::{ChunkRow, Index};
 
-pub(crate) use super::steps::Keep;
-
 /// The type step over one ranking's candidates (`rows`, `scores` in the
 /// same order): the owners' uses come from `uses` (read for the strongest
 /// candidates beforehand), and are read for an owner outside them; if that
@@ -24,7 +22,8 @@ pub fn apply(index: &Index, shape: &QueryShape, rows: &[&ChunkRow], uses: &Mutex
     let files: Vec<&str> = rows.iter().map(|r| r.chunk.relative_path.as_str()).collect();
     let demotable: Vec<bool> = rows.iter().map(|r| shape.demotable_type(&r.chunk)).collect();
     let owners = owners(&demotable, scores, shape.steps.type_owners);
-    let owner_uses: Option<Vec<Vec<String>>> = (shape.steps.type_keep != Keep::Files && demotable.contains(&true))
+    let owner_uses: Option<Vec<Vec<String>>> = demotable
+        .contains(&true)
         .then(|| {
             let mut uses = uses.lock().expect("not poisoned");
             let owned: Vec<&ChunkRow> = owners.iter().map(|&i| rows[i]).collect();
@@ -38,7 +37,7 @@ pub fn apply(index: &Index, shape: &QueryShape, rows: &[&ChunkRow], uses: &Mutex
         })
         .flatten();
     let symbols: Vec<Option<String>> = rows.iter().zip(&demotable).map(|(r, &d)| if d { symbol_of(r) } else { None }).collect();
-    let kept = kept(shape.steps.type_keep, &files, &symbols, &demotable, &owners, owner_uses.as_deref());
+    let kept = kept(&files, &symbols, &demotable, &owners, owner_uses.as_deref());
     demote(&demotable, &kept, scores, shape.steps.types);
 }
 
@@ -50,14 +49,16 @@ pub(crate) fn owners(demotable: &[bool], scores: &[f64], n: usize) -> Vec<usize>
     order
 }
 
-/// Which demotable types keep their place: `files[i]` and `symbols[i]`
-/// (the chunk's symbol id, `evidence::symbol_of`) of every candidate,
-/// `owners` from `owners`, and `uses[k]`, the symbols owner `k` uses.
-/// Without uses (none read, or no owner uses anything: an index without
-/// occurrence rows) every rule falls back to `Keep::Files`. A type is
-/// used when an owner uses it, one of its members, or (for a member) the
-/// type that declares it.
-pub fn kept(keep: Keep, files: &[&str], symbols: &[Option<String>], demotable: &[bool], owners: &[usize], uses: Option<&[Vec<String>]>) -> Vec<bool> {
+/// Which demotable types keep their place: those an owner uses that are
+/// declared in its file (against keeping every type of an owner's file,
+/// it gained on five sets of six and lost on none). `files[i]`
+/// and `symbols[i]` (the chunk's symbol id, `evidence::symbol_of`) of
+/// every candidate, `owners` from `owners`, and `uses[k]`, the symbols
+/// owner `k` uses. Without uses (none read, or no owner uses anything: an
+/// index without occurrence rows) a type is kept beside any owner. A type
+/// is used when an owner uses it, one of its members, or (for a member)
+/// the type that declares it.
+pub fn kept(files: &[&str], symbols: &[Option<String>], demotable: &[bool], owners: &[usize], uses: Option<&[Vec<String>]>) -> Vec<bool> {
     let beside = |i: usize| owners.iter().any(|&o| files[o] == files[i]);
     let uses = uses.filter(|u| u.iter().any(|u| !u.is_empty()));
     let used = |i: usize, k: usize| {
@@ -69,10 +70,9 @@ pub fn kept(keep: Keep, files: &[&str], symbols: &[Option<String>], demotable: &
     (0..demotable.len())
         .map(|i| {
             demotable[i]
-                && match (keep, uses) {
-                    (Keep::Files, _) | (_, None) => beside(i),
-                    (Keep::Used, Some(_)) => (0..owners.len()).any(|k| used(i, k)),
-                    (Keep::UsedBeside, Some(_)) => (0..owners.len()).any(|k| files[owners[k]] == files[i] && used(i, k)),
+                && match uses {
+                    None => beside(i),
+                    Some(_) => (0..owners.len()).any(|k| files[owners[k]] == files[i] && used(i, k)),
                 }
         })
         .collect()
@@ -96,7 +96,7 @@ mod tests {
     fn types_beside_a_strong_implementation_keep_their_place() {
         let demote = |files: &[&str], demotable: &[bool], scores: &mut [f64], factor: f64, n: usize| {
             let owners = owners(demotable, scores, n);
-            let kept = kept(Keep::Files, files, &vec![None; files.len()], demotable, &owners, None);
+            let kept = kept(files, &vec![None; files.len()], demotable, &owners, None);
             super::demote(demotable, &kept, scores, factor)
         };
         // 0: the operator, 1: its config beside it, 2: an options
@@ -131,15 +131,15 @@ mod tests {
         let demotable = [false, true, true, true, true];
         let owners = [0];
         let uses = vec![vec!["op.ts > Config".to_string(), "types.ts > Options".to_string(), "lib.ts > helper".to_string()]];
-        let kept = |keep: Keep, uses: Option<&[Vec<String>]>| kept(keep, &files, &symbols, &demotable, &owners, uses);
-        assert_eq!(kept(Keep::Files, Some(&uses)), [false, true, true, false, false]);
-        assert_eq!(kept(Keep::Used, Some(&uses)), [false, true, false, true, false]);
-        assert_eq!(kept(Keep::UsedBeside, Some(&uses)), [false, true, false, false, false]);
+        let kept = |uses: Option<&[Vec<String>]>| kept(&files, &symbols, &demotable, &owners, uses);
+        // Config is used and beside the owner; Options is used but declared
+        // elsewhere; Other is beside but unused.
+        assert_eq!(kept(Some(&uses)), [false, true, false, false, false]);
         // A member used keeps its interface; a prefix of another name does not.
-        let uses = vec![vec!["types.ts > Unrelated > a".to_string(), "op.ts > Conf".to_string()]];
-        assert_eq!(kept(Keep::Used, Some(&uses)), [false, false, false, false, true]);
+        let uses = vec![vec!["op.ts > Config > retry".to_string(), "op.ts > Oth".to_string()]];
+        assert_eq!(kept(Some(&uses)), [false, true, false, false, false]);
         // No uses read, or none recorded (no occurrence rows): by file.
-        assert_eq!(kept(Keep::Used, None), [false, true, true, false, false]);
-        assert_eq!(kept(Keep::UsedBeside, Some(&[Vec::new()])), [false, true, true, false, false]);
+        assert_eq!(kept(None), [false, true, true, false, false]);
+        assert_eq!(kept(Some(&[Vec::new()])), [false, true, true, false, false]);
     }
 }

@@ -5,7 +5,6 @@
 //! stale; nothing else is stored or read (ARCHITECTURE.md, "Structure
 //! stays exact").
 
-pub(crate) mod ahead;
 pub mod answers;
 pub mod inputs;
 pub(crate) mod occurrence_sync;

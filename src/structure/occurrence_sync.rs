@@ -44,7 +44,6 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use super::ahead::Ahead;
 use super::inputs::{layout_hash, read_configs, InputChange, Inputs, Pending};
 use super::rows::{DeclarationRow, Facts};
 use super::scope::Scope;
@@ -110,12 +109,6 @@ const FILE_WORK: u64 = 1_000_000;
 /// seen between the pass's steps: the bound for what work units do not
 /// count (one slow checker call).
 const FILE_SECONDS: u64 = 120;
-/// Isolates a full pass checks its batches in (`structure::ahead`,
-/// `TSQ_OCCURRENCE_JOBS`). 1: on the 2-core machines measured, a second
-/// isolate made the desktop app's pass 7% faster for 540 MB more
-/// (benches/README.md, "A large app"): the two isolates together spent
-/// 54% more CPU time on the same work.
-const JOBS: usize = 1;
 
 /// What an occurrence sync did.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -255,7 +248,6 @@ pub fn sync(
     let batch_size = |full: bool| batch_env.unwrap_or(if full { BATCH } else { INCREMENTAL_BATCH }).max(1);
     // The soft bound on resident memory (`TSQ_OCCURRENCE_MEMORY_MB`, a memory/time knob, sets both).
     let memory_env: Option<u32> = std::env::var("TSQ_OCCURRENCE_MEMORY_MB").ok().and_then(|v| v.parse().ok());
-    let memory_mb = memory_env.unwrap_or(MEMORY_MB);
     let budget = file_budget();
     let mut done: HashSet<String> = HashSet::new();
     let mut cascaded: HashSet<String> = HashSet::new();
@@ -265,21 +257,11 @@ pub fn sync(
     // A full pass goes project by project (each program is built once and
     // released after its files; a batch is a slice with its own checker).
     let mut owners: Option<HashMap<String, usize>> = None;
-    // With a second isolate (a full pass from the start, whose batches are
-    // fixed: nothing cascades), every other batch is checked there.
-    let jobs = std::env::var("TSQ_OCCURRENCE_JOBS").ok().and_then(|v| v.parse().ok()).unwrap_or(JOBS);
-    let mut ahead = None;
-    let mut k = 0;
     while !queue.is_empty() {
         if report.full && owners.is_none() {
             let files: Vec<String> = queue.iter().cloned().collect();
             let paths: Vec<PathBuf> = files.iter().map(|p| current[p].0.clone()).collect();
             owners = Some(files.into_iter().zip(ws.owners(&paths)?).map(|(f, o)| (f, o.unwrap_or(usize::MAX))).collect());
-            if jobs > 1 && queue.len() > batch_size(true) && k == 0 {
-                let batches =
-                    all_batches(&queue, owners.as_ref(), batch_size(true)).into_iter().map(|b| b.iter().map(|p| current[p].0.clone()).collect()).collect();
-                ahead = Some(Ahead::start(ws.root().to_path_buf(), tree.clone(), ws.view(), batches, memory_mb, budget)?);
-            }
         }
         let batch = next_batch(&queue, owners.as_ref(), batch_size(report.full));
         for b in &batch {
@@ -300,15 +282,9 @@ pub fn sync(
         } else {
             None
         };
-        let checked = match &ahead {
-            Some(a) if Ahead::has(k) => a.take()?,
-            _ => {
-                let cascade = !report.full && done.len() + batch.len() + queue.len() > INCREMENTAL_BATCH;
-                let bound = memory_env.unwrap_or(if cascade { CASCADE_MEMORY_MB } else { MEMORY_MB });
-                ws.occurrences(&paths, report.full, bound, narrow, budget)?
-            }
-        };
-        k += 1;
+        let cascading = !report.full && done.len() + batch.len() + queue.len() > INCREMENTAL_BATCH;
+        let bound = memory_env.unwrap_or(if cascading { CASCADE_MEMORY_MB } else { MEMORY_MB });
+        let checked = ws.occurrences(&paths, report.full, bound, narrow, budget)?;
         let Occurrences { files, failed, programs } = checked;
         // The race guard: nothing in the workspace changed meanwhile.
         let moved = current.values().any(|(path, hash)| view.get(path).map(|e| &e.hash != hash).unwrap_or(true));
@@ -411,8 +387,6 @@ pub fn sync(
             break;
         }
     }
-    // The second isolate's programs go before the pass's last steps.
-    drop(ahead);
     // An incremental pass of more than one request (a cascade in `tsq
     // serve`) leaves a checker holding the types of every file it checked,
     // hundreds of MB: fresh checkers and a collection before the usage
@@ -528,20 +502,6 @@ fn narrow_request(
         })
         .collect();
     Narrow { globals, augmenters, imports, files }
-}
-
-/// Every batch `next_batch` gives for `queue` when nothing is added.
-fn all_batches(queue: &BTreeSet<String>, owners: Option<&HashMap<String, usize>>, size: usize) -> Vec<Vec<String>> {
-    let mut left = queue.clone();
-    let mut out = Vec::new();
-    while !left.is_empty() {
-        let b = next_batch(&left, owners, size);
-        for p in &b {
-            left.remove(p);
-        }
-        out.push(b);
-    }
-    out
 }
 
 /// The next `size` files of `queue`: by owner project when `owners` is

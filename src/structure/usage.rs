@@ -2,13 +2,17 @@
 //! derived from the occurrence rows after every occurrence sync and stored
 //! in the `usage` table, so ranking reads it instead of computing it.
 //!
-//! Two measures, both log-scaled to [0, 1] (ranking picks one):
+//! Two measures, both log-scaled to [0, 1]:
 //! - **fan-in**: the files other than the declaring one that use the
 //!   symbol, an implementation file counting 1 and a test, example, mock
-//!   or fixture ½;
+//!   or fixture ½; the prior ranking reads;
 //! - **PageRank** over the declaration graph (an edge from the enclosing
 //!   declaration of each use to the symbol used), the way Aider ranks a
-//!   repository map's definitions.
+//!   repository map's definitions. Measured as the prior and not adopted
+//!   (no better than fan-in anywhere: benches/README.md), so ranking does
+//!   not read it; it stays in the `usage` table's layout until the next
+//!   change of the index schema, since dropping the column alone would
+//!   make every index rebuild.
 
 use std::collections::{HashMap, HashSet};
 

@@ -114,8 +114,8 @@ fn the_occurrence_pass_writes_the_same_rows_on_v8_as_on_quickjs() {
     assert!(compared > 500, "the fixtures hold more rows than {compared}");
 }
 
-/// The fixtures a full pass's variants (two isolates, the memory bound)
-/// are compared on: projects that share files, other holders, call sites.
+/// The fixtures a full pass's variants (the memory bound) are compared
+/// on: projects that share files, other holders, call sites.
 const PASS_VARIANT_FIXTURES: [&str; 5] = [
     "fixtures/ts-ls/multi-project",
     "fixtures/ts-ls/cross-module",
@@ -124,20 +124,15 @@ const PASS_VARIANT_FIXTURES: [&str; 5] = [
     "fixtures/occurrences/program-scope",
 ];
 
-/// Runs `tsq index` with `env` on a copy of each of
-/// `PASS_VARIANT_FIXTURES`, asserts `check` on its debug log, and compares
-/// the stored rows with a default pass's. Returns the rows compared.
-fn compare_pass_variant(label: &str, env: &[(&str, &str)], check: impl Fn(&str, &str)) -> usize {
-    compare_pass_variant_in(&pass_variant_dirs(), label, env, check)
-}
-
 /// `PASS_VARIANT_FIXTURES` as paths.
 fn pass_variant_dirs() -> Vec<PathBuf> {
     let repo = common::repo();
     PASS_VARIANT_FIXTURES.iter().map(|rel| repo.join(rel)).collect()
 }
 
-/// `compare_pass_variant` over the workspaces `dirs`.
+/// Runs `tsq index` with `env` on a copy of each workspace of `dirs`,
+/// asserts `check` on its debug log, and compares the stored rows with a
+/// default pass's. Returns the rows compared.
 fn compare_pass_variant_in(dirs: &[PathBuf], label: &str, env: &[(&str, &str)], check: impl Fn(&str, &str)) -> usize {
     let mut compared = 0;
     for dir in dirs {
@@ -169,17 +164,6 @@ fn compare_pass_variant_in(dirs: &[PathBuf], label: &str, env: &[(&str, &str)], 
         compared += got.len();
     }
     compared
-}
-
-/// A full pass split over two isolates (`TSQ_OCCURRENCE_JOBS=2`, two-file
-/// batches, so that each isolate checks several) stores exactly the rows
-/// of one isolate checking 64-file batches.
-#[test]
-fn a_pass_over_two_isolates_writes_the_rows_of_one() {
-    let compared = compare_pass_variant("two-isolates", &[("TSQ_OCCURRENCE_JOBS", "2"), ("TSQ_OCCURRENCE_BATCH", "2")], |name, log| {
-        assert_eq!(log.matches("engine start-up (service isolate)").count(), 2, "{name}: the pass did not start a second isolate:\n{log}");
-    });
-    eprintln!("two isolates: {compared} rows compared");
 }
 
 /// The memory bound at 1 MiB (`TSQ_OCCURRENCE_MEMORY_MB`): the pass goes

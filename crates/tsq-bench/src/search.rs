@@ -106,12 +106,12 @@ const ABLATION: &[(&str, Steps)] = &[
     ("  + file roles", Steps { roles: true, ..Steps::NONE }),
     ("  + definitions", Steps { roles: true, definitions: true, ..Steps::NONE }),
     ("  + path evidence (issue 15)", ISSUE_15),
-    ("default before issue 45", Steps::BEFORE_45),
-    ("  + path boost scaled to the top score", Steps { path_top: tsq::search::rank::PATH_TOP, ..Steps::BEFORE_45 }),
-    ("  + definitions need declaration syntax", Steps { definition_syntax: true, ..Steps::BEFORE_45 }),
-    ("  + symbol queries lean on BM25", Steps { symbols: true, ..Steps::BEFORE_45 }),
-    ("  + comment chunks: repeated once, one in the top 10", Steps { comments: true, ..Steps::BEFORE_45 }),
-    ("  + re-exports rank where their file is named", Steps { reexports: true, ..Steps::BEFORE_45 }),
+    ("default before issue 45", BEFORE_45),
+    ("  + path boost scaled to the top score", Steps { path_top: tsq::search::rank::PATH_TOP, ..BEFORE_45 }),
+    ("  + definitions need declaration syntax", Steps { definition_syntax: true, ..BEFORE_45 }),
+    ("  + symbol queries lean on BM25", Steps { symbols: true, ..BEFORE_45 }),
+    ("  + comment chunks: repeated once, one in the top 10", Steps { comments: true, ..BEFORE_45 }),
+    ("  + re-exports rank where their file is named", Steps { reexports: true, ..BEFORE_45 }),
     ("default", Steps::DEFAULT),
     ("  default without the path boost (lift 0.3)", Steps { path_top: 0.0, ..Steps::DEFAULT }),
     ("  default, path boost 1.0", Steps { path_top: 1.0, ..Steps::DEFAULT }),
@@ -122,26 +122,12 @@ const ABLATION: &[(&str, Steps)] = &[
     ("  default without symbol queries", Steps { symbols: false, ..Steps::DEFAULT }),
     ("  default without the comment rules", Steps { comments: false, ..Steps::DEFAULT }),
     ("  default without re-exports", Steps { reexports: false, ..Steps::DEFAULT }),
-    ("  default, file evidence 0.15", Steps { files: 0.15, ..Steps::DEFAULT }),
-    ("  default, file evidence 0.3", Steps { files: tsq::search::rank::FILE_EVIDENCE, ..Steps::DEFAULT }),
-    ("  default, file evidence 0.6", Steps { files: 0.6, ..Steps::DEFAULT }),
     ("  default without the type step", Steps { types: 1.0, ..Steps::DEFAULT }),
     ("  default before the twelfth pass (data ranked as behaviour)", Steps { data_as_types: false, ..Steps::DEFAULT }),
-    ("  default, vectors read the question without function words", Steps { vector_terms: true, ..Steps::DEFAULT }),
-    ("  default, a change read without its verb", Steps { change_verbs: tsq::search::steps::Verbs::Everywhere, ..Steps::DEFAULT }),
     ("  default without test lending", Steps { test_lending: false, ..Steps::DEFAULT }),
     ("  default without call lending", Steps { call_lending: false, ..Steps::DEFAULT }),
     ("  default, BM25 reads the function words too", Steps { stop_words: false, ..Steps::DEFAULT }),
     ("  default, every path word counts fully", Steps { path_specificity: false, ..Steps::DEFAULT }),
-    ("  default, reciprocal rank fusion (k 60)", Steps { rrf: 60.0, ..Steps::DEFAULT }),
-    ("  default, reciprocal rank fusion (k 10)", Steps { rrf: 10.0, ..Steps::DEFAULT }),
-    ("  default, 10 more files by each signal", Steps { more_files: 10, ..Steps::DEFAULT }),
-    ("  default, 20 more files by each signal", Steps { more_files: 20, ..Steps::DEFAULT }),
-    ("  default, BM25 reads short forms (ws, req, init)", Steps { abbreviations: true, ..Steps::DEFAULT }),
-    ("  default, 10 more files, file evidence 0.3", Steps { more_files: 10, files: tsq::search::rank::FILE_EVIDENCE, ..Steps::DEFAULT }),
-    ("  default, 10 more files, short forms", Steps { more_files: 10, abbreviations: true, ..Steps::DEFAULT }),
-    ("  default, vectors read feedback from 3 neighbours", Steps { feedback: 3, ..Steps::DEFAULT }),
-    ("  default, vectors read feedback from 10 neighbours", Steps { feedback: 10, ..Steps::DEFAULT }),
     ("  before file-level, history evidence 0.25", Steps { history: 0.25, ..NO_FILE_LEVEL }),
     ("  before file-level, history evidence 0.5", Steps { history: 0.5, ..NO_FILE_LEVEL }),
     ("  before file-level, history evidence 1.0", Steps { history: 1.0, ..NO_FILE_LEVEL }),
@@ -151,13 +137,7 @@ const ABLATION: &[(&str, Steps)] = &[
     ("  default without history evidence", Steps { history: 0.0, ..Steps::DEFAULT }),
     ("  default without whole-file evidence", Steps { whole_files: 0.0, ..Steps::DEFAULT }),
     ("  default without either file-level signal", Steps { history: 0.0, whole_files: 0.0, ..Steps::DEFAULT }),
-    ("  default, file-level signals on questions too", Steps { file_level_questions: true, ..Steps::DEFAULT }),
-    ("  before file-level, relative history 0.5, 10 more files", Steps { history: 0.5, history_relative: true, more_files: 10, ..NO_FILE_LEVEL }),
     ("  before file-level, whole files 0.3", Steps { whole_files: tsq::search::rank::WHOLE_FILES, ..NO_FILE_LEVEL }),
-    (
-        "  before file-level, whole files 0.3, relative history 0.5, 10 more files",
-        Steps { whole_files: tsq::search::rank::WHOLE_FILES, history: 0.5, history_relative: true, more_files: 10, ..NO_FILE_LEVEL },
-    ),
 ];
 
 /// The default steps over other retrieval settings: how many candidates
@@ -211,6 +191,25 @@ fn dump_query(f: &mut std::fs::File, q: &EvalQuery, ranked: &[tsq::search::Ranke
 
 /// Issue 15's shipped steps: roles, definitions, path evidence.
 const ISSUE_15: Steps = Steps { roles: true, definitions: true, paths: true, ..Steps::NONE };
+
+/// The default before issue 45's steps: path evidence as a lift, the
+/// definition lift by name alone, no symbol-query weighting, comment
+/// chunks and re-exports as they were; the rows after it add each back.
+pub(crate) const BEFORE_45: Steps = Steps {
+    data_as_types: false,
+    history: 0.0,
+    history_relative: false,
+    whole_files: 0.0,
+    path_top: 0.0,
+    definition_syntax: false,
+    symbols: false,
+    comments: false,
+    reexports: false,
+    stop_words: false,
+    path_specificity: false,
+    noise: false,
+    ..Steps::DEFAULT
+};
 
 /// A copy of the repository to index: vue and trpc keep `packages/` only
 /// (the ground truth's scope; examples and docs sites are left out).
