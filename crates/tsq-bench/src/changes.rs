@@ -140,20 +140,6 @@ fn features(q: &EvalQuery, ranked: &[tsq::search::Ranked], whole: &[(Hit, f64)],
     let _ = writeln!(f, "{line}");
 }
 
-/// A corpus monorepo's git mirror (the search tool's `fetch`, under
-/// `TSQ_MIRROR_DIR`, default `/work/.mirror`), as `changes.py` reads it.
-/// With the commit `../shared/corpus.sh` pins.
-pub(crate) fn mirror(repo: &str) -> Option<(std::path::PathBuf, &'static str)> {
-    let (name, pinned) = match repo {
-        "vue" => ("vuejs+core", "e2bede96134f757aad5c5b33ac9be055022dbfc8"),
-        "trpc" => ("trpc+trpc", "340811ba5320637fbaf48fccf3dbfdd258bd34db"),
-        "tanstack" => ("TanStack+query", "40321a0b1b3bdd0afa11f0e439642ab84cdf6afe"),
-        _ => return None,
-    };
-    let base = std::env::var_os("TSQ_MIRROR_DIR").map_or_else(|| std::path::PathBuf::from("/work/.mirror"), std::path::PathBuf::from);
-    Some((base.join(name).join("repo"), pinned)).filter(|(p, _)| p.exists())
-}
-
 fn queries(repo: &str, set: Option<&str>) -> anyhow::Result<Vec<EvalQuery>> {
     let name = set.map_or_else(|| format!("changes-{repo}"), |s| format!("changes-{s}-{repo}"));
     let path = format!("{}/../../benches/search-eval/{name}.jsonl", env!("CARGO_MANIFEST_DIR"));
@@ -235,7 +221,7 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, set: Option<&str>, rows: 
         let filter = tsq::search::filter(&[], None);
         let scores = table.entry(repo.clone()).or_insert_with(|| systems.iter().map(|_| FileScore::default()).collect());
         let held: std::collections::HashSet<String> = index.indexed_paths()?.iter().cloned().collect();
-        let mirror = mirror(repo).map(|(m, _)| m);
+        let mirror = crate::search::mirror(repo).map(|(m, _)| m);
         if mirror.is_none() {
             eprintln!("bench changes: {repo}: no git mirror (fetch it); the history rows rank without history");
         }

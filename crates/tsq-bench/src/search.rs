@@ -329,7 +329,7 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize, rows: &[St
         embedder_name = index.embedder_name();
         // The copy has no `.git`: its history is the mirror's up to the
         // pinned commit, as a user's checkout of it would hold.
-        if let Some((mirror, pinned)) = crate::changes::mirror(repo) {
+        if let Some((mirror, pinned)) = mirror(repo) {
             let held: std::collections::HashSet<String> = index.indexed_paths()?.iter().cloned().collect();
             index.set_history(tsq::index::history::History::of_git_dir(&mirror, pinned).map(|mut h| {
                 h.retain_files(|f| held.contains(f));
@@ -506,4 +506,18 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize, rows: &[St
         writeln!(out, "hybrid retrieval + local rerank of the top {}: p50 {:.0} ms, p95 {:.0} ms", crate::local_rerank::DEPTH, p(0.5), p(0.95))?;
     }
     Ok(ExitStatus::Success)
+}
+
+/// A corpus monorepo's git mirror (the search tool's `fetch`, under
+/// `TSQ_MIRROR_DIR`, default `/work/.mirror`), as `changes.py` reads it.
+/// With the commit `../shared/corpus.sh` pins.
+pub(crate) fn mirror(repo: &str) -> Option<(std::path::PathBuf, &'static str)> {
+    let (name, pinned) = match repo {
+        "vue" => ("vuejs+core", "e2bede96134f757aad5c5b33ac9be055022dbfc8"),
+        "trpc" => ("trpc+trpc", "340811ba5320637fbaf48fccf3dbfdd258bd34db"),
+        "tanstack" => ("TanStack+query", "40321a0b1b3bdd0afa11f0e439642ab84cdf6afe"),
+        _ => return None,
+    };
+    let base = std::env::var_os("TSQ_MIRROR_DIR").map_or_else(|| std::path::PathBuf::from("/work/.mirror"), std::path::PathBuf::from);
+    Some((base.join(name).join("repo"), pinned)).filter(|(p, _)| p.exists())
 }
