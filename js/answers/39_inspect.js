@@ -8,7 +8,7 @@
   const { callHierarchy, references } = globalThis.tsqCalls;
   const { typeFlows } = globalThis.tsqTypeFlows;
 
-  globalThis.tsqInspect = (workspace, req) => {
+  globalThis.tsqAnswers.inspect = (workspace, req) => {
     workspace.importers = req.importers || [];
     const scope = scopeOf(workspace);
     const matches = [];

@@ -264,7 +264,7 @@
     };
   }
 
-  globalThis.tsqLookup = (workspace, req) => {
+  globalThis.tsqAnswers.lookup = (workspace, req) => {
     const found = [];
     const hintList = [];
     for (const q of req.targets) {

@@ -430,5 +430,5 @@
     return { files, failed, programs, buildLog: ws.buildLog.splice(0), freshCheckers: fresh, collectedInside: inside };
   }
 
-  globalThis.tsqOccurrenceRequests = { indexFiles };
+  globalThis.tsqAnswers.occurrences = indexFiles;
 })(globalThis);

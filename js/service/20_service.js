@@ -175,13 +175,13 @@
     }
 
     /** The package.json files module resolution read for `program`
-     *  (`affectingLocations`, js/occurrences/57_file_inputs.js `resolutionInputs`),
+     *  (`affectingLocations`, js/service/19_resolution_inputs.js),
      *  with their text then and the files whose resolution read each. */
     recordAffecting(program) {
       const readers = new Map();
       for (const sf of program.getSourceFiles()) {
         if (!isUserFile(sf.fileName)) continue;
-        for (const f of globalThis.tsqFileInputs.resolutionInputs(program, sf).affecting) {
+        for (const f of globalThis.tsqResolutionInputs(program, sf, rel).affecting) {
           const path = ts.getNormalizedAbsolutePath(f, this.rootDir);
           if (!readers.has(path)) readers.set(path, { text: ops.op_tsq_fs_read(path), files: [] });
           readers.get(path).files.push(sf.fileName);
@@ -500,6 +500,12 @@
     return path.startsWith(root) ? path.slice(root.length) : path;
   }
 
+  /** The requests later files answer (js/answers/39_inspect.js,
+   *  50_lookup.js, js/occurrences/61_occurrence_requests.js), each under
+   *  its method: method -> (workspace, request) -> result. A registry, so
+   *  that this file, loaded before them, reads none of their globals. */
+  const answers = {};
+
   const handlers = {
     load(req) {
       workspace = null;
@@ -514,15 +520,15 @@
     },
     inspect(req) {
       if (!workspace) throw new Error("inspect before load");
-      return { kind: "inspected", result: globalThis.tsqInspect(workspace, req) };
+      return { kind: "inspected", result: answers.inspect(workspace, req) };
     },
     lookup(req) {
       if (!workspace) throw new Error("lookup before load");
-      return { kind: "lookedUp", result: globalThis.tsqLookup(workspace, req) };
+      return { kind: "lookedUp", result: answers.lookup(workspace, req) };
     },
     occurrences(req) {
       if (!workspace) throw new Error("occurrences before load");
-      return { kind: "occurrences", ...globalThis.tsqOccurrenceRequests.indexFiles(workspace, req) };
+      return { kind: "occurrences", ...answers.occurrences(workspace, req) };
     },
     owners(req) {
       if (!workspace) throw new Error("owners before load");
@@ -586,6 +592,7 @@
     },
   };
   globalThis.tsqRel = rel;
+  globalThis.tsqAnswers = answers;
   /** Entry point Rust calls for service requests. */
   globalThis.tsqService = () => {
     const req = ops.op_tsq_service_request();

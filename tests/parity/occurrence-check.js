@@ -17,7 +17,7 @@ globalThis.ts = ts;
 globalThis.tsqRel = rel;
 globalThis.tsqIsUserFile = isUser;
 globalThis.tsqAnalyses = {};
-const load = ["30_resolvers.js", "31_calls.js", "56_symbol_ids.js", "57_file_inputs.js", "59_call_sites.js", "60_occurrences.js"];
+const load = ["19_resolution_inputs.js", "30_resolvers.js", "31_calls.js", "56_symbol_ids.js", "57_file_inputs.js", "59_call_sites.js", "60_occurrences.js"];
 for (const p of require("./tsq-js.js").tsqJs(path.join(__dirname, "../../js"), load)) vm.runInThisContext(fs.readFileSync(p, "utf8"), { filename: path.basename(p) });
 
 const SOURCE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
