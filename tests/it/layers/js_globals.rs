@@ -169,9 +169,9 @@ fn globals(text: &str) -> (Vec<(usize, String)>, Vec<(usize, String)>) {
         let is_global = word.len() > 3 && word.starts_with("tsq") && word[3..].starts_with(|c: char| c.is_ascii_uppercase());
         if is_global {
             let line = code[..i].iter().filter(|&&c| c == '\n').count() + 1;
-            let before: String = code[..i].iter().rev().skip_while(|c| c.is_whitespace()).take(11).collect::<Vec<_>>().into_iter().rev().collect();
+            let before: String = code[..i].iter().rev().skip_while(|c| c.is_whitespace()).take(12).collect::<Vec<_>>().into_iter().rev().collect();
             let after: String = code[end..].iter().skip_while(|c| c.is_whitespace()).take(2).collect();
-            let on_global_this = before.ends_with("globalThis.") && !before.ends_with("_globalThis.");
+            let on_global_this = before.ends_with("globalThis.") && !before.strip_suffix("globalThis.").is_some_and(|b| b.ends_with(is_js_ident));
             if on_global_this && after.starts_with('=') && !after.starts_with("==") && !after.starts_with("=>") {
                 defines.push((line, word));
             } else if on_global_this || !before.ends_with('.') {
@@ -286,7 +286,7 @@ fn js_files_read_only_globals_of_files_loaded_before_them() {
 
 #[test]
 fn the_js_scanner_sees_definitions_and_reads() {
-    let text = "// globalThis.tsqA = 1\n((globalThis) => {\n  const L = globalThis.tsqLs; /* tsqB */\n  const s = \"tsqC\" + `x ${tsqD.f(`y`)} tsqE`;\n  const r = /\\/\"tsqF/g, q = a / b / tsqG;\n  this.tsqH = x.tsqI;\n  globalThis.tsqReg[\"k\"] = 1;\n  globalThis.tsqOwn = { f: () => tsqOwn };\n})(globalThis);";
+    let text = "// globalThis.tsqA = 1\n((globalThis) => {\n  const L = globalThis.tsqLs; /* tsqB */\n  const s = \"tsqC\" + `x ${tsqD.f(`y`)} tsqE`;\n  const r = /\\/\"tsqF/g, q = a / b / tsqG;\n  this.tsqH = x.tsqI + myglobalThis.tsqJ;\n  globalThis.tsqReg[\"k\"] = 1;\n  globalThis.tsqOwn = { f: () => tsqOwn };\n})(globalThis);";
     let (defines, reads) = globals(text);
     let pairs = |v: Vec<(usize, String)>| v.into_iter().map(|(l, g)| format!("{l}:{g}")).collect::<Vec<_>>();
     assert_eq!(pairs(defines), ["8:tsqOwn"]);
