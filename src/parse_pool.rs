@@ -44,16 +44,32 @@ pub struct ParsePool {
 
 /// Files go to the pool in batches of this many, bounding memory.
 const BATCH: usize = 256;
+/// A batch this small is parsed by one isolate (an edit's sync).
+const ONE_WORKER_FILES: usize = 4;
 
 impl ParsePool {
     pub fn new(config: &ParsePoolConfig) -> Result<ParsePool, TsError> {
         Ok(ParsePool { pool: std::sync::Mutex::new(None), config: config.pool.clone(), read: config.read.clone() })
     }
 
-    /// The pool, started if it is not running.
+    /// The pool, started if it is not running, with every configured
+    /// worker.
     fn pool(&self) -> Arc<Result<IsolatePool, TsError>> {
+        self.pool_for(usize::MAX)
+    }
+
+    /// The pool for a batch of `files`: a batch of at most `ONE_WORKER_FILES`
+    /// starts one isolate, not one per core (each start loads the compiler,
+    /// on the core a CLI's service isolate is preparing the occurrence
+    /// sync on); a larger batch later restarts the pool with every worker.
+    fn pool_for(&self, files: usize) -> Arc<Result<IsolatePool, TsError>> {
+        let wanted = if files <= ONE_WORKER_FILES { 1 } else { self.config.workers.max(1) };
         let mut slot = self.pool.lock().unwrap_or_else(|e| e.into_inner());
-        slot.get_or_insert_with(|| Arc::new(IsolatePool::new(&self.config))).clone()
+        let short = slot.as_ref().is_some_and(|p| p.as_ref().as_ref().is_ok_and(|p| p.workers() < wanted));
+        if short {
+            slot.take();
+        }
+        slot.get_or_insert_with(|| Arc::new(IsolatePool::new(&PoolConfig { workers: wanted.min(self.config.workers.max(1)) }))).clone()
     }
 
     /// Stops the pool's isolates (each holds a compiler: tens of MB); the
@@ -104,7 +120,7 @@ impl ParsePool {
                 Err(skipped) => slots.push(Err(skipped)),
             }
         }
-        let mut responses: Vec<Option<Result<ParseResponse, TsError>>> = match self.pool().as_ref() {
+        let mut responses: Vec<Option<Result<ParseResponse, TsError>>> = match self.pool_for(requests.len()).as_ref() {
             Ok(pool) => pool.parse_all(requests).into_iter().map(Some).collect(),
             Err(e) => requests.iter().map(|_| Some(Err(TsError::Startup(e.to_string())))).collect(),
         };

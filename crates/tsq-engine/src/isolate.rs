@@ -303,7 +303,15 @@ impl Isolate {
         let started = Instant::now();
         let mut runtime =
             JsRuntime::try_new(RuntimeOptions { extensions: vec![tsq_ext::init(fs)], ..Default::default() }).map_err(|e| TsError::Startup(e.to_string()))?;
-        runtime.execute_script("tsq:vendor/typescript.js", TYPESCRIPT_JS.to_string()).map_err(|e| TsError::Startup(format!("loading typescript.js: {e}")))?;
+        // The compiler loads as a module whose last line publishes `ts`:
+        // QuickJS's backend compiles a classic script twice per isolate
+        // (a syntax check at compile, then the run), where a module is
+        // compiled once, from its on-disk bytecode cache once warm
+        // (benches/runs/2026-12-06-compiler-as-module.md). The bundle is
+        // strict inside already, and its wrapper runs alike in a module.
+        runtime
+            .lazy_load_es_module_with_code("tsq:vendor/typescript.js", format!("{TYPESCRIPT_JS}\nglobalThis.ts = ts;\n"))
+            .map_err(|e| TsError::Startup(format!("loading typescript.js: {e}")))?;
         for (name, code) in TSQ_JS {
             runtime.execute_script(*name, code.to_string()).map_err(|e| TsError::Startup(format!("loading {name}: {e}")))?;
         }
