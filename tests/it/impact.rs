@@ -371,3 +371,129 @@ fn generated_edits_affect_exactly_the_live_references() {
     }
     assert!(compared >= 10, "only {compared} API changes compared: the generated edits made too few");
 }
+
+/// The test files a live walk reaches from `query`'s declaration, over
+/// the Language Service's answers alone: from each declaration reached,
+/// the test files among its live references; its callers (the live call
+/// hierarchy, 10 deep, the most a lookup takes), each reached in turn; and,
+/// for a member, its class's live subtypes (a member's API is its class's:
+/// a subclass must stay compatible), each reached in turn. In the workspace
+/// of `tests_to_run_equal_a_live_reachability_walk` every dependency on a
+/// changed declaration is a call, a subclass, or a test's reference, so
+/// this is the whole reachability walk.
+fn live_tests(engine: &tsq::api::Engine, query: &str) -> std::collections::BTreeSet<String> {
+    fn callers(c: &tsq::answer::CallEntry, work: &mut Vec<String>, out: &mut std::collections::BTreeSet<String>) {
+        let Some(file) = &c.file_path else { return };
+        if is_test(file) {
+            out.insert(file.clone());
+        }
+        if c.kind != "module" && c.kind != "script" {
+            work.push(format!("symbol = {file} > {}", c.name.replace('.', " > ")));
+        }
+        for d in c.incoming_callers.as_deref().unwrap_or_default() {
+            callers(d, work, out);
+        }
+    }
+    let mut out = std::collections::BTreeSet::new();
+    let mut seen = std::collections::BTreeSet::new();
+    let mut work = vec![query.to_string()];
+    while let Some(q) = work.pop() {
+        if !seen.insert(q.clone()) {
+            continue;
+        }
+        let live = engine.inspect_live(&q, Some(10)).unwrap_or_else(|e| panic!("{q}: {e}"));
+        for m in &live.result.matches {
+            out.extend(m.references.files.iter().map(|f| f.file_path.clone()).filter(|f| is_test(f)));
+            for c in &m.incoming_callers {
+                callers(c, &mut work, &mut out);
+            }
+            for sub in m.type_hierarchy.iter().flat_map(|h| &h.subtypes) {
+                if let Some(file) = &sub.file_path {
+                    work.push(format!("symbol = {file} > {}", sub.name));
+                }
+            }
+        }
+        // A member: its class's subtypes.
+        let names: Vec<&str> = q.trim_start_matches("symbol = ").split(" > ").collect();
+        if names.len() == 3 {
+            let class = format!("symbol = {} > {}", names[0], names[1]);
+            let live = engine.inspect_live(&class, Some(0)).unwrap_or_else(|e| panic!("{class}: {e}"));
+            for sub in live.result.matches.iter().flat_map(|m| m.type_hierarchy.iter().flat_map(|h| &h.subtypes)) {
+                if let Some(file) = &sub.file_path {
+                    work.push(format!("symbol = {file} > {}", sub.name));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A test file, as these workspaces name them.
+fn is_test(f: &str) -> bool {
+    f.contains(".test.")
+}
+
+/// For each API change below (made, answered, then undone), the test
+/// files `tsq impact` says to run are exactly those a live walk over the
+/// Language Service's references, call hierarchy and type hierarchy
+/// reaches from the changed declaration (`live_tests`). Two more tests
+/// join the workspace: one references a type only, one calls a method of
+/// the subclass.
+#[test]
+fn tests_to_run_equal_a_live_reachability_walk() {
+    let t = workspace("impact-live-tests");
+    t.write("packages/core/test/shape.test.ts", b"import type { Shape } from \"../src/index\";\n\nexport const probe: Shape | undefined = undefined;\n");
+    t.write(
+        "packages/core/test/square.test.ts",
+        b"import { Square } from \"../src/shapes\";\n\nfunction check(): number {\n  return new Square().area();\n}\n\ncheck();\n",
+    );
+    common::git(&t.0, &["add", "-A"]);
+    common::git(&t.0, &["commit", "-q", "-m", "two more tests"]);
+    let engine = tsq::api::Engine::open(&t.0, tsq::api::EngineOptions { embedder: Some(tsq::embed::EmbedderChoice::None), ..Default::default() }).unwrap();
+    let cases: &[(&str, &str, &str, &str)] = &[
+        (
+            "packages/core/src/shapes.ts",
+            "  describe(x: number): string {\n    return \"b\"",
+            "  describe(x: number, y = 0): string {\n    return \"b\"",
+            "symbol = packages/core/src/shapes.ts > Base > describe",
+        ),
+        (
+            "packages/core/src/shapes.ts",
+            "export function total(shapes: Shape[]): number {",
+            "export function total(shapes: Shape[], k = 1): number {",
+            "symbol = packages/core/src/shapes.ts > total",
+        ),
+        (
+            "packages/core/src/report.ts",
+            "export function report(b: Base): string {",
+            "export function report(b: Base, n = 1): string {",
+            "symbol = packages/core/src/report.ts > report",
+        ),
+        (
+            "packages/core/src/shapes.ts",
+            "  area(): number {\n    return 4;",
+            "  area(k = 1): number {\n    return 4;",
+            "symbol = packages/core/src/shapes.ts > Square > area",
+        ),
+        (
+            "packages/core/src/report.ts",
+            "export function sum(): number {",
+            "export function sum(k = 1): number {",
+            "symbol = packages/core/src/report.ts > sum",
+        ),
+    ];
+    let mut nonempty = 0;
+    for (file, from, to, query) in cases {
+        let before = std::fs::read_to_string(t.0.join(file)).unwrap();
+        edit(&t, file, from, to);
+        let v = json(&tsq(&t.0, &["impact", "--json"]));
+        assert!(!v["changed"].as_array().unwrap().is_empty(), "{query}: nothing changed: {v}");
+        let ours: std::collections::BTreeSet<String> = tests_to_run(&v).into_iter().collect();
+        let live = live_tests(&engine, query);
+        assert_eq!(ours, live, "{query}: tests to run against the live walk; the answer: {v:#}");
+        nonempty += usize::from(!live.is_empty());
+        std::fs::write(t.0.join(file), before).unwrap();
+    }
+    // The walk is not vacuous: most cases reach a test.
+    assert!(nonempty >= 4, "only {nonempty} cases reach a test");
+}
