@@ -345,7 +345,7 @@ fn module_graph(repo: &Path, src: &Path) -> Graph {
     let has_lib = src.join("lib.rs").exists();
     let files: Vec<(PathBuf, PathBuf, String)> = rust_files(src)
         .into_iter()
-        .filter(|f| !brought_in.contains(f) && !(has_lib && *f == src.join("main.rs")))
+        .filter(|f| !(brought_in.contains(f) || has_lib && *f == src.join("main.rs")))
         .map(|f| (f.strip_prefix(src).unwrap().to_path_buf(), f.strip_prefix(repo).unwrap().to_path_buf(), std::fs::read_to_string(&f).unwrap()))
         .collect();
     graph_of(&files)

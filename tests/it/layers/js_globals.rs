@@ -154,8 +154,11 @@ fn is_js_ident(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_' || c == '$'
 }
 
+/// Globals with the line that names each.
+type Named = Vec<(usize, String)>;
+
 /// The globals a file defines and those it reads, each with its line.
-fn globals(text: &str) -> (Vec<(usize, String)>, Vec<(usize, String)>) {
+fn globals(text: &str) -> (Named, Named) {
     let code: Vec<char> = js_code(text).chars().collect();
     let (mut defines, mut reads) = (Vec::new(), Vec::new());
     let mut i = 0;
