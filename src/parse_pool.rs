@@ -136,9 +136,10 @@ impl ParsePool {
         }
     }
 
-    /// Parses text that did not come from disk (tests, benchmarks).
+    /// Parses text that did not come from disk (`tsq impact`'s base
+    /// versions, tests, benchmarks): one isolate is enough.
     pub fn parse_text(&self, file_name: &str, text: String) -> ParsedFile {
-        let response = match self.pool().as_ref() {
+        let response = match self.pool_for(1).as_ref() {
             Ok(pool) => pool.parse(ParseRequest { file_name: file_name.to_string(), text: text.clone() }),
             Err(e) => Err(TsError::Startup(e.to_string())),
         };
