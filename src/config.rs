@@ -35,7 +35,7 @@ pub struct Settings {
     /// The ranking steps after fusion (`search::rank`); `fileRoles = false`
     /// turns off the demotion of tests, examples, mocks and the like;
     /// `barrels`, `usagePrior` (`fanin`, `off`) and
-    /// `testLending`, `callLending` turn issue 24's steps off or choose the
+    /// `testLending`, `callLending` turn the evidence steps off or choose the
     /// prior;
     /// `demoteTypes = false` keeps type-only declarations in place.
     pub ranking: crate::search::steps::Steps,

@@ -1,4 +1,4 @@
-//! Comment-only chunks in a ranking (issue 45). A comment directly above
+//! Comment-only chunks in a ranking. A comment directly above
 //! a declaration is part of its chunk (`chunk`); what stays a comment
 //! chunk is a file header, a license or a section note. Such blocks,
 //! repeated byte for byte across files, crowded answers: the same header

@@ -1,4 +1,4 @@
-//! What the index knows about candidates beyond their text (issue 24),
+//! What the index knows about candidates beyond their text,
 //! read per query, never computed from scratch:
 //!
 //! - **barrels**: a file whose chunks are all, or nearly all, imports and

@@ -1,4 +1,4 @@
-//! History evidence (issue 45, ninth pass; `Steps::history`): the past
+//! History evidence (`Steps::history`): the past
 //! commits whose subjects are most like the question vote for the files
 //! they changed, so a question that names an effect ("recover from errors
 //! thrown while applying a message") reaches the file earlier changes of

@@ -1,4 +1,4 @@
-//! Path evidence (issue 45): how much of a question a file's path names.
+//! Path evidence: how much of a question a file's path names.
 //! Query words are matched against the file stem and the parent
 //! directories, split like identifiers, by light stemming on both sides
 //! and by prefix (the shorter side at least 3 characters), so

@@ -128,7 +128,7 @@ impl<'q> QueryShape<'q> {
 }
 
 /// How far a chunk that declares a name the query names moves toward 1.0.
-/// With `syntax` (issue 45), only declaration syntax earns the full lift
+/// With `syntax`, only declaration syntax earns the full lift
 /// (`class`, `function`, `interface`, `type`, `enum`, members, a
 /// `const X =` whose value is a function or class), more when the file
 /// is named after it; any other variable half of it; an `export default

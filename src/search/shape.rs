@@ -169,7 +169,7 @@ pub(crate) fn bm25_terms(query: &str) -> String {
 pub(crate) fn asks_for_types(query: &str) -> bool {
     let w = words(query);
     let is = |x: &str, ys: &[&str]| ys.iter().any(|y| x == *y || x.strip_suffix('s') == Some(y));
-    // Types, inference, generics, schemas and shapes (issue 45): such a
+    // Types, inference, generics, schemas and shapes: such a
     // question's answer is often a file of types.
     w.iter().any(|x| is(x, &["interface", "typing", "signature", "typedef", "generic", "types", "infer", "inference", "inferred", "schema", "shape"]))
         || w.windows(2).any(|p| {

@@ -45,7 +45,7 @@ pub struct Steps {
     /// use in place (`type_step::owners`).
     pub type_owners: usize,
     /// Path evidence as a boost of `ratio × path_top × the top score`
-    /// after every other step (issue 45); 0: the older lift toward 1.0
+    /// after every other step; 0: the older lift toward 1.0
     /// by `PATH_LIFT × ratio`.
     pub path_top: f64,
     /// The definition lift needs declaration syntax, and is stronger in a
@@ -175,10 +175,10 @@ pub(crate) const CALL_LIFT: f64 = 0.5;
 /// How far a definition the query names moves toward 1.0.
 pub(crate) const DEFINITION_LIFT: f64 = 0.5;
 /// How far a file whose path parts match every query word moves toward 1.0
-/// (path evidence as a lift, before issue 45).
+/// (path evidence as a lift, the older form `path_top = 0` keeps).
 pub(crate) const PATH_LIFT: f64 = 0.3;
 /// Path evidence as a boost: a file whose path names every query word
-/// gains this share of the top score. 1.0 in issue 45's first pass; 0.5
+/// gains this share of the top score. 1.0 at first; 0.5
 /// once BM25 read questions without their function words and path words
 /// counted by their specificity; 0.25 since the local model reads
 /// identifiers as words, and its vectors find more of the files a
@@ -192,11 +192,11 @@ pub(crate) const SYMBOL_BM25: f64 = 0.8;
 /// file whose vote is 1.0 gains, votes relative to a subject equal to the
 /// question (`Steps::history_relative`). Relative 0.5 gained most on the
 /// 400 tuning change questions and gains on the 240 never-tuned ones
-/// (issue 45, tenth and eleventh passes; benches/README.md).
+/// (benches/runs/2026-12-02-changes-issue45-pass10.md, -pass11.md).
 pub const HISTORY: f64 = 0.5;
 /// Whole-file evidence (`wholeFileEvidence`): the share of the top score
-/// the best file by BM25 over whole texts gains (issue 45, eleventh pass:
-/// 0.3 gained most on the 400 tuning change questions).
+/// the best file by BM25 over whole texts gains (0.3 gained most on the
+/// 400 tuning change questions: benches/runs/2026-12-02-changes-issue45-pass11.md).
 pub const WHOLE_FILES: f64 = 0.3;
 /// How many files BM25 over whole texts reads: those below the best
 /// `WHOLE_FILES_READ` gain nothing.

@@ -1,4 +1,4 @@
-//! The type step (issue 24, third pass): questions ask for behaviour, so
+//! The type step: questions ask for behaviour, so
 //! a type-only declaration (an interface, a type alias, a member with
 //! neither body nor initializer) and data (`Steps::data_as_types`: an
 //! enum, its members, a constant that is an object or array literal with
