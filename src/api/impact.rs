@@ -181,11 +181,16 @@ impl Engine {
                     let was = c.before.as_ref().and_then(|b| before.declared.get(&(before_path.clone(), b.names.join(".")))).map(|(s, _)| s.clone());
                     let now = signature_now(index, path, d.names.last().map_or("", |n| n.as_str()), &dotted)?;
                     (change, decided_by) = match (was, now) {
+                        // Only the text around it changed, and its type did not: no change.
+                        (Some(w), Some(n)) if w == n && c.unchanged_text() => continue,
                         (Some(w), Some(n)) if w == n => (Change::Body, Some(format!("the compiler's signature is unchanged: {n}"))),
                         (Some(_), Some(_)) => (Change::Api, Some("the compiler's signature changed".to_string())),
                         _ => (
                             Change::Api,
-                            Some("its type may be inferred from the changed body and the index holds no signature of the base version".to_string()),
+                            Some(
+                                "its type may be inferred (its body or the text around it changed) and the index holds no signature of the base version"
+                                    .to_string(),
+                            ),
                         ),
                     };
                 }

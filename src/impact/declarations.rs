@@ -54,6 +54,14 @@ pub struct Changed {
     pub after: Option<Decl>,
 }
 
+impl Changed {
+    /// Whether the declaration's own text is the same on both sides: an
+    /// `Inferred` candidate only because the text around it changed.
+    pub fn unchanged_text(&self) -> bool {
+        matches!((&self.before, &self.after), (Some(b), Some(a)) if b.own == a.own)
+    }
+}
+
 /// Kinds that declare nothing a reference can name.
 fn declares(kind: &str) -> bool {
     !matches!(kind, "import" | "export" | "expression")
@@ -123,6 +131,14 @@ pub fn declarations(parsed: &ParsedFile) -> Vec<(String, Decl)> {
     out
 }
 
+/// `parsed`'s text outside its top-level declarations, layout squashed.
+fn outside(parsed: &ParsedFile) -> String {
+    let text = parsed.source.as_str();
+    let mut cuts: Vec<(Span, &str)> = parsed.symbols.iter().map(|s| (s.span, "\u{0}")).collect();
+    cuts.sort_by_key(|(c, _)| c.start);
+    squash(&cut(text, Span { start: 0, end: text.len() }, &cuts))
+}
+
 /// A getter and a setter of one name are two declarations.
 fn accessor(kind: &str) -> &'static str {
     match kind {
@@ -138,6 +154,14 @@ fn accessor(kind: &str) -> &'static str {
 pub fn compare(before: Option<&ParsedFile>, after: Option<&ParsedFile>) -> Vec<Changed> {
     let b = before.map(declarations).unwrap_or_default();
     let a = after.map(declarations).unwrap_or_default();
+    // The file's text outside its declarations changed (a directive, an
+    // import): an unchanged declaration's inferred type may have moved
+    // with it, so each function-like one is `Inferred` too, for the
+    // compiler's signatures to decide (`Changed::unchanged_text`).
+    let context_changed = match (before, after) {
+        (Some(x), Some(y)) => outside(x) != outside(y),
+        _ => false,
+    };
     let before_by: HashMap<&str, &Decl> = b.iter().map(|(k, d)| (k.as_str(), d)).collect();
     let after_keys: std::collections::HashSet<&str> = a.iter().map(|(k, _)| k.as_str()).collect();
     let mut out = Vec::new();
@@ -145,7 +169,11 @@ pub fn compare(before: Option<&ParsedFile>, after: Option<&ParsedFile>) -> Vec<C
     for (k, d) in &a {
         match before_by.get(k.as_str()) {
             None => added.push(d.clone()),
-            Some(old) if old.own == d.own => {}
+            Some(old) if old.own == d.own => {
+                if context_changed && is_function_like(&d.kind) {
+                    out.push(Changed { change: Change::Inferred, before: Some((*old).clone()), after: Some(d.clone()) });
+                }
+            }
             Some(old) => {
                 let change = if old.api == d.api {
                     Change::Body

@@ -497,3 +497,37 @@ fn tests_to_run_equal_a_live_reachability_walk() {
     // The walk is not vacuous: most cases reach a test.
     assert!(nonempty >= 4, "only {nonempty} cases reach a test");
 }
+
+/// A `/// <reference path>` switched to another declaration file changes
+/// the type `read` infers, though no declaration's text changed: the
+/// compiler's signatures before and after decide it is an API change, and
+/// its caller is affected. A comment added beside it changes nothing.
+#[test]
+fn a_reference_directive_switched_changes_an_inferred_type() {
+    let t = TempDir::new("impact-reference");
+    t.write(
+        "tsconfig.json",
+        br#"{ "compilerOptions": { "target": "es2020", "module": "esnext", "moduleResolution": "bundler", "strict": true }, "include": ["src"] }"#,
+    );
+    t.write("types/a.d.ts", b"declare const flagA: number;\n");
+    t.write("types/b.d.ts", b"declare const flagA: string;\n");
+    t.write("src/use.ts", b"/// <reference path=\"../types/a.d.ts\" />\n\nexport function read() {\n  return flagA;\n}\n");
+    t.write("src/caller.ts", b"import { read } from \"./use\";\n\nexport function twice() {\n  return read();\n}\n");
+    common::git(&t.0, &["init", "-q"]);
+    common::git(&t.0, &["add", "-A"]);
+    common::git(&t.0, &["commit", "-q", "-m", "base"]);
+    let o = tsq(&t.0, &["index", "--embedder", "none", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+
+    std::fs::write(t.0.join("src/use.ts"), b"/// <reference path=\"../types/a.d.ts\" />\n// a note\n\nexport function read() {\n  return flagA;\n}\n").unwrap();
+    let v = json(&tsq(&t.0, &["impact", "--json"]));
+    assert_eq!(changed(&v), vec![], "a comment beside the declarations: {v:#}");
+    // The base is now the version the rows were synced to.
+    common::git(&t.0, &["commit", "-q", "-am", "a note"]);
+
+    std::fs::write(t.0.join("src/use.ts"), b"/// <reference path=\"../types/b.d.ts\" />\n// a note\n\nexport function read() {\n  return flagA;\n}\n").unwrap();
+    let v = json(&tsq(&t.0, &["impact", "--json"]));
+    assert_eq!(changed(&v), vec![(s("api"), s("read"))], "{v:#}");
+    assert_eq!(v["changed"][0]["decidedBy"], "the compiler's signature changed");
+    assert_eq!(affected(&v), vec![(1, s("src/caller.ts"), s("twice"), s("calls"))]);
+}
