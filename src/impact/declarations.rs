@@ -8,7 +8,10 @@
 //! (the parser's opaque bodies: a function with a written return type,
 //! as the sync's API hash decides). Equal API text: a body-only change.
 //! A changed body the type may be inferred from is `Inferred`, which the
-//! compiler's own signatures settle (`super::reach`), else counted as API.
+//! compiler's own signatures settle (`api::impact`), else counted as API.
+//! So is every function-like declaration of a file whose text outside its
+//! declarations changed (a `/// <reference>`, an import): its inferred
+//! type may have moved though its text did not.
 
 use std::collections::HashMap;
 
