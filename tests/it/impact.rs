@@ -84,12 +84,17 @@ fn workspace(name: &str) -> TempDir {
         "packages/app/src/circle.ts",
         b"import { Shape } from \"../../core/src/index\";\n\nexport class Circle implements Shape {\n  name = \"circle\";\n  area(): number {\n    return 3;\n  }\n}\n",
     );
+    commit_and_index(&t);
+    t
+}
+
+/// Commits the workspace as the base and indexes it (`tsq index`).
+fn commit_and_index(t: &TempDir) {
     common::git(&t.0, &["init", "-q"]);
     common::git(&t.0, &["add", "-A"]);
     common::git(&t.0, &["commit", "-q", "-m", "base"]);
     let o = tsq(&t.0, &["index", "--embedder", "none", "--json"]);
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
-    t
 }
 
 fn edit(t: &TempDir, rel: &str, from: &str, to: &str) {
@@ -263,11 +268,7 @@ fn ambient_workspace(name: &str) -> TempDir {
     t.write("src/flag.ts", b"export function flagged(w: Window): boolean {\n  return w.tsqFlag;\n}\n");
     t.write("src/shapes2.ts", b"export function total(xs: number[]): number {\n  return xs.length;\n}\n");
     t.write("src/use.ts", b"import { total } from \"#s\";\n\nexport function useTotal(): number {\n  return total([]);\n}\n");
-    common::git(&t.0, &["init", "-q"]);
-    common::git(&t.0, &["add", "-A"]);
-    common::git(&t.0, &["commit", "-q", "-m", "base"]);
-    let o = tsq(&t.0, &["index", "--embedder", "none", "--json"]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    commit_and_index(&t);
     t
 }
 
@@ -513,11 +514,7 @@ fn a_reference_directive_switched_changes_an_inferred_type() {
     t.write("types/b.d.ts", b"declare const flagA: string;\n");
     t.write("src/use.ts", b"/// <reference path=\"../types/a.d.ts\" />\n\nexport function read() {\n  return flagA;\n}\n");
     t.write("src/caller.ts", b"import { read } from \"./use\";\n\nexport function twice() {\n  return read();\n}\n");
-    common::git(&t.0, &["init", "-q"]);
-    common::git(&t.0, &["add", "-A"]);
-    common::git(&t.0, &["commit", "-q", "-m", "base"]);
-    let o = tsq(&t.0, &["index", "--embedder", "none", "--json"]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    commit_and_index(&t);
 
     std::fs::write(t.0.join("src/use.ts"), b"/// <reference path=\"../types/a.d.ts\" />\n// a note\n\nexport function read() {\n  return flagA;\n}\n").unwrap();
     let v = json(&tsq(&t.0, &["impact", "--json"]));
