@@ -44,12 +44,10 @@ def class_file(n):
 def nested_file(n):
     out = []
     for i in range(n):
-        pad = "  " * i
-        out.append(f"{pad}export function f{i}(x: number): number {{" if i == 0 else f"{pad}function f{i}(x: number): number {{")
+        out.append(f"export function f{i}(x: number): number {{" if i == 0 else f"function f{i}(x: number): number {{")
     for i in reversed(range(n)):
-        pad = "  " * i
         call = f"f{i + 1}(x + 1)" if i + 1 < n else "x"
-        out.append(f"{pad}  return {call};\n{pad}}}")
+        out.append(f"return {call};\n}}")
     return "\n".join(out) + "\n"
 
 

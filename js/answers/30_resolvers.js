@@ -30,19 +30,35 @@
     SK.Constructor, SK.EnumMember,
   ]);
 
-  /** Named containers of a declaration, outermost first. Collected
-   *  innermost first and reversed once: an `unshift` per level made a
-   *  declaration 3,000 functions deep cost 4.5 million element moves. */
-  function containers(node) {
-    const out = [];
-    for (let p = node.parent; p && p.kind !== SK.SourceFile; p = p.parent) {
-      if (p.kind === SK.ClassDeclaration || p.kind === SK.InterfaceDeclaration || p.kind === SK.EnumDeclaration ||
-          p.kind === SK.ModuleDeclaration || p.kind === SK.FunctionDeclaration || p.kind === SK.MethodDeclaration ||
-          (p.kind === SK.ClassExpression && p.parent && p.parent.kind === SK.VariableDeclaration)) {
-        out.push(p.kind === SK.ClassExpression ? nameText(p.parent) : nameText(p));
-      }
+  /** Whether `p` names what it holds in ids and qualified names (a class
+   *  expression by the variable it initializes). */
+  function isContainer(p) {
+    return p.kind === SK.ClassDeclaration || p.kind === SK.InterfaceDeclaration || p.kind === SK.EnumDeclaration ||
+      p.kind === SK.ModuleDeclaration || p.kind === SK.FunctionDeclaration || p.kind === SK.MethodDeclaration ||
+      (p.kind === SK.ClassExpression && p.parent && p.parent.kind === SK.VariableDeclaration);
+  }
+
+  /** Container node -> its own containers and name, outermost first. */
+  const chains = new WeakMap();
+  function chainOf(p) {
+    let chain = chains.get(p);
+    if (!chain) {
+      chain = containers(p);
+      chain.push(p.kind === SK.ClassExpression ? nameText(p.parent) : nameText(p));
+      chains.set(p, chain);
     }
-    return out.reverse();
+    return chain;
+  }
+
+  /** Named containers of a declaration, outermost first: a fresh array
+   *  (callers extend it). The nearest container's chain is kept per
+   *  node, so a declaration 1,500 functions deep costs one copy of its
+   *  chain, not a walk to the root that names every container again
+   *  (each declaration of a deep file did: the square of its depth). */
+  function containers(node) {
+    let p = node.parent;
+    while (p && p.kind !== SK.SourceFile && !isContainer(p)) p = p.parent;
+    return p && p.kind !== SK.SourceFile ? chainOf(p).slice() : [];
   }
 
   function kindOf(node) {

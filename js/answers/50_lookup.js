@@ -82,22 +82,26 @@
     return n;
   }
 
+  /** Whether `unit` is a context unit of `sf`. Its kind is asked first:
+   *  its file is a walk up to the root, which a nested declaration's
+   *  every reference paid in a deep file. */
   function isContext(unit, sf) {
-    if (!unit || unit.getSourceFile() !== sf) return false;
+    if (!unit) return false;
     switch (unit.kind) {
       case SK.ImportDeclaration:
       case SK.ImportEqualsDeclaration:
-        return true;
+      case SK.PropertyDeclaration:
+        break;
       case SK.VariableStatement:
       case SK.TypeAliasDeclaration:
       case SK.InterfaceDeclaration:
       case SK.EnumDeclaration:
-        return unit.parent && (unit.parent.kind === SK.SourceFile || unit.parent.kind === SK.ModuleBlock);
-      case SK.PropertyDeclaration:
-        return true;
+        if (!unit.parent || (unit.parent.kind !== SK.SourceFile && unit.parent.kind !== SK.ModuleBlock)) return false;
+        break;
       default:
         return false;
     }
+    return unit.getSourceFile() === sf;
   }
 
   /** Start of the node's first line (so indentation is kept), JSDoc

@@ -141,12 +141,23 @@
     return externalId(symbol);
   }
 
+  /** Symbol -> its id (or null). A symbol's declarations are settled
+   *  once its checker exists, and finding its canonical one asks each
+   *  declaration for its file, a walk up to the file's root: every
+   *  identifier of a file 1,500 functions deep paid its depth for it. */
+  const idBySymbol = new WeakMap();
+
   /** A symbol's stable id, or null outside the workspace. */
   function symbolId(symbol) {
+    if (!symbol) return null;
+    let id = idBySymbol.get(symbol);
+    if (id !== undefined) return id;
     const d = canonicalDeclaration(symbol);
-    if (!d) return null;
-    if (d.kind === SK.SourceFile) return L.rel(d.fileName);
-    return fileIds(d.getSourceFile()).get(d) || baseId(d.getSourceFile(), d);
+    if (!d) id = null;
+    else if (d.kind === SK.SourceFile) id = L.rel(d.fileName);
+    else id = fileIds(d.getSourceFile()).get(d) || baseId(d.getSourceFile(), d);
+    idBySymbol.set(symbol, id);
+    return id;
   }
 
   /** Follows aliases (imports, re-exports) to the symbol they name. */
