@@ -140,6 +140,9 @@ const ops = {
   op_tsq_service_respond: (res) => {
     response = res;
   },
+  op_tsq_service_respond_json: (json) => {
+    response = JSON.parse(json);
+  },
   op_tsq_parse_request: () => {
     throw new Error("no parse requests in this harness");
   },

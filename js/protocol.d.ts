@@ -72,7 +72,8 @@ export interface RawDiagnostic {
 //   op_tsq_fs_version(path): string        (content hash)
 //   op_tsq_fs_realpath(path): string
 // and op_tsq_service_request(): ServiceRequest,
-//     op_tsq_service_respond(r: ServiceResponse).
+//     op_tsq_service_respond(r: ServiceResponse),
+//     op_tsq_service_respond_json(JSON.stringify(r)) for `occurrences`.
 
 export type ServiceRequest =
   | { method: "load"; root: string; configs: string[]; sourceFiles: string[] }
@@ -102,6 +103,9 @@ export type ServiceRequest =
    *  bound); Rust collects after it. */
   | { method: "settle" };
 
+/** Sent through `op_tsq_service_respond`, except `occurrences`, sent as
+ *  `JSON.stringify` text through `op_tsq_service_respond_json` (read with
+ *  serde_v8 on QuickJS, every string of a batch was copied twice). */
 export type ServiceResponse =
   | { kind: "loaded"; workspace: WorkspaceInfo }
   | { kind: "inspected"; result: InspectResult }

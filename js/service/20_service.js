@@ -610,6 +610,8 @@
         workspace.callMemo = undefined;
       }
     }
-    ops.op_tsq_service_respond(res);
+    // An occurrence batch travels as JSON text (js/protocol.d.ts).
+    if (res.kind === "occurrences") ops.op_tsq_service_respond_json(JSON.stringify(res));
+    else ops.op_tsq_service_respond(res);
   };
 })(globalThis);

@@ -90,6 +90,15 @@ fn op_tsq_service_respond(state: &mut OpState, #[serde] response: ServiceRespons
     state.borrow_mut::<ServiceSlot>().response = Some(response);
 }
 
+/// A response as JSON text (occurrence batches: `JSON.stringify` is native
+/// in the engine). serde_v8 on QuickJS copies every string it reads into a
+/// new JS string that lives until the op returns, so a batch's strings were
+/// held three times at once: the rows, those copies, Rust's.
+#[op2(fast)]
+fn op_tsq_service_respond_json(state: &mut OpState, #[string] json: &str) {
+    state.borrow_mut::<ServiceSlot>().response = Some(ServiceResponse::from_json(json));
+}
+
 /// The workspace file system, present only in a service isolate.
 struct HostFs(Option<WorkspaceFs>);
 
@@ -250,6 +259,7 @@ deno_core::extension!(
         op_tsq_parse_respond,
         op_tsq_service_request,
         op_tsq_service_respond,
+        op_tsq_service_respond_json,
         op_tsq_fs_read,
         op_tsq_fs_file_exists,
         op_tsq_fs_dir_exists,

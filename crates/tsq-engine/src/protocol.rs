@@ -208,6 +208,54 @@ pub enum ServiceResponse {
     },
 }
 
+impl ServiceResponse {
+    /// A response sent as JSON text (`op_tsq_service_respond_json`). Text
+    /// that does not parse is a `failed` response saying why. A lone
+    /// surrogate (`JSON.stringify` escapes one, from a string literal's
+    /// name), which serde_json refuses, is read as U+FFFD, as serde_v8
+    /// reads it.
+    pub fn from_json(json: &str) -> ServiceResponse {
+        serde_json::from_str(&mend_lone_surrogates(json)).unwrap_or_else(|e| ServiceResponse::Failed {
+            message: format!("the engine's response is not valid JSON for its kind ({e}): a tsq bug, please report it"),
+        })
+    }
+}
+
+/// `json` with each `\uXXXX` escape of a lone surrogate replaced by
+/// `\ufffd`; borrowed when there is none.
+pub fn mend_lone_surrogates(json: &str) -> std::borrow::Cow<'_, str> {
+    let b = json.as_bytes();
+    let unit = |i: usize| -> Option<u16> {
+        let hex = b.get(i..i + 6)?;
+        if hex[0] != b'\\' || hex[1] != b'u' {
+            return None;
+        }
+        u16::from_str_radix(std::str::from_utf8(&hex[2..]).ok()?, 16).ok()
+    };
+    let (mut out, mut copied, mut i) = (String::new(), 0, 0);
+    while i < b.len() {
+        if b[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        match unit(i) {
+            Some(0xD800..=0xDBFF) if matches!(unit(i + 6), Some(0xDC00..=0xDFFF)) => i += 12,
+            Some(0xD800..=0xDFFF) => {
+                out.push_str(&json[copied..i]);
+                out.push_str("\\ufffd");
+                i += 6;
+                copied = i;
+            }
+            _ => i += 2,
+        }
+    }
+    if copied == 0 {
+        return std::borrow::Cow::Borrowed(json);
+    }
+    out.push_str(&json[copied..]);
+    std::borrow::Cow::Owned(out)
+}
+
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct WorkspaceInfo {

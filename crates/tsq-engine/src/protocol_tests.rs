@@ -81,3 +81,22 @@ fn service_messages_round_trip_in_the_declared_shape() {
         serde_json::json!({ "method": "lookup", "targets": [{ "file": null, "names": ["f"], "candidates": ["/w/a.ts"] }] })
     );
 }
+
+/// Occurrence batches arrive as JSON text (`op_tsq_service_respond_json`):
+/// a lone surrogate escape (a string literal's name) reads as U+FFFD, a
+/// pair stays a pair, an escaped backslash before `u` is no escape, and
+/// text that does not parse is a `failed` response that says so.
+#[test]
+fn json_responses_mend_lone_surrogates_and_fail_clearly() {
+    assert!(matches!(mend_lone_surrogates(r#"{"a":"x\\ud800"}"#), std::borrow::Cow::Borrowed(_)));
+    assert_eq!(mend_lone_surrogates(r#""\ud83d\ude00 \ud800 \udc00x""#), r#""\ud83d\ude00 \ufffd \ufffdx""#);
+    let json = r#"{"kind":"occurrences","files":[{"relativePath":"a.ts","declarations":[],"occurrences":[{"line":1,"column":2,"symbol":"a.ts > \ud800","role":"definition","enclosing":"a.ts","meaning":1}],"items":[],"calls":[],"bases":[],"global":false,"imports":[],"reexports":[],"apiText":null}],"failed":[]}"#;
+    match ServiceResponse::from_json(json) {
+        ServiceResponse::Occurrences { files, .. } => assert_eq!(files[0].occurrences[0].symbol, "a.ts > \u{fffd}"),
+        other => panic!("{other:?}"),
+    }
+    match ServiceResponse::from_json(r#"{"kind":"occurrences","files":7}"#) {
+        ServiceResponse::Failed { message } => assert!(message.contains("not valid JSON for its kind"), "{message}"),
+        other => panic!("{other:?}"),
+    }
+}
