@@ -221,6 +221,28 @@ impl Engine {
                 ids.push(id);
             }
         }
+        // Files git shows unchanged whose inputs moved (a package.json's
+        // `types`, a node_modules declaration): the sync compared their
+        // compiler signatures before and after.
+        for m in sync.signatures.iter().filter(|m| !compared.iter().any(|c| c.file.path == m.file)) {
+            let located = decls.locate(&m.file, &m.names, m.lines);
+            searched.extend(located);
+            changed.push((
+                ChangedDeclaration {
+                    file: m.file.clone(),
+                    name: m.names.join("."),
+                    kind: m.kind.clone(),
+                    change: Change::Api,
+                    lines: Some(m.lines),
+                    before_signature: Some(m.before.clone()),
+                    after_signature: Some(m.after.clone()),
+                    renamed_from: None,
+                    decided_by: Some(format!("the compiler's signature changed: what the file reads changed ({}), its text did not", m.input)),
+                },
+                None,
+            ));
+            ids.push(located.map(|g| g.id.clone()));
+        }
         for d in searched {
             decls.searched_as(d);
         }

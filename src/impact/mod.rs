@@ -180,7 +180,7 @@ pub struct ImpactAnswer {
 
 impl ImpactAnswer {
     pub fn is_empty(&self) -> bool {
-        self.files.is_empty()
+        self.files.is_empty() && self.changed.is_empty()
     }
 }
 

@@ -22,11 +22,11 @@ pub fn text(a: &ImpactAnswer) -> String {
     let sources = a.files.iter().filter(|f| f.note.is_none()).count();
     let _ = writeln!(out, "impact: {} file(s) changed against {} ({} compared), {} declaration(s) changed", a.files.len(), a.base, sources, a.changed.len());
     let _ = writeln!(out, "{}", a.structure);
-    if a.files.is_empty() {
+    if a.is_empty() {
         let _ = writeln!(out, "\nnothing changed");
         return out;
     }
-    let _ = writeln!(out, "\nfiles:");
+    let _ = writeln!(out, "\nfiles:{}", if a.files.is_empty() { " none in git (what they read changed: see the notes)" } else { "" });
     for f in &a.files {
         let moved = f.before_path.as_ref().map(|p| format!(" (from {p})")).unwrap_or_default();
         let note = f.note.as_ref().map(|n| format!(": {n}")).unwrap_or_default();

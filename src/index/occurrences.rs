@@ -227,6 +227,14 @@ impl Store {
     }
 
     /// The declarations named any of `names`, in one query per chunk.
+    pub(crate) async fn occ_declarations_in(&self, files: &[String]) -> Result<Vec<OccDeclarationRow>, IndexError> {
+        let mut out = Vec::new();
+        for chunk in files.chunks(FILTER_CHUNK) {
+            out.extend(self.occ_declarations_where(&sql_in("relativePath", chunk)).await?);
+        }
+        Ok(out)
+    }
+
     pub(crate) async fn occ_declarations_named_any(&self, names: &[String]) -> Result<Vec<OccDeclarationRow>, IndexError> {
         let mut out = Vec::new();
         for chunk in names.chunks(FILTER_CHUNK) {
@@ -415,6 +423,11 @@ impl super::Index {
 
     pub fn occ_declarations_keyed(&self, keys: &[String]) -> Result<Vec<OccDeclarationRow>, IndexError> {
         self.runtime.block_on(self.store.occ_declarations_keyed(keys))
+    }
+
+    /// Every declaration row of these files.
+    pub fn occ_declarations_in(&self, files: &[String]) -> Result<Vec<OccDeclarationRow>, IndexError> {
+        self.runtime.block_on(self.store.occ_declarations_in(files))
     }
 
     pub fn occ_first_ords(&self, files: &[String]) -> Result<HashMap<String, i64>, IndexError> {

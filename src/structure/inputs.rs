@@ -23,7 +23,7 @@ use std::path::Path;
 use sha2::Digest;
 
 use crate::files::is_declaration_file;
-use crate::index::occurrences::OccFileRow;
+use crate::index::occurrences::{OccDeclarationRow, OccFileRow};
 use crate::index::{relative, Index, IndexError};
 use crate::source::Tree;
 use crate::ts::files::FileView;
@@ -105,6 +105,53 @@ pub struct InputChange {
     /// "created at a failed lookup", "a failed lookup answers now".
     pub rule: &'static str,
     pub rechecked: usize,
+    /// The files it re-checked (relative).
+    #[serde(skip)]
+    pub files: Vec<String>,
+}
+
+/// A declaration whose compiler signature moved while its file's text did
+/// not: an input the file reads changed (`npm install` of another
+/// version, a package.json's `types`). The sync sees both sides as it
+/// replaces the rows; `tsq impact` reports it as an API change, since git
+/// shows no change in the file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SignatureChange {
+    pub file: String,
+    /// The input that re-checked the file.
+    pub input: String,
+    /// Containers, then the name.
+    pub names: Vec<String>,
+    pub kind: String,
+    pub id: Option<String>,
+    pub lines: (u32, u32),
+    pub before: String,
+    pub after: String,
+}
+
+/// The declarations of `new` (rows of files re-checked for `seeded`'s
+/// inputs, file -> input) whose signature differs from their `old` row's
+/// (by key).
+pub(crate) fn signature_changes(old: &[OccDeclarationRow], new: &[OccDeclarationRow], seeded: &HashMap<String, String>) -> Vec<SignatureChange> {
+    let parse = |r: &OccDeclarationRow| serde_json::from_str::<super::rows::DeclarationRow>(&r.answer).ok();
+    let before: HashMap<(&str, &str), String> = old.iter().filter_map(|r| Some(((r.relative_path.as_str(), r.key.as_str()), parse(r)?.signature))).collect();
+    new.iter()
+        .filter_map(|r| {
+            let input = seeded.get(&r.relative_path)?;
+            let was = before.get(&(r.relative_path.as_str(), r.key.as_str()))?;
+            let d = parse(r)?;
+            (d.signature != *was).then(|| SignatureChange {
+                file: r.relative_path.clone(),
+                input: input.clone(),
+                names: d.containers.iter().cloned().chain([d.name.clone()]).collect(),
+                kind: r.key.rsplit('|').next().unwrap_or("").to_string(),
+                id: d.id.clone(),
+                lines: (d.matched.start_line, d.matched.end_line),
+                before: was.clone(),
+                after: d.signature,
+            })
+        })
+        .collect()
 }
 
 /// A file input as the rows saw it: its content hash ("" when it did not

@@ -44,7 +44,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use super::inputs::{layout_hash, read_configs, InputChange, Inputs, Pending};
+use super::inputs::{layout_hash, read_configs, signature_changes, InputChange, Inputs, Pending, SignatureChange};
 use super::rows::{DeclarationRow, Facts};
 use super::scope::Scope;
 pub(crate) use super::sync_plan::needs_sync;
@@ -137,6 +137,9 @@ pub struct OccurrenceReport {
     /// is never skipped without a word.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub inputs: Vec<InputChange>,
+    /// Declarations of those files whose signature moved with them.
+    #[serde(skip)]
+    pub signatures: Vec<SignatureChange>,
     pub ms: u64,
 }
 
@@ -230,6 +233,14 @@ pub fn sync(
         plan(ws, tree, view, &start)?;
     let Start { root, stored, marker, mut scope, mut pending, inputs: mut recorded, .. } = start;
     let mut report = OccurrenceReport { full, inputs: changes, ..Default::default() };
+    // The files a changed input re-checked (file -> input): where their
+    // text is unchanged, their signatures before and after are compared.
+    let mut seeded: HashMap<String, String> = HashMap::new();
+    for c in &report.inputs {
+        for f in &c.files {
+            seeded.entry(f.clone()).and_modify(|i| *i = format!("{i}, {}", c.input)).or_insert_with(|| c.input.clone());
+        }
+    }
     if report.full {
         scope.restart();
     }
@@ -365,7 +376,17 @@ pub fn sync(
             file_rows.iter().flat_map(|r| r.lookups.iter()),
             Some(&inputs_now),
         );
+        let same_text: Vec<String> = file_rows
+            .iter()
+            .filter(|r| r.error.is_none() && seeded.contains_key(&r.relative_path))
+            .filter(|r| stored.get(&r.relative_path).is_some_and(|o| o.error.is_none() && o.content_hash == r.content_hash))
+            .map(|r| r.relative_path.clone())
+            .collect();
+        let mut moved_signatures = Vec::new();
         index(&mut |ix| {
+            if !same_text.is_empty() {
+                moved_signatures = signature_changes(&ix.occ_declarations_in(&same_text)?, &declaration_rows, &seeded);
+            }
             if record {
                 left.save(ix)?;
             }
@@ -380,6 +401,7 @@ pub fn sync(
             usage_changed = usage_changed || report.full || use_edges_changed(ix, &batch, &rows)?;
             Ok(ix.put_occurrences(&file_rows, &rows, &declaration_rows)?)
         })?;
+        report.signatures.append(&mut moved_signatures);
         pending = left;
         done.extend(batch);
         if limit.is_some_and(|l| !queue.is_empty() && done.len() + queue.len() > l) {

@@ -228,7 +228,7 @@ pub(super) fn plan(ws: &Workspace, tree: &Tree, view: &FileView, start: &Start) 
         let mut seeds: BTreeSet<String> = BTreeSet::new();
         let mut seed = |input: &str, rule: &'static str, files: BTreeSet<String>, changes: &mut Vec<InputChange>| {
             let files: BTreeSet<String> = files.into_iter().filter(|p| indexable.contains(p)).collect();
-            changes.push(InputChange { input: input.to_string(), rule, rechecked: files.len() });
+            changes.push(InputChange { input: input.to_string(), rule, rechecked: files.len(), files: files.iter().cloned().collect() });
             seeds.extend(files);
         };
         // Created files: the files whose resolution looked there.

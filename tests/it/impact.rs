@@ -528,3 +528,44 @@ fn a_reference_directive_switched_changes_an_inferred_type() {
     assert_eq!(v["changed"][0]["decidedBy"], "the compiler's signature changed");
     assert_eq!(affected(&v), vec![(1, s("src/caller.ts"), s("twice"), s("calls"))]);
 }
+
+/// A package's `types` switched to another declaration file (as `npm
+/// install` of another version does): git shows no change, but `read`'s
+/// inferred return type moved from `number` to `string`. The sync
+/// re-checks `use.ts` for its package.json and compares its compiler
+/// signatures before and after: `read` is an API change and its caller is
+/// affected. The same edit undone and redone with an unchanged type
+/// (another file declaring `number`) changes nothing.
+#[test]
+fn a_package_types_switch_changes_an_inferred_type_though_git_shows_nothing() {
+    let t = TempDir::new("impact-package-types");
+    t.write(
+        "tsconfig.json",
+        br#"{ "compilerOptions": { "target": "es2020", "module": "esnext", "moduleResolution": "bundler", "strict": true }, "include": ["src"] }"#,
+    );
+    t.write(".gitignore", b"node_modules\n");
+    t.write("node_modules/lib/package.json", br#"{ "name": "lib", "version": "1.0.0", "types": "a.d.ts" }"#);
+    t.write("node_modules/lib/a.d.ts", b"export declare function pick(): number;\n");
+    t.write("node_modules/lib/b.d.ts", b"export declare function pick(): string;\n");
+    t.write("node_modules/lib/c.d.ts", b"export declare function pick(): number;\n");
+    t.write("src/use.ts", b"import { pick } from \"lib\";\n\nexport function read() {\n  return pick();\n}\n");
+    t.write("src/caller.ts", b"import { read } from \"./use\";\n\nexport function twice() {\n  return read();\n}\n");
+    commit_and_index(&t);
+
+    t.write("node_modules/lib/package.json", br#"{ "name": "lib", "version": "1.0.1", "types": "c.d.ts" }"#);
+    let o = tsq(&t.0, &["impact", "--json"]);
+    assert_eq!(o.status.code(), Some(1), "nothing changed: {}", String::from_utf8_lossy(&o.stderr));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(changed(&v), vec![], "the same type from another file: {v:#}");
+    assert!(v["notes"].to_string().contains("node_modules/lib/package.json changed"), "{}", v["notes"]);
+
+    t.write("node_modules/lib/package.json", br#"{ "name": "lib", "version": "2.0.0", "types": "b.d.ts" }"#);
+    let v = json(&tsq(&t.0, &["impact", "--json"]));
+    assert_eq!(changed(&v), vec![(s("api"), s("read"))], "{v:#}");
+    assert_eq!(v["changed"][0]["file"], "src/use.ts");
+    assert_eq!(v["changed"][0]["beforeSignature"], "read(): number", "{v:#}");
+    assert_eq!(v["changed"][0]["afterSignature"], "read(): string", "{v:#}");
+    assert!(v["changed"][0]["decidedBy"].as_str().unwrap().contains("node_modules/lib/package.json"), "{v:#}");
+    assert_eq!(affected(&v), vec![(1, s("src/caller.ts"), s("twice"), s("calls"))]);
+    assert!(v["notes"].to_string().contains("node_modules/lib/package.json changed"), "{}", v["notes"]);
+}
