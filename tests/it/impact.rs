@@ -499,17 +499,23 @@ fn tests_to_run_equal_a_live_reachability_walk() {
     assert!(nonempty >= 4, "only {nonempty} cases reach a test");
 }
 
+/// An empty workspace with a strict tsconfig over `src`.
+fn strict_workspace(name: &str) -> TempDir {
+    let t = TempDir::new(name);
+    t.write(
+        "tsconfig.json",
+        br#"{ "compilerOptions": { "target": "es2020", "module": "esnext", "moduleResolution": "bundler", "strict": true }, "include": ["src"] }"#,
+    );
+    t
+}
+
 /// A `/// <reference path>` switched to another declaration file changes
 /// the type `read` infers, though no declaration's text changed: the
 /// compiler's signatures before and after decide it is an API change, and
 /// its caller is affected. A comment added beside it changes nothing.
 #[test]
 fn a_reference_directive_switched_changes_an_inferred_type() {
-    let t = TempDir::new("impact-reference");
-    t.write(
-        "tsconfig.json",
-        br#"{ "compilerOptions": { "target": "es2020", "module": "esnext", "moduleResolution": "bundler", "strict": true }, "include": ["src"] }"#,
-    );
+    let t = strict_workspace("impact-reference");
     t.write("types/a.d.ts", b"declare const flagA: number;\n");
     t.write("types/b.d.ts", b"declare const flagA: string;\n");
     t.write("src/use.ts", b"/// <reference path=\"../types/a.d.ts\" />\n\nexport function read() {\n  return flagA;\n}\n");
@@ -538,11 +544,7 @@ fn a_reference_directive_switched_changes_an_inferred_type() {
 /// (another file declaring `number`) changes nothing.
 #[test]
 fn a_package_types_switch_changes_an_inferred_type_though_git_shows_nothing() {
-    let t = TempDir::new("impact-package-types");
-    t.write(
-        "tsconfig.json",
-        br#"{ "compilerOptions": { "target": "es2020", "module": "esnext", "moduleResolution": "bundler", "strict": true }, "include": ["src"] }"#,
-    );
+    let t = strict_workspace("impact-package-types");
     t.write(".gitignore", b"node_modules\n");
     t.write("node_modules/lib/package.json", br#"{ "name": "lib", "version": "1.0.0", "types": "a.d.ts" }"#);
     t.write("node_modules/lib/a.d.ts", b"export declare function pick(): number;\n");
