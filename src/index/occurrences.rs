@@ -226,7 +226,7 @@ impl Store {
         self.occ_declarations_where(&format!("`name` = {}", super::schema::sql_str(name))).await
     }
 
-    /// The declarations named any of `names`, in one query per chunk.
+    /// Every declaration row of these files, in one query per chunk.
     pub(crate) async fn occ_declarations_in(&self, files: &[String]) -> Result<Vec<OccDeclarationRow>, IndexError> {
         let mut out = Vec::new();
         for chunk in files.chunks(FILTER_CHUNK) {
@@ -235,6 +235,7 @@ impl Store {
         Ok(out)
     }
 
+    /// The declarations named any of `names`, in one query per chunk.
     pub(crate) async fn occ_declarations_named_any(&self, names: &[String]) -> Result<Vec<OccDeclarationRow>, IndexError> {
         let mut out = Vec::new();
         for chunk in names.chunks(FILTER_CHUNK) {

@@ -123,7 +123,6 @@ pub struct SignatureChange {
     /// Containers, then the name.
     pub names: Vec<String>,
     pub kind: String,
-    pub id: Option<String>,
     pub lines: (u32, u32),
     pub before: String,
     pub after: String,
@@ -145,7 +144,6 @@ pub(crate) fn signature_changes(old: &[OccDeclarationRow], new: &[OccDeclaration
                 input: input.clone(),
                 names: d.containers.iter().cloned().chain([d.name.clone()]).collect(),
                 kind: r.key.rsplit('|').next().unwrap_or("").to_string(),
-                id: d.id.clone(),
                 lines: (d.matched.start_line, d.matched.end_line),
                 before: was.clone(),
                 after: d.signature,
