@@ -10,7 +10,7 @@ use crate::impact::reach::{self, Declarations, Node};
 use crate::impact::{self as imp, Affected, Change, ChangedDeclaration, ChangedFile, FileStatus, ImpactAnswer, ImpactError, ImpactRequest};
 use crate::index::Index;
 use crate::progress::Progress;
-use crate::structure::occurrences::Graph;
+use crate::structure::occurrences::{Defer, Graph};
 use crate::structure::rows::DeclarationRow;
 
 /// One changed source file, compared: git's record of it, its changed
@@ -87,6 +87,9 @@ impl Engine {
         let mut files = Vec::new();
         let mut notes = Vec::new();
         let mut compared: Vec<Compared> = Vec::new();
+        // Files whose changes leave every other file's bindings as they
+        // were: the sync may leave their users' re-check for later.
+        let mut kept = std::collections::BTreeSet::new();
         for f in &git.files {
             let source = crate::source::is_supported(std::path::Path::new(&f.path));
             let mut note = f.unreadable.clone();
@@ -123,7 +126,13 @@ impl Engine {
             }
             let before = f.before.as_ref().map(|t| parser.parse_text(&f.before_path, t.clone()));
             let after_parsed = after.as_ref().map(|t| parser.parse_text(&f.path, t.to_string()));
-            compared.push(Compared { file: f, changed: declarations::compare(before.as_ref(), after_parsed.as_ref()), after });
+            let changed = declarations::compare(before.as_ref(), after_parsed.as_ref());
+            if let (FileStatus::Modified, Some(b), Some(a)) = (f.status, &before, &after_parsed) {
+                if declarations::keeps_bindings(b, a, &changed) {
+                    kept.insert(f.path.clone());
+                }
+            }
+            compared.push(Compared { file: f, changed, after });
         }
         // Before the sync: the compiler's view of the base where the rows
         // were made from it (signatures, and the removed declarations' ids).
@@ -158,7 +167,10 @@ impl Engine {
             let rows = if symbols.is_empty() { Vec::new() } else { index.occurrences_of(&symbols, false)? };
             (before, (removed_ids, rows), resolved_before)
         };
-        let sync = self.sync_occurrences_of(&tree, progress)?;
+        // Every changed file must keep them (a file git does not show, a
+        // deleted or added one, a config: the whole cascade runs).
+        let defer = if git.files.iter().all(|f| kept.contains(&f.path)) { Defer::Cascade(kept) } else { Defer::Nothing };
+        let sync = self.sync_occurrences_of(&tree, progress, defer)?;
         let guard = lock(&self.index);
         let index = guard.as_ref().expect("opened by the sync");
         let graph = Graph::load(index, true).map_err(structure_error)?;
@@ -300,6 +312,12 @@ impl Engine {
         let (commands, unknown) = imp::runner::commands(&self.root, &tests.iter().map(|t| t.file.clone()).collect::<Vec<_>>());
         if !unknown.is_empty() {
             notes.push(format!("no test runner could be read from package.json for {} test file(s) (vitest, jest, mocha or `node --test` in the test script or the dependencies)", unknown.len()));
+        }
+        if sync.deferred > 0 {
+            notes.push(format!(
+                "{} file(s) that use a changed API are re-checked after this answer (by the background worker in `tsq serve`, by the next command otherwise): their text and imports are unchanged, so their rows still name what they reference, which is what this answer reads; only their inferred types wait",
+                sync.deferred
+            ));
         }
         for input in &sync.inputs {
             notes.push(format!("{} changed: {} ({} files re-checked)", input.input, input.rule, input.rechecked));

@@ -10,6 +10,7 @@ use crate::config::Overrides;
 use crate::query::SymbolQuery;
 use crate::source::Tree;
 use crate::structure::answers;
+use crate::structure::occurrences::Defer;
 use crate::workspace::InspectConfig;
 
 impl Engine {
@@ -60,7 +61,7 @@ impl Engine {
                 return Ok(None);
             }
         }
-        let sync = self.sync_occurrences_of(tree, &crate::progress::silent())?;
+        let sync = self.sync_occurrences_of(tree, &crate::progress::silent(), Defer::Nothing)?;
         let guard = lock(&self.index);
         let index = guard.as_ref().expect("opened by the sync");
         let rows = answers::Rows::new(index, &self.view, &tree.sources);

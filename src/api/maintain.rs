@@ -7,6 +7,7 @@ use super::{lock, Engine, EngineError};
 use crate::embed::EmbedderChoice;
 use crate::index::{Index, IndexConfig, Status, SyncInput, SyncReport};
 use crate::progress::Progress;
+use crate::structure::occurrences::Defer;
 
 /// What `Engine::index` computes besides chunks and vectors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,7 +89,7 @@ impl Engine {
         parser.release();
         let (occurrences, failed) = match mode {
             StructureMode::None => (None, None),
-            StructureMode::Occurrences => match self.sync_occurrences_of(&tree, progress) {
+            StructureMode::Occurrences => match self.sync_occurrences_of(&tree, progress, Defer::Nothing) {
                 Ok(o) => {
                     report.ms += o.ms;
                     (Some(o), None)

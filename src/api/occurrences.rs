@@ -16,7 +16,7 @@ use crate::progress::Progress;
 use crate::query::SymbolQuery;
 use crate::source::Tree;
 use crate::structure::answers;
-use crate::structure::occurrences::{self, Graph, OccurrenceReport, Relations};
+use crate::structure::occurrences::{self, Defer, Graph, OccurrenceReport, Relations};
 use crate::structure::StructureError;
 
 /// The occurrence rows an answer may read (`Engine::occurrences_for_answer`).
@@ -67,12 +67,13 @@ impl Engine {
     /// Brings the occurrence index up to date: the chunk sync first, then
     /// every file whose rows are missing or stale (by the builder rule).
     pub fn sync_occurrences(&self, progress: &dyn Progress) -> Result<OccurrenceReport, EngineError> {
-        self.sync_occurrences_of(&self.walk(), progress)
+        self.sync_occurrences_of(&self.walk(), progress, Defer::Nothing)
     }
 
-    /// `sync_occurrences` for a walk the caller made. Waits for a pass
-    /// another thread is running (then finds little or nothing to do).
-    pub(super) fn sync_occurrences_of(&self, tree: &Tree, progress: &dyn Progress) -> Result<OccurrenceReport, EngineError> {
+    /// `sync_occurrences` for a walk the caller made, leaving what `defer`
+    /// allows to the next sync. Waits for a pass another thread is running
+    /// (then finds little or nothing to do).
+    pub(super) fn sync_occurrences_of(&self, tree: &Tree, progress: &dyn Progress, defer: Defer) -> Result<OccurrenceReport, EngineError> {
         // A fresh CLI process whose rows are stale needs the service
         // isolate, the projects and their lib files: they are prepared on
         // the other core while the chunk sync parses (as `tsq index` does).
@@ -87,7 +88,7 @@ impl Engine {
         }
         let _pass = lock(&self.occurrence_pass);
         let _across = self.pass_lock(true)?;
-        self.run_occurrence_sync(tree, progress, None)
+        self.run_occurrence_sync(tree, progress, defer)
     }
 
     /// Whether the occurrence rows would be re-indexed (the builder
@@ -119,7 +120,7 @@ impl Engine {
     /// after every answer, brings them up to date.
     pub(super) fn occurrences_for_answer(&self, tree: &Tree, progress: &dyn Progress) -> Result<RowsFor, EngineError> {
         let Some(inline) = self.options.background else {
-            return Ok(RowsFor::Fresh(self.sync_occurrences_of(tree, progress)?));
+            return Ok(RowsFor::Fresh(self.sync_occurrences_of(tree, progress, Defer::Nothing)?));
         };
         self.sync_tree(tree, progress)?;
         let pending = || -> Result<usize, EngineError> {
@@ -139,7 +140,7 @@ impl Engine {
         }
         // A cascade larger than the budget is left to the worker (an
         // exported signature of a hub file re-indexes hundreds).
-        let report = self.run_occurrence_sync(tree, progress, Some(inline))?;
+        let report = self.run_occurrence_sync(tree, progress, Defer::Past(inline))?;
         if report.deferred > 0 {
             return Ok(RowsFor::Refreshing { pending: report.deferred });
         }
@@ -159,13 +160,13 @@ impl Engine {
         }
         let _pass = lock(&self.occurrence_pass);
         let _across = self.pass_lock(true)?;
-        self.run_occurrence_sync(tree, progress, None)
+        self.run_occurrence_sync(tree, progress, Defer::Nothing)
     }
 
     /// One occurrence sync; the caller holds `occurrence_pass` and the
     /// index's pass lock. The index
     /// is locked only to read and to write, not while a batch is checked.
-    fn run_occurrence_sync(&self, tree: &Tree, progress: &dyn Progress, limit: Option<usize>) -> Result<OccurrenceReport, EngineError> {
+    fn run_occurrence_sync(&self, tree: &Tree, progress: &dyn Progress, defer: Defer) -> Result<OccurrenceReport, EngineError> {
         {
             let guard = self.open_index()?;
             if !occurrences::needs_sync(guard.as_ref().expect("opened above"), tree, &self.view).map_err(structure_error)? {
@@ -177,11 +178,11 @@ impl Engine {
             let mut guard = lock(&self.index);
             f(guard.as_mut().expect("opened above"))
         };
-        let mut report = occurrences::sync(&with_index, &ws, tree, &self.view, progress, limit).map_err(structure_error)?;
+        let mut report = occurrences::sync(&with_index, &ws, tree, &self.view, progress, defer.clone()).map_err(structure_error)?;
         // A file edited during the pass: its batch was dropped; once more
         // picks it up (a second interruption is reported as is).
         if report.interrupted {
-            let again = occurrences::sync(&with_index, &ws, tree, &self.view, progress, limit).map_err(structure_error)?;
+            let again = occurrences::sync(&with_index, &ws, tree, &self.view, progress, defer).map_err(structure_error)?;
             report = OccurrenceReport { indexed: report.indexed + again.indexed, occurrences: report.occurrences + again.occurrences, ..again };
         }
         if report.indexed + report.removed + report.failed.len() > 0 {

@@ -142,6 +142,32 @@ fn outside(parsed: &ParsedFile) -> String {
     squash(&cut(text, Span { start: 0, end: text.len() }, &cuts))
 }
 
+/// Whether what names in other files are bound to stays as it was after
+/// these changes of one file (`Defer::Cascade`): its text outside
+/// declarations (imports, export lists, directives) is the same, no
+/// declaration was added, removed or renamed, and each changed one keeps
+/// the words before its name (`export`, `default`, `static`, its kind).
+/// Such a change moves types at most: a file that uses it still refers to
+/// the same declarations.
+pub fn keeps_bindings(before: &ParsedFile, after: &ParsedFile, changed: &[Changed]) -> bool {
+    let prefix = |d: &Decl| {
+        let name = d.names.last().map_or("", |n| n.as_str());
+        d.head.find(name).map(|at| d.head[..at].to_string())
+    };
+    // Imports, export lists and top-level statements count as outside.
+    let unbound = |p: &ParsedFile| {
+        let text = p.source.as_str();
+        let kept: Vec<String> = p.symbols.iter().filter(|s| !declares(&s.kind)).map(|s| squash(text.get(s.span.start..s.span.end).unwrap_or(""))).collect();
+        (outside(p), kept)
+    };
+    unbound(before) == unbound(after)
+        && changed.iter().all(|c| match c.change {
+            Change::Body | Change::Inferred => true,
+            Change::Api => matches!((&c.before, &c.after), (Some(b), Some(a)) if prefix(b).is_some() && prefix(b) == prefix(a)),
+            Change::Added | Change::Removed | Change::Renamed => false,
+        })
+}
+
 /// A getter and a setter of one name are two declarations.
 fn accessor(kind: &str) -> &'static str {
     match kind {
@@ -269,6 +295,27 @@ mod tests {
         let got = changes("export function f(a: number): number { return a; }\n", "export function f(a: string): number { return 1; }\n");
         assert_eq!(got, vec![(Change::Api, "f".to_string())]);
         assert!(changes("export function f(a: number): number { return a; }\n", "export function f(a: number): number {\n    return a;\n}\n").is_empty());
+    }
+
+    fn keeps(before: &str, after: &str) -> bool {
+        let pool = ParsePool::new(&ParsePoolConfig::default()).unwrap();
+        let b = pool.parse_text("a.ts", before.to_string());
+        let a = pool.parse_text("a.ts", after.to_string());
+        keeps_bindings(&b, &a, &compare(Some(&b), Some(&a)))
+    }
+
+    #[test]
+    fn bindings_are_kept_by_type_edits_and_moved_by_names_and_export_forms() {
+        let f = "import { X } from \"./x\";\nexport function f(a: number): number { return a; }\nexport class C {\n  m(): X { return 1; }\n}\n";
+        assert!(keeps(f, &f.replace("a: number", "a: string")), "a parameter's type");
+        assert!(keeps(f, &f.replace("return a;", "return a + 1;")), "a body");
+        assert!(keeps(f, &f.replace("m(): X", "m(): number")), "a member's type");
+        assert!(!keeps(f, &f.replace("export function f", "function f")), "an export removed");
+        assert!(!keeps(f, &f.replace("  m(): X", "  static m(): X")), "a member made static");
+        assert!(!keeps(f, &f.replace("function f(", "function g(")), "a rename");
+        assert!(!keeps(f, &format!("{f}export const k = 1;\n")), "an addition");
+        assert!(!keeps(f, &f.replace("./x", "./y")), "an import moved");
+        assert!(!keeps(f, &format!("{f}export {{ f as g }};\n")), "an export list");
     }
 
     #[test]

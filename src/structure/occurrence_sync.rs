@@ -127,8 +127,8 @@ pub struct OccurrenceReport {
     pub full: bool,
     /// A file changed while a batch was computed: that batch was dropped.
     pub interrupted: bool,
-    /// Files a cascade queued that this sync left for the next one (its
-    /// `limit`), recorded in the index.
+    /// Files a cascade queued that this sync left for the next one (what
+    /// its `Defer` allowed), recorded in the index.
     pub deferred: usize,
     /// Symbols with a usage prior, when it was recomputed.
     pub used_symbols: usize,
@@ -214,18 +214,40 @@ fn use_edges_changed(ix: &Index, batch: &[String], rows: &[OccurrenceRow]) -> Re
     Ok(before != after)
 }
 
-/// Brings the occurrence index up to date with the walk. With `limit`
-/// (`tsq serve`'s inline budget), a sync whose files, cascades included
-/// (one that reached a global importer: every file), outnumber it stops
-/// after the batch that found them and leaves the rest recorded
-/// (`Pending`, `OccurrenceReport::deferred`).
+/// What a sync may leave recorded for the next one (`Pending`,
+/// `OccurrenceReport::deferred`) instead of re-indexing it now.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Defer {
+    /// Nothing: every queued file, cascades included, is re-indexed.
+    #[default]
+    Nothing,
+    /// `tsq serve`'s inline budget: a sync whose files, cascades included
+    /// (one that reached a global importer: every file), outnumber it
+    /// stops after the batch that found them.
+    Past(usize),
+    /// The cascade, where the caller knows that no changed file moved
+    /// what other files' names are bound to: these files' declarations
+    /// keep their names and export forms, and their text outside
+    /// declarations is unchanged (`impact::declarations::keeps_bindings`).
+    /// The files the sync queues at its start are re-indexed; what an API
+    /// change among them queues is left. Those files' text and resolution
+    /// are unchanged, so their rows still name what they reference
+    /// (`tsq impact` reads exactly that); only their types wait for the
+    /// next sync. When a queued file is not in the set, or an input
+    /// changed (a package behind `export *` may export other names), it is
+    /// `Nothing`.
+    Cascade(BTreeSet<String>),
+}
+
+/// Brings the occurrence index up to date with the walk, leaving what
+/// `defer` allows for the next sync.
 pub fn sync(
     index: &WithIndexMut<'_>,
     ws: &Workspace,
     tree: &Tree,
     view: &FileView,
     progress: &dyn Progress,
-    limit: Option<usize>,
+    defer: Defer,
 ) -> Result<OccurrenceReport, StructureError> {
     let started = std::time::Instant::now();
     let start = read_start(index)?;
@@ -233,6 +255,11 @@ pub fn sync(
         plan(ws, tree, view, &start)?;
     let Start { root, stored, marker, mut scope, mut pending, inputs: mut recorded, .. } = start;
     let mut report = OccurrenceReport { full, inputs: changes, ..Default::default() };
+    let defer = match defer {
+        Defer::Cascade(kept) if !report.inputs.is_empty() || !queue.iter().all(|f| kept.contains(f)) => Defer::Nothing,
+        d => d,
+    };
+    let initial: HashSet<String> = if matches!(defer, Defer::Cascade(_)) { queue.iter().cloned().collect() } else { HashSet::new() };
     // The files a changed input re-checked (file -> input): where their
     // text is unchanged, their signatures before and after are compared.
     let mut seeded: HashMap<String, String> = HashMap::new();
@@ -404,7 +431,13 @@ pub fn sync(
         report.signatures.append(&mut moved_signatures);
         pending = left;
         done.extend(batch);
-        if limit.is_some_and(|l| !queue.is_empty() && done.len() + queue.len() > l) {
+        let stop = !queue.is_empty()
+            && match defer {
+                Defer::Nothing => false,
+                Defer::Past(l) => done.len() + queue.len() > l,
+                Defer::Cascade(_) => !queue.iter().any(|f| initial.contains(f)),
+            };
+        if stop {
             report.deferred = queue.len();
             break;
         }

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 pub use super::inputs::InputChange;
 pub(crate) use super::occurrence_sync::needs_sync;
-pub use super::occurrence_sync::{pending, sync, OccurrenceReport};
+pub use super::occurrence_sync::{pending, sync, Defer, OccurrenceReport};
 
 use super::rows::Declaration;
 pub(crate) use super::rows::Facts;

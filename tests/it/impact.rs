@@ -177,6 +177,27 @@ fn a_base_method_changed_behind_a_re_export_reaches_overrides_callers_and_their_
     assert!(text.contains("$ cd packages/core && npx vitest run test/report.test.ts"), "{text}");
 }
 
+/// An API change answers from the changed file's fresh rows and its
+/// users' rows as they were: their text and imports did not change, so
+/// neither did what they reference. Their re-check is left to the next
+/// sync, which the next command runs first; that answer is the same.
+#[test]
+fn an_api_change_answers_before_its_users_are_re_checked_and_the_next_sync_re_checks_them() {
+    let t = workspace("impact-deferred");
+    edit(&t, "packages/core/src/shapes.ts", "  describe(x: number): string {\n    return \"b\"", "  describe(x: string): string {\n    return \"b\"");
+    let notes = |v: &Value| v["notes"].as_array().unwrap().iter().map(|n| n.as_str().unwrap().to_string()).collect::<Vec<_>>();
+    let first = json(&tsq(&t.0, &["impact", "--json"]));
+    assert_eq!(changed(&first), vec![(s("api"), s("Base.describe"))]);
+    let left = notes(&first);
+    assert!(left.iter().any(|n| n.contains("re-checked after this answer")), "{left:?}");
+    let second = json(&tsq(&t.0, &["impact", "--json"]));
+    assert!(!notes(&second).iter().any(|n| n.contains("re-checked after this answer")), "{:?}", notes(&second));
+    assert_eq!(changed(&second), changed(&first));
+    assert_eq!(affected(&second), affected(&first));
+    assert!(affected(&first).contains(&(1, s("packages/core/src/report.ts"), s("report"), s("calls"))), "{:?}", affected(&first));
+    assert_eq!(tests_to_run(&second), tests_to_run(&first));
+}
+
 #[test]
 fn a_body_only_edit_reaches_direct_callers_only() {
     let t = workspace("impact-body");

@@ -27,6 +27,10 @@ pub struct EvalQuery {
     /// before it.
     #[serde(default)]
     pub commit: Option<String>,
+    /// The question's kind in the agent-style sets (architecture,
+    /// behaviour, symbol): each kind is also reported apart.
+    #[serde(default)]
+    pub kind: Option<String>,
 }
 
 /// A returned span.

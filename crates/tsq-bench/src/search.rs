@@ -249,25 +249,26 @@ pub(crate) fn files_of(root: &Path) -> Vec<(String, String)> {
     tsq::source::walk(root).files.iter().filter_map(|f| Some((tsq::parse_pool::file_paths(f, root).relative_path, std::fs::read_to_string(f).ok()?))).collect()
 }
 
-/// The evaluation's queries, tuned and untuned. The untuned sets
-/// (`untuned-<repo>.jsonl`: tanstack, effect, express) are read at run time
-/// (written before any tuning, never tuned on; reported as their own
-/// split).
 /// A query's split as reported: each untuned set apart (`untuned
-/// tanstack`, `untuned effect`), never merged with another.
+/// tanstack`, `untuned effect`, `untuned-agent tanstack`), never merged
+/// with another.
 fn split_of(q: &EvalQuery) -> String {
-    if q.split == "untuned" {
+    if q.split.starts_with("untuned") {
         format!("untuned {}", q.repo)
     } else {
         q.split.clone()
     }
 }
 
+/// The evaluation's queries, tuned and untuned. The untuned sets
+/// (`untuned-<repo>.jsonl`: tanstack, effect, express; the agent-style
+/// `untuned-agent-tanstack.jsonl`) are read at run time (written before
+/// any tuning, never tuned on; reported as their own splits).
 pub(super) fn eval_queries() -> anyhow::Result<Vec<EvalQuery>> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../benches/search-eval");
     let mut untuned = String::new();
-    for repo in ["tanstack", "effect", "express"] {
-        untuned.push_str(&std::fs::read_to_string(format!("{dir}/untuned-{repo}.jsonl")).unwrap_or_default());
+    for set in ["tanstack", "effect", "express", "agent-tanstack"] {
+        untuned.push_str(&std::fs::read_to_string(format!("{dir}/untuned-{set}.jsonl")).unwrap_or_default());
         untuned.push('\n');
     }
     Ok(EVAL.lines().chain(untuned.lines()).filter(|l| !l.trim().is_empty()).map(serde_json::from_str).collect::<Result<_, _>>()?)
@@ -364,6 +365,9 @@ pub fn run(repos: &[String], embedder: EmbedderChoice, enrich: usize, rows: &[St
             let mut add = |system: &str, hits: &[Hit]| {
                 table.entry(repo.clone()).or_default().entry(system.to_string()).or_default().add(hits, q, &test);
                 splits.entry(split_of(q)).or_default().entry(system.to_string()).or_default().add(hits, q, &test);
+                if let Some(kind) = &q.kind {
+                    splits.entry(format!("{}: {kind}", split_of(q))).or_default().entry(system.to_string()).or_default().add(hits, q, &test);
+                }
             };
             add(systems[0], &baseline.search(&q.query, 10));
             let bm25: Vec<Hit> = index.bm25(&q.query, &filter, 10)?.iter().map(|h| hit(&h.row)).collect();
