@@ -89,16 +89,22 @@
     if (!differs.has(p)) differs.set(p, new Map());
     const known = differs.get(p);
     if (known.has(q)) return known.get(q);
-    const pp = p.program();
-    const qp = q.program();
-    let d = environment(pp) !== environment(qp);
-    for (const sf of d ? [] : pp.getSourceFiles()) {
-      if (!L.isUserFile(sf.fileName)) continue;
-      const qsf = qp.getSourceFile(sf.fileName);
-      if (qsf && moduleEdges(pp, sf).imports.join("\n") !== moduleEdges(qp, qsf).imports.join("\n")) { d = true; break; }
-    }
+    const d = programsDiffer(p.program(), q.program());
     known.set(q, d);
     return d;
+  }
+
+  /** `resolvesDifferently` for two programs: whether `qp` has another
+   *  global environment than `pp`, or resolves an import of a user file
+   *  `pp` holds otherwise. */
+  function programsDiffer(pp, qp) {
+    if (environment(pp) !== environment(qp)) return true;
+    for (const sf of pp.getSourceFiles()) {
+      if (!L.isUserFile(sf.fileName)) continue;
+      const qsf = qp.getSourceFile(sf.fileName);
+      if (qsf && moduleEdges(pp, sf).imports.join("\n") !== moduleEdges(qp, qsf).imports.join("\n")) return true;
+    }
+    return false;
   }
 
   /** Live answers merge every project that holds a file, and a file can
@@ -121,20 +127,50 @@
       built.add(q);
       const qsf = program.getSourceFile(f);
       if (!qsf || !resolvesDifferently(p, q, differs)) continue;
-      const edges = moduleEdges(program, qsf);
       used.add(q);
-      const seen = new Set(entry.occurrences.map((o) => `${o.line}:${o.column}:${o.symbol}:${o.role}`));
-      for (const o of occurrenceRows(program, qsf)) {
-        const k = `${o.line}:${o.column}:${o.symbol}:${o.role}`;
-        if (!seen.has(k)) { seen.add(k); entry.occurrences.push(o); }
+      mergeFrom(ws, entry, program, qsf);
+    }
+  }
+
+  /** Adds what `f` (`qsf`) resolves to in another holder's `program` to
+   *  its `entry` (`mergeHolders`). */
+  function mergeFrom(ws, entry, program, qsf) {
+    const edges = moduleEdges(program, qsf);
+    const seen = new Set(entry.occurrences.map((o) => `${o.line}:${o.column}:${o.symbol}:${o.role}`));
+    for (const o of occurrenceRows(program, qsf)) {
+      const k = `${o.line}:${o.column}:${o.symbol}:${o.role}`;
+      if (!seen.has(k)) { seen.add(k); entry.occurrences.push(o); }
+    }
+    contextualEdges(program.getTypeChecker(), qsf, entry.bases);
+    entry.imports = [...new Set(entry.imports.concat(edges.imports))].sort();
+    entry.reexports = [...new Set(entry.reexports.concat(edges.reexports))].sort();
+    const more = dependencies(program, qsf, ws.walked);
+    entry.deps = [...new Set(entry.deps.concat(more.deps))].sort();
+    entry.reads = [...new Set(entry.reads.concat(more.reads))].sort();
+    entry.opaque = entry.opaque || more.opaque;
+  }
+
+  /** `mergeHolders` for a file checked in a narrow program (`pp`): the
+   *  other holder `q` (not built) answers in the narrow program of the
+   *  same file with `q`'s options. A file's rows depend on its closure
+   *  alone, so the two closures differ where the whole programs differ
+   *  for this file. False when `q` cannot decide it narrowly (an
+   *  augmenter left out reaches its closure, or it does not hold the
+   *  file): the whole programs decide. */
+  function mergeNarrowHolder(ws, pp, q, f, entry, scope) {
+    const { roots, leftOut } = narrowRoots(q, [f], scope);
+    const c = q.closure(roots);
+    try {
+      const qp = c.program();
+      for (const targets of leftOut.values()) {
+        if (targets.some((t) => qp.getSourceFile(t))) return false;
       }
-      contextualEdges(program.getTypeChecker(), qsf, entry.bases);
-      entry.imports = [...new Set(entry.imports.concat(edges.imports))].sort();
-      entry.reexports = [...new Set(entry.reexports.concat(edges.reexports))].sort();
-      const more = dependencies(program, qsf, ws.walked);
-      entry.deps = [...new Set(entry.deps.concat(more.deps))].sort();
-      entry.reads = [...new Set(entry.reads.concat(more.reads))].sort();
-      entry.opaque = entry.opaque || more.opaque;
+      const qsf = qp.getSourceFile(f);
+      if (!qsf) return false;
+      if (programsDiffer(pp, qp)) mergeFrom(ws, entry, qp, qsf);
+      return true;
+    } finally {
+      c.dispose();
     }
   }
 
@@ -210,8 +246,10 @@
    *  rows recorded (`hints`), or that fails, is returned: the whole
    *  program decides it, as it decides every file when the program holds
    *  a module that an augmenter left out augments (an edge the rows did
-   *  not show: a declaration file's import, say). `fileIndex` keeps the
-   *  file's place in the whole program (the answers' order). */
+   *  not show: a declaration file's import, say). Another project that
+   *  holds a file (not built either) answers for it in its own narrow
+   *  program (`mergeNarrowHolder`). `fileIndex` keeps the file's place in
+   *  the whole program (the answers' order). */
   function indexNarrow(ws, p, pi, list, hints, scope, files, failed, budget) {
     const { roots, leftOut } = narrowRoots(p, list, scope);
     const q = p.closure(roots);
@@ -226,8 +264,11 @@
         const h = hints.get(f);
         if (!sf || ws.registry.unparsable.has(f)) { rest.push(f); continue; }
         try {
-          const entry = pacedBy(fileBudget(budget, program.getTypeChecker()), () => indexFile(program, sf, ws, ws.projectOf(f) === p ? q : null, pi, h.fileIndex));
-          if (entry.global || entry.imports.join("\n") !== h.imports.join("\n") || entry.reexports.join("\n") !== h.reexports.join("\n")) {
+          const entry = pacedBy(fileBudget(budget, program.getTypeChecker()), () => {
+            const e = indexFile(program, sf, ws, ws.projectOf(f) === p ? q : null, pi, h.fileIndex);
+            return otherHolders(ws, p, f).every((o) => mergeNarrowHolder(ws, program, o, f, e, scope)) ? e : null;
+          });
+          if (!entry || entry.global || entry.imports.join("\n") !== h.imports.join("\n") || entry.reexports.join("\n") !== h.reexports.join("\n")) {
             rest.push(f);
             continue;
           }
@@ -348,7 +389,7 @@
     for (const [p, all] of byProject) {
       const pi = ws.projects.indexOf(p);
       let list = all;
-      if (hints.size && !req.release && !p.built && all.every((f) => hints.has(f) && otherHolders(ws, p, f).length === 0)) {
+      if (hints.size && !req.release && !p.built && all.every((f) => hints.has(f) && otherHolders(ws, p, f).every((o) => !o.built))) {
         list = indexNarrow(ws, p, pi, all, hints, scope, files, failed, req.budget);
         // Every file answered: the whole program is not built, and the
         // files each program holds are as the rows recorded.
