@@ -121,8 +121,12 @@
    *  properties its object literals' members get there. Declarations,
    *  items, calls and answers stay the owner's, as live answers compute
    *  them. */
-  function mergeHolders(ws, p, entry, f, sf, used, differs, built) {
+  function mergeHolders(ws, p, entry, f, sf, used, differs, built, narrowly) {
     for (const q of otherHolders(ws, p, f)) {
+      // A holder whose program is not built answers in a narrow one when
+      // the file's imports are as its rows recorded (its programs' files
+      // are then as recorded too).
+      if (narrowly(q)) continue;
       const program = q.program();
       built.add(q);
       const qsf = program.getSourceFile(f);
@@ -155,9 +159,10 @@
    *  same file with `q`'s options. A file's rows depend on its closure
    *  alone, so the two closures differ where the whole programs differ
    *  for this file. False when `q` cannot decide it narrowly (an
-   *  augmenter left out reaches its closure, or it does not hold the
-   *  file): the whole programs decide. */
-  function mergeNarrowHolder(ws, pp, q, f, entry, scope) {
+   *  augmenter left out reaches its closure, it does not hold the file,
+   *  or it resolves the file's imports to files the `recorded` rows do
+   *  not name): the whole programs decide. */
+  function mergeNarrowHolder(ws, pp, q, f, entry, scope, recorded) {
     const { roots, leftOut } = narrowRoots(q, [f], scope);
     const c = q.closure(roots);
     try {
@@ -167,6 +172,12 @@
       }
       const qsf = qp.getSourceFile(f);
       if (!qsf) return false;
+      // Where `q` resolves the file's imports to files its rows do not
+      // name, `q`'s program holds other files than recorded: its whole
+      // program decides (and is recorded).
+      const edges = moduleEdges(qp, qsf);
+      const within = (mine, rows) => mine.every((e) => rows.includes(e));
+      if (recorded && !(within(edges.imports, recorded.imports) && within(edges.reexports, recorded.reexports))) return false;
       if (programsDiffer(pp, qp)) mergeFrom(ws, entry, qp, qsf);
       return true;
     } finally {
@@ -266,7 +277,7 @@
         try {
           const entry = pacedBy(fileBudget(budget, program.getTypeChecker()), () => {
             const e = indexFile(program, sf, ws, ws.projectOf(f) === p ? q : null, pi, h.fileIndex);
-            return otherHolders(ws, p, f).every((o) => mergeNarrowHolder(ws, program, o, f, e, scope)) ? e : null;
+            return otherHolders(ws, p, f).every((o) => mergeNarrowHolder(ws, program, o, f, e, scope, h)) ? e : null;
           });
           if (!entry || entry.global || entry.imports.join("\n") !== h.imports.join("\n") || entry.reexports.join("\n") !== h.reexports.join("\n")) {
             rest.push(f);
@@ -440,7 +451,12 @@
             if (budget) budget(units);
           } : null, () => {
             const entry = indexFile(program, sf, ws, owns(f) ? p : null, pi);
-            mergeHolders(ws, p, entry, f, sf, holders, differs, built);
+            // Its imports here as its rows recorded them: another holder
+            // not built may answer narrowly (`mergeHolders`).
+            const h = hints.get(f);
+            const same = h !== undefined && entry.imports.join("\n") === h.imports.join("\n") && entry.reexports.join("\n") === h.reexports.join("\n");
+            const narrowly = (q) => same && !q.built && mergeNarrowHolder(ws, program, q, f, entry, scope, h);
+            mergeHolders(ws, p, entry, f, sf, holders, differs, built, narrowly);
             return entry;
           }));
         } catch (e) {

@@ -10,6 +10,7 @@ pub mod evidence;
 pub mod fusion;
 pub mod history;
 pub mod paths;
+mod pipeline;
 pub mod rank;
 pub mod select;
 pub mod shape;
@@ -241,7 +242,7 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
     }
     tracing::debug!(ms = evidence_started.elapsed().as_millis() as u64, candidates = cands.len(), "ranking evidence read (test lending, barrels, usage)");
     let retrieval_ms = started.elapsed().as_millis() as u64;
-    let ranking = Ranking {
+    let ranking = pipeline::Ranking {
         index,
         shape: &shape,
         weights,
@@ -293,23 +294,6 @@ pub fn retrieve(index: &Index, reranker: Option<&dyn Reranker>, query: &str, fil
     })
 }
 
-/// Stage 1's ranking steps over fused scores: the query's factors (roles,
-/// definitions, paths), lending, the type step, the path boost, the
-/// file-level signals, re-exports and comment chunks; strongest first.
-struct Ranking<'a> {
-    index: &'a Index,
-    shape: &'a rank::QueryShape<'a>,
-    weights: fusion::Weights,
-    known: &'a std::collections::HashMap<String, evidence::Known>,
-    lending: Option<&'a evidence::Lending>,
-    uses: std::sync::Mutex<evidence::Uses>,
-    /// Each voted file's history vote (`history`); empty when off.
-    history: &'a std::collections::HashMap<String, f64>,
-    /// Each file's BM25 over whole texts over the best file's, in (0, 1]
-    /// (`whole_file_scores`); empty when off or for a symbol query.
-    whole: &'a std::collections::HashMap<String, f64>,
-}
-
 /// Files by BM25 over whole texts, each score over the best one's.
 fn whole_file_scores(files: Vec<(String, f32)>) -> std::collections::HashMap<String, f64> {
     let best = files.iter().map(|(_, s)| *s as f64).fold(0.0, f64::max);
@@ -317,63 +301,6 @@ fn whole_file_scores(files: Vec<(String, f32)>) -> std::collections::HashMap<Str
         return Default::default();
     }
     files.into_iter().map(|(p, s)| (p, s as f64 / best)).collect()
-}
-
-impl Ranking<'_> {
-    fn rank(&self, cands: Vec<candidates::CandidateChunk>) -> Vec<(candidates::CandidateChunk, fusion::Scores)> {
-        let mut scores = fusion::score(&cands.iter().map(|c| c.signals.clone()).collect::<Vec<_>>(), self.weights);
-        let raw: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
-        let mut factors = Vec::with_capacity(cands.len());
-        for (c, s) in cands.iter().zip(scores.iter_mut()) {
-            let k = &c.row.chunk;
-            let f = self.shape.factors(k, self.known.get(&k.id).copied().unwrap_or_default());
-            s.final_score = f.apply(s.final_score);
-            factors.push(f);
-        }
-        if let Some(lending) = self.lending {
-            let rows: Vec<&ChunkRow> = cands.iter().map(|c| &c.row).collect();
-            let mut finals: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
-            lending.lend(&rows, &raw, &mut finals);
-            scores.iter_mut().zip(finals).for_each(|(s, f)| s.final_score = f);
-        }
-        if self.shape.steps.types < 1.0 {
-            let rows: Vec<&ChunkRow> = cands.iter().map(|c| &c.row).collect();
-            let mut finals: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
-            type_step::apply(self.index, self.shape, &rows, &self.uses, &mut finals);
-            scores.iter_mut().zip(finals).for_each(|(s, f)| s.final_score = f);
-        }
-        if self.shape.steps.paths && self.shape.steps.path_top > 0.0 {
-            let finals: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
-            let boosted = rank::boost(&finals, &factors, self.shape.steps.path_top);
-            scores.iter_mut().zip(boosted).for_each(|(s, f)| s.final_score = f);
-        }
-        if !self.whole.is_empty() {
-            let finals: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
-            let ratios: Vec<f64> = cands.iter().map(|c| self.whole.get(&c.row.chunk.relative_path).copied().unwrap_or(0.0)).collect();
-            let boosted = rank::file_boost(&finals, &ratios, &factors, self.shape.steps.whole_files);
-            scores.iter_mut().zip(boosted).for_each(|(s, f)| s.final_score = f);
-        }
-        if !self.history.is_empty() {
-            let finals: Vec<f64> = scores.iter().map(|s| s.final_score).collect();
-            let votes: Vec<f64> = cands.iter().map(|c| self.history.get(&c.row.chunk.relative_path).copied().unwrap_or(0.0)).collect();
-            let boosted = rank::file_boost(&finals, &votes, &factors, self.shape.steps.history);
-            scores.iter_mut().zip(boosted).for_each(|(s, f)| s.final_score = f);
-        }
-        if self.shape.steps.reexports {
-            // A re-export ranks only where the question names its file.
-            for ((c, s), f) in cands.iter().zip(scores.iter_mut()).zip(&factors) {
-                if c.row.chunk.node_kind == "re-export" && f.path == 0.0 {
-                    s.final_score = 0.0;
-                }
-            }
-        }
-        let mut ranked: Vec<_> = cands.into_iter().zip(scores).filter(|(c, s)| c.row.chunk.node_kind != "re-export" || s.final_score > 0.0).collect();
-        ranked.sort_by(|a, b| b.1.final_score.total_cmp(&a.1.final_score).then_with(|| a.0.row.chunk.id.cmp(&b.0.row.chunk.id)));
-        if self.shape.steps.comments {
-            comments::limit(&mut ranked, |(c, _)| &c.row.chunk, |(_, s)| &mut s.final_score);
-        }
-        ranked
-    }
 }
 
 /// Candidate indexes by fused score, strongest first (before any ranking step).

@@ -118,6 +118,27 @@ fn a_file_held_by_a_catch_all_config_answers_with_both_resolutions() {
     assert!(diffs.is_empty(), "after an API edit:\n{}", diffs.join("\n"));
 }
 
+/// The same workspace edited, then synced by a fresh process (no program
+/// built): the edited files are checked in narrow programs, their owner's
+/// and the root holder's, and the rows keep what only the root resolves
+/// (`main.ts` names `@demo/lib` itself; `second.ts` reaches it through
+/// `./via`).
+#[test]
+fn a_fresh_process_resolves_an_edited_file_in_the_other_holders_narrow_program() {
+    let ws = TempDir::copy_of(&common::repo().join("fixtures/occurrences/catch-all-paths"), "occ-catch-all-narrow");
+    assert_exact(&engine(&ws.0), &ws.0, 1, 5);
+    edit(&ws.0, "examples/app/src/main.ts", "greet('again')", "greet('again') + greet('more')");
+    edit(&ws.0, "examples/app/src/second.ts", "greet('b')", "greet('b') + greet('c')");
+    let fresh = engine(&ws.0);
+    let report = fresh.sync_occurrences(&tsq::progress::silent()).unwrap();
+    assert_eq!((report.indexed, report.full), (2, false), "{report:?}");
+    let greet = fresh.relations("symbol = packages/lib/src/index.ts > greet", Some(1), &tsq::progress::silent()).unwrap();
+    let files: Vec<&str> = greet.matches[0].references.files.iter().map(|f| f.file_path.as_str()).collect();
+    assert!(files.contains(&"examples/app/src/main.ts") && files.contains(&"examples/app/src/second.ts"), "greet's references: {files:?}");
+    let (_, diffs) = differences(&fresh, &ws.0, 1);
+    assert!(diffs.is_empty(), "after a fresh process's sync:\n{}", diffs.join("\n"));
+}
+
 /// The live answer searches only the programs that hold the declaring
 /// file (vue's `packages-private/dts-test` does not hold the runtime's
 /// tests): the rows answer within the same scope, for every declaration,
