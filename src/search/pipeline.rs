@@ -42,9 +42,9 @@ struct Board<'a> {
 }
 
 /// One step: reads the board, rewrites the scores (one per candidate).
-type Step = fn(&Ranking, &Board, &mut Vec<f64>);
+type Step = fn(&Ranking, &Board, &mut [f64]);
 
-/// The steps, in order.
+/// The steps, in order, each with what it does.
 const STEPS: &[(&str, Step)] = &[
     ("query factors: roles, definitions, the usage prior, path evidence as a lift", factors),
     ("lending: tests and implementations lend to what they use", lending),
@@ -65,9 +65,8 @@ impl Ranking<'_> {
             factors: cands.iter().map(|c| self.shape.factors(&c.row.chunk, self.known.get(&c.row.chunk.id).copied().unwrap_or_default())).collect(),
         };
         let mut finals = board.raw.clone();
-        for (name, step) in STEPS {
+        for (_, step) in STEPS {
             step(self, &board, &mut finals);
-            debug_assert_eq!(finals.len(), board.rows.len(), "{name} keeps one score per candidate");
         }
         drop(board);
         scores.iter_mut().zip(finals).for_each(|(s, f)| s.final_score = f);
@@ -82,48 +81,48 @@ impl Ranking<'_> {
     }
 }
 
-fn factors(_: &Ranking, board: &Board, finals: &mut Vec<f64>) {
+fn factors(_: &Ranking, board: &Board, finals: &mut [f64]) {
     for (s, f) in finals.iter_mut().zip(&board.factors) {
         *s = f.apply(*s);
     }
 }
 
-fn lending(r: &Ranking, board: &Board, finals: &mut Vec<f64>) {
+fn lending(r: &Ranking, board: &Board, finals: &mut [f64]) {
     if let Some(lending) = r.lending {
         lending.lend(&board.rows, &board.raw, finals);
     }
 }
 
-fn types(r: &Ranking, board: &Board, finals: &mut Vec<f64>) {
+fn types(r: &Ranking, board: &Board, finals: &mut [f64]) {
     if r.shape.steps.types < 1.0 {
         type_step::apply(r.index, r.shape, &board.rows, &r.uses, finals);
     }
 }
 
-fn paths(r: &Ranking, board: &Board, finals: &mut Vec<f64>) {
+fn paths(r: &Ranking, board: &Board, finals: &mut [f64]) {
     if r.shape.steps.paths && r.shape.steps.path_top > 0.0 {
-        *finals = rank::boost(finals, &board.factors, r.shape.steps.path_top);
+        finals.copy_from_slice(&rank::boost(finals, &board.factors, r.shape.steps.path_top));
     }
 }
 
 /// A file-level vote (`votes`: file -> ratio) as a boost of `weight`.
-fn file_votes(votes: &HashMap<String, f64>, weight: f64, board: &Board, finals: &mut Vec<f64>) {
+fn file_votes(votes: &HashMap<String, f64>, weight: f64, board: &Board, finals: &mut [f64]) {
     if votes.is_empty() {
         return;
     }
     let ratios: Vec<f64> = board.rows.iter().map(|r| votes.get(&r.chunk.relative_path).copied().unwrap_or(0.0)).collect();
-    *finals = rank::file_boost(finals, &ratios, &board.factors, weight);
+    finals.copy_from_slice(&rank::file_boost(finals, &ratios, &board.factors, weight));
 }
 
-fn whole_files(r: &Ranking, board: &Board, finals: &mut Vec<f64>) {
+fn whole_files(r: &Ranking, board: &Board, finals: &mut [f64]) {
     file_votes(r.whole, r.shape.steps.whole_files, board, finals);
 }
 
-fn history(r: &Ranking, board: &Board, finals: &mut Vec<f64>) {
+fn history(r: &Ranking, board: &Board, finals: &mut [f64]) {
     file_votes(r.history, r.shape.steps.history, board, finals);
 }
 
-fn reexports(r: &Ranking, board: &Board, finals: &mut Vec<f64>) {
+fn reexports(r: &Ranking, board: &Board, finals: &mut [f64]) {
     if !r.shape.steps.reexports {
         return;
     }

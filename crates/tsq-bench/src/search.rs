@@ -254,7 +254,7 @@ pub(crate) fn files_of(root: &Path) -> Vec<(String, String)> {
 /// with another.
 fn split_of(q: &EvalQuery) -> String {
     if q.split.starts_with("untuned") {
-        format!("untuned {}", q.repo)
+        format!("{} {}", q.split, q.repo)
     } else {
         q.split.clone()
     }
