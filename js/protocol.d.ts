@@ -136,6 +136,8 @@ export interface BuildEntry {
   /** Lib files this build parsed (0 when the shared lib bucket had them). */
   libFilesParsed: number;
   ms: number;
+  /** How a narrow program went, when it left augmenters out. */
+  note?: string;
 }
 
 export interface ProjectInfo {

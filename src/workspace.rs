@@ -138,7 +138,15 @@ impl Walked {
 /// timings belong in `TSQ_LOG=debug`, never in output or goldens.
 fn log_builds(log: &mut Vec<crate::ts::protocol::BuildEntry>) {
     for b in std::mem::take(log) {
-        tracing::debug!(project = %b.project, files = b.files, root_files = b.root_files, lib_files_parsed = b.lib_files_parsed, ms = b.ms, "program built");
+        tracing::debug!(
+            project = %b.project,
+            files = b.files,
+            root_files = b.root_files,
+            lib_files_parsed = b.lib_files_parsed,
+            ms = b.ms,
+            note = b.note.as_deref().unwrap_or(""),
+            "program built"
+        );
     }
 }
 

@@ -138,8 +138,7 @@
 
   /** Adds what `f` (`qsf`) resolves to in another holder's `program` to
    *  its `entry` (`mergeHolders`). */
-  function mergeFrom(ws, entry, program, qsf) {
-    const edges = moduleEdges(program, qsf);
+  function mergeFrom(ws, entry, program, qsf, edges = moduleEdges(program, qsf)) {
     const seen = new Set(entry.occurrences.map((o) => `${o.line}:${o.column}:${o.symbol}:${o.role}`));
     for (const o of occurrenceRows(program, qsf)) {
       const k = `${o.line}:${o.column}:${o.symbol}:${o.role}`;
@@ -178,7 +177,7 @@
       const edges = moduleEdges(qp, qsf);
       const within = (mine, rows) => mine.every((e) => rows.includes(e));
       if (recorded && !(within(edges.imports, recorded.imports) && within(edges.reexports, recorded.reexports))) return false;
-      if (programsDiffer(pp, qp)) mergeFrom(ws, entry, qp, qsf);
+      if (programsDiffer(pp, qp)) mergeFrom(ws, entry, qp, qsf, edges);
       return true;
     } finally {
       c.dispose();
@@ -223,8 +222,9 @@
    *  rows, and declaration files that declare more than their exports),
    *  and `p`'s augmenters of the modules their closure holds (followed
    *  through the rows' imports, `scope.imports`, until no augmenter
-   *  joins), in `p`'s root order. Also the augmenters left out. */
-  function narrowRoots(p, list, scope) {
+   *  joins; none with `join` false), in `p`'s root order. Also the
+   *  augmenters left out. */
+  function narrowRoots(p, list, scope, join = true) {
     const roots = new Set(list);
     for (const f of p.fileNames) {
       if (scope.globals.has(f) || (ts.isDeclarationFileName(f) && declaresBeyondExports(f))) roots.add(f);
@@ -232,7 +232,7 @@
     const leftOut = new Map([...scope.augmenters].filter(([a]) => p.fileSet.has(a) && !roots.has(a)));
     const held = new Set();
     const work = [...roots];
-    for (;;) {
+    for (; join;) {
       while (work.length) {
         const f = work.pop();
         if (held.has(f)) continue;
@@ -260,41 +260,89 @@
    *  not show: a declaration file's import, say). Another project that
    *  holds a file (not built either) answers for it in its own narrow
    *  program (`mergeNarrowHolder`). `fileIndex` keeps the file's place in
-   *  the whole program (the answers' order). */
+   *  the whole program (the answers' order).
+   *
+   *  Augmenters that join only because the closure holds the module they
+   *  augment (vue's `ast.ts` reaches `@vue/reactivity` through
+   *  `@vue/shared`, and `runtime-core` and `runtime-dom` augment it) are
+   *  first left out, with a watch on what they augment
+   *  (js/occurrences/58_augmentation_watch.js): a checker that reads none
+   *  of it gives the answers the program with them gives. When it reads
+   *  any, or a file imports such a module itself (it would), the files are
+   *  checked in the program with the augmenters. */
   function indexNarrow(ws, p, pi, list, hints, scope, files, failed, budget) {
-    const { roots, leftOut } = narrowRoots(p, list, scope);
+    const full = narrowRoots(p, list, scope);
+    const joined = full.roots.filter((a) => scope.augmenters.has(a) && !list.includes(a));
+    const augmented = new Set(joined.flatMap((a) => scope.augmenters.get(a)));
+    const direct = list.some((f) => (scope.imports.get(f) || []).some((i) => augmented.has(i)));
+    let got = null;
+    if (joined.length && !direct) got = indexNarrowIn(ws, p, pi, list, hints, scope, narrowRoots(p, list, scope, false), budget, true);
+    got ||= indexNarrowIn(ws, p, pi, list, hints, scope, full, budget, false);
+    files.push(...got.files);
+    failed.push(...got.failed);
+    return got.rest;
+  }
+
+  /** One narrow program over `roots`: its entries, failures and the files
+   *  left for the whole program; with `watched`, null when the checker
+   *  read what a left-out augmenter augments (or its names are not
+   *  known), and the program's build log entry says which way it went. */
+  function indexNarrowIn(ws, p, pi, list, hints, scope, { roots, leftOut }, budget, watched) {
     const q = p.closure(roots);
-    const rest = [];
+    const out = { files: [], failed: [], rest: [] };
+    const fired = {};
     try {
       const program = q.program();
-      for (const targets of leftOut.values()) {
-        if (targets.some((t) => program.getSourceFile(t))) return list.slice();
+      const log = ws.buildLog[ws.buildLog.length - 1];
+      let w = null;
+      if (watched) {
+        w = globalThis.tsqAugmentationWatch.watch(program, leftOut, L.isUserFile);
+        if (!w) {
+          if (log) log.note = "an augmenter's names are not known: checked again with the augmenters";
+          return null;
+        }
+      } else {
+        for (const targets of leftOut.values()) {
+          if (targets.some((t) => program.getSourceFile(t))) return { ...out, rest: list.slice() };
+        }
       }
       for (const f of list) {
         const sf = program.getSourceFile(f);
         const h = hints.get(f);
-        if (!sf || ws.registry.unparsable.has(f)) { rest.push(f); continue; }
+        if (!sf || ws.registry.unparsable.has(f)) { out.rest.push(f); continue; }
         try {
           const entry = pacedBy(fileBudget(budget, program.getTypeChecker()), () => {
-            const e = indexFile(program, sf, ws, ws.projectOf(f) === p ? q : null, pi, h.fileIndex);
+            let e;
+            if (w) w.on();
+            try {
+              e = indexFile(program, sf, ws, ws.projectOf(f) === p ? q : null, pi, h.fileIndex);
+            } finally {
+              if (w) w.off();
+            }
+            if (w && w.state.fired) return fired;
             return otherHolders(ws, p, f).every((o) => mergeNarrowHolder(ws, program, o, f, e, scope, h)) ? e : null;
           });
+          if (entry === fired) {
+            if (log) log.note = `the augmenters left out, and the checker read what they augment (${w.state.fired}): checked again with them`;
+            return null;
+          }
           if (!entry || entry.global || entry.imports.join("\n") !== h.imports.join("\n") || entry.reexports.join("\n") !== h.reexports.join("\n")) {
-            rest.push(f);
+            out.rest.push(f);
             continue;
           }
           entry.narrow = true;
-          files.push(entry);
+          out.files.push(entry);
         } catch (e) {
           // Past its budget here, past it in the whole program too.
-          if (e instanceof OverBudget) failed.push({ relativePath: L.rel(f), message: e.message });
-          else rest.push(f);
+          if (e instanceof OverBudget) out.failed.push({ relativePath: L.rel(f), message: e.message });
+          else out.rest.push(f);
         }
       }
+      if (w && log) log.note = "the augmenters left out: the checker read nothing they augment";
+      return out;
     } finally {
       q.dispose();
     }
-    return rest;
   }
 
   /** The service request: each file indexed with its owner project's

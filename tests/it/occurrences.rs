@@ -25,6 +25,8 @@ mod generated;
 mod inputs;
 #[path = "occurrences/invalidation.rs"]
 mod invalidation;
+#[path = "occurrences/narrow.rs"]
+mod narrow;
 
 use std::path::Path;
 

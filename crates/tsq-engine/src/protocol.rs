@@ -280,6 +280,9 @@ pub struct BuildEntry {
     pub root_files: u32,
     pub lib_files_parsed: u32,
     pub ms: u64,
+    /// How a narrow program went, when it left augmenters out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
