@@ -7,7 +7,11 @@ For each corpus (../shared/corpus.sh), made a git repository of one commit:
      loopback (.ci/install-moto), as a real bucket would be reached;
   2. a fresh clone: `tsq index --from`, then the first structural question
      (`tsq lookup 'symbol = FILE > FN'`): seconds to the first full
-     answer, bytes pulled;
+     answer, bytes pulled. CI signs (a key pair from `tsq publish
+     --keygen`) and the reader trusts its public key, as a team sets it
+     up; another clone pulls without trusting any key (the occurrence
+     index is then rebuilt locally: its rows hold the checker's text,
+     which no file of the checkout can confirm);
   3. the baseline, in the same run: another fresh clone, `tsq index`
      (the full local build), then the same question;
   4. one new commit (a body-only edit of FN), published by CI from its
@@ -65,6 +69,12 @@ def main():
     moto, port = start_moto()
     env = dict(os.environ, TSQ_EMBEDDER=a.embedder, AWS_ENDPOINT_URL=f"http://127.0.0.1:{port}", AWS_ALLOW_HTTP="true", AWS_ACCESS_KEY_ID="t", AWS_SECRET_ACCESS_KEY="t", AWS_REGION="us-east-1", AWS_EC2_METADATA_DISABLED="true")
     env.pop("TSQ_SHARE_KEY", None)
+    # The normal flow is signed: CI holds the signing key, readers trust its
+    # public key. An unsigned pull keeps only what the checkout confirms
+    # (chunks, files, texts) and rebuilds the occurrence index locally.
+    keys = json.loads(subprocess.run([a.tsq, "publish", "--keygen", "--json"], check=True, capture_output=True, text=True).stdout)
+    ci_env = dict(env, TSQ_SHARE_SIGNING_KEY=keys["signingKey"])
+    reader = dict(env, TSQ_SHARE_PUBLIC_KEY=keys["publicKey"])
     rows = []
     try:
         for name, work, ci in fresh_copies(a.corpora, "tsq-share"):
@@ -74,7 +84,7 @@ def main():
             git(ci, "commit", "-qm", "base")
             rel, fn, _ = body_edit_target(ci)
             query = f"symbol = {rel} > {fn}"
-            secs, rss, out, rc = timed([a.tsq, "publish", "--to", url, "--json", "--root", ci], env=env)
+            secs, rss, out, rc = timed([a.tsq, "publish", "--to", url, "--json", "--root", ci], env=ci_env)
             assert rc == 0, "publish failed"
             pub = json.loads(out)
             print(f"{name}: publish (full index + upload) {secs:.1f} s, {rss:.0f} MB peak, {pub['files']} files, {pub['bytes'] / 1e6:.1f} MB", file=sys.stderr)
@@ -82,12 +92,20 @@ def main():
             sandbox = os.path.join(work, "sandbox")
             git(work, "clone", "-q", ci, sandbox)
             t = time.monotonic()
-            secs_pull, rss_pull, out, rc = timed([a.tsq, "index", "--from", url, "--json", "--root", sandbox], env=env)
+            secs_pull, rss_pull, out, rc = timed([a.tsq, "index", "--from", url, "--json", "--root", sandbox], env=reader)
             assert rc == 0, "pull failed"
             pulled = json.loads(out)
-            secs_q, _, answer, rc = timed([a.tsq, "lookup", query, "--root", sandbox], env=env)
+            secs_q, _, answer, rc = timed([a.tsq, "lookup", query, "--root", sandbox], env=reader)
             first = time.monotonic() - t
             assert rc == 0 and "index: from" in answer, answer[:2000]
+
+            # The same pull by a reader who trusts no key.
+            unsigned = os.path.join(work, "unsigned")
+            git(work, "clone", "-q", ci, unsigned)
+            secs_unsigned, rss_unsigned, out, rc = timed([a.tsq, "index", "--from", url, "--json", "--root", unsigned], env=env)
+            assert rc == 0, "unsigned pull failed"
+            unsigned_pull = json.loads(out)
+            shutil.rmtree(unsigned, ignore_errors=True)
 
             local = os.path.join(work, "local")
             git(work, "clone", "-q", ci, local)
@@ -103,11 +121,11 @@ def main():
             _, _, at = body_edit_target(ci)
             open(p, "w", encoding="utf-8").write(text[:at] + "  void 0;\n" + text[at:])
             git(ci, "commit", "-qam", "edit")
-            secs_pub2, _, out, rc = timed([a.tsq, "publish", "--to", url, "--json", "--root", ci], env=env)
+            secs_pub2, _, out, rc = timed([a.tsq, "publish", "--to", url, "--json", "--root", ci], env=ci_env)
             assert rc == 0
             pub2 = json.loads(out)
             git(sandbox, "pull", "-q", "--ff-only")
-            secs_pull2, _, out, rc = timed([a.tsq, "index", "--from", url, "--json", "--root", sandbox], env=env)
+            secs_pull2, _, out, rc = timed([a.tsq, "index", "--from", url, "--json", "--root", sandbox], env=reader)
             assert rc == 0
             pulled2 = json.loads(out)
             rows.append({
@@ -118,6 +136,9 @@ def main():
                 "of which pull + sync (s)": round(secs_pull, 1),
                 "pulled MB": round(pulled["pulled"]["bytesPulled"] / 1e6, 1),
                 "re-indexed": pulled["reindexed"],
+                "trust": pulled["pulled"]["trust"],
+                "dropped by the check": len(pulled["checked"]["dropped"]),
+                "unsigned pull (s), peak MB, re-indexed": f"{secs_unsigned:.1f}, {rss_unsigned:.0f}, {unsigned_pull['reindexed']}",
                 "first answer, local full index (s)": round(first_local, 1),
                 "local tsq index (s), peak MB": f"{secs_idx:.1f}, {rss_idx:.0f}",
                 "pull peak MB": round(rss_pull),
