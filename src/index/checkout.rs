@@ -129,8 +129,9 @@ impl<'a> Holder<'a> {
     /// Whether the file holds a chunk: its source within its lines, its
     /// signature within them whitespace aside, its JSDoc in the file
     /// whitespace aside (signatures and JSDoc are stored normalized). A
-    /// signature past 80 characters is cut with `…` (a label's cap,
-    /// `js/parse/10_parser.js`): each piece around the cuts must be there.
+    /// label past 80 characters ends in `…` (its cap, `js/parse/10_parser.js`;
+    /// a callee's starts with one): the rest must be there. One cut only,
+    /// at an end, so that no row can stitch two pieces of a file together.
     pub(crate) fn holds(&self, full_source: &str, signature: &str, jsdoc: Option<&str>, start_line: usize, end_line: usize) -> bool {
         // Lines may count from 0 or 1 here: one line of slack each side.
         let from = start_line.saturating_sub(1).min(self.lines.len());
@@ -138,8 +139,9 @@ impl<'a> Holder<'a> {
         let region: String = self.lines[from..to].concat();
         region.contains(full_source.trim_end_matches('\n'))
             && (signature.is_empty() || {
-                let region = squeeze(&region);
-                squeeze(signature).split('…').all(|piece| region.contains(piece))
+                let signature = squeeze(signature);
+                let kept = signature.strip_suffix('…').or_else(|| signature.strip_prefix('…')).unwrap_or(&signature);
+                squeeze(&region).contains(kept)
             })
             && jsdoc.is_none_or(|d| self.squeezed.get_or_init(|| squeeze(self.text)).contains(&squeeze(d)))
     }
@@ -221,5 +223,6 @@ mod tests {
         let cut = "test(\"ensure early async failure prevents follow-up refinement checks\", async (…";
         assert!(h.holds(long.trim_end(), cut, None, 1, 3));
         assert!(!h.holds(long.trim_end(), "test(\"planted\", async (…", None, 1, 3), "a cut signature the file lacks");
+        assert!(!h.holds(long.trim_end(), "test(…await run();", None, 1, 3), "two pieces of the file stitched");
     }
 }
