@@ -221,5 +221,19 @@
     return parts.length ? `\n//tsq beyond emit\n${parts.join("\n")}\n` : "";
   }
 
-  globalThis.tsqFileInputs = { moduleEdges, augmentedFiles, resolutionInputs, apiText, dependencies, programReads };
+  /** `f` parsed alone from the disk, without JSDoc: what it declares
+   *  before any program holds it. Null when it cannot be read, or is too
+   *  deeply nested to parse (the programs hold it empty). */
+  function parseAlone(f) {
+    const text = Deno.core.ops.op_tsq_fs_read(f);
+    if (text === null || text === undefined) return null;
+    try {
+      return ts.createSourceFile(f, text, { languageVersion: ts.ScriptTarget.ESNext, jsDocParsingMode: ts.JSDocParsingMode.ParseNone });
+    } catch (e) {
+      if (globalThis.tsqDocuments.isStackOverflow(e)) return null;
+      throw e;
+    }
+  }
+
+  globalThis.tsqFileInputs = { moduleEdges, augmentedFiles, resolutionInputs, apiText, dependencies, programReads, parseAlone };
 })(globalThis);

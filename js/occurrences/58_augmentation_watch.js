@@ -25,14 +25,8 @@
    *  `export =`, a destructured variable): those files are checked with
    *  their augmenters. */
   function augmentedNames(fileName) {
-    const text = Deno.core.ops.op_tsq_fs_read(fileName);
-    if (text === null || text === undefined) return null;
-    let sf;
-    try {
-      sf = ts.createSourceFile(fileName, text, { languageVersion: ts.ScriptTarget.ESNext, jsDocParsingMode: ts.JSDocParsingMode.ParseNone });
-    } catch {
-      return null;
-    }
+    const sf = globalThis.tsqFileInputs.parseAlone(fileName);
+    if (!sf) return null;
     const names = new Set();
     for (const st of sf.statements) {
       if (!ts.isModuleDeclaration(st) || !ts.isStringLiteral(st.name)) continue;
@@ -68,6 +62,8 @@
     const names = new Set();
     const targets = [];
     for (const [augmenter, to] of leftOut) {
+      // An augmenter the closure imports is merged already.
+      if (program.getSourceFile(augmenter)) continue;
       const held = to.map((t) => program.getSourceFile(t)).filter(Boolean);
       if (!held.length) continue;
       const declared = augmentedNames(augmenter);

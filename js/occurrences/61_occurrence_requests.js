@@ -8,7 +8,7 @@
 ((globalThis) => {
   const L = globalThis.tsqLs;
   const { indexFile, occurrenceRows, contextualEdges, pacedBy } = globalThis.tsqOccurrences;
-  const { moduleEdges, dependencies, programReads } = globalThis.tsqFileInputs;
+  const { moduleEdges, dependencies, programReads, parseAlone } = globalThis.tsqFileInputs;
 
   /** A file past its budget (`fileBudget`): recorded as the file's
    *  failure, with the reason; its answers come live. */
@@ -202,16 +202,9 @@
    *  <reference>`s (what they bring in joins every program holding it).
    *  A plain module affects only its importers, which bring it in. */
   function declaresBeyondExports(f) {
-    const text = Deno.core.ops.op_tsq_fs_read(f);
-    if (text === null || text === undefined) return true;
-    let sf;
-    try {
-      sf = ts.createSourceFile(f, text, { languageVersion: ts.ScriptTarget.ESNext, jsDocParsingMode: ts.JSDocParsingMode.ParseNone });
-    } catch (e) {
-      // Too deep to parse: the programs hold it empty; a root is safe.
-      if (globalThis.tsqDocuments.isStackOverflow(e)) return true;
-      throw e;
-    }
+    // Unreadable or too deep to parse: the programs hold it empty; a root is safe.
+    const sf = parseAlone(f);
+    if (!sf) return true;
     if (!sf.externalModuleIndicator) return true;
     if (sf.referencedFiles.length || sf.typeReferenceDirectives.length || sf.libReferenceDirectives.length) return true;
     return sf.statements.some((st) => ts.isNamespaceExportDeclaration(st) || (ts.isModuleDeclaration(st) && (ts.isStringLiteral(st.name) || !!(st.flags & ts.NodeFlags.GlobalAugmentation))));
