@@ -54,11 +54,12 @@
    *  the augmented names, and any listing) and every module-level symbol
    *  of the program's files with an augmented name (the re-exported
    *  declaration a merge reaches through aliases is one of them). Null
-   *  when an augmenter's names cannot be read. `on()` installs it,
+   *  when an augmenter's names cannot be read, or a target is an
+   *  `export =` module. `on()` installs it,
    *  `off()` restores every field and method as it was (the symbols are
    *  the bound files', which every program sharing the document registry
    *  holds); `fired` says what was read first, or null. */
-  function watch(program, leftOut, isUserFile) {
+  function watch(program, leftOut) {
     const names = new Set();
     const targets = [];
     for (const [augmenter, to] of leftOut) {
@@ -71,11 +72,19 @@
       for (const n of declared) names.add(n);
       targets.push(...held);
     }
+    // A target whose module is `export =` merges the augmentation into
+    // the symbol it exports, which its importers may reach without the
+    // target: not watched.
+    if (targets.some((sf) => sf.symbol && sf.symbol.exports && sf.symbol.exports.has("export="))) return null;
     const state = { fired: null, undo: [] };
     if (!targets.length) return { state, on() {}, off() {} };
     const symbols = new Set();
+    // Every module's symbols with an augmented name, declaration files
+    // under node_modules included (a target's `export *` merges into the
+    // symbol it re-exports); a module augmentation never merges into the
+    // lib files' globals.
     for (const sf of program.getSourceFiles()) {
-      if (!isUserFile(sf.fileName) && !targets.includes(sf)) continue;
+      if (program.isSourceFileDefaultLibrary(sf)) continue;
       for (const table of [sf.locals, sf.symbol && sf.symbol.exports]) {
         if (!table) continue;
         for (const n of names) {

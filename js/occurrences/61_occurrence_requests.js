@@ -289,9 +289,9 @@
       const log = ws.buildLog[ws.buildLog.length - 1];
       let w = null;
       if (watched) {
-        w = globalThis.tsqAugmentationWatch.watch(program, leftOut, L.isUserFile);
+        w = globalThis.tsqAugmentationWatch.watch(program, leftOut);
         if (!w) {
-          if (log) log.note = "an augmenter's names are not known: checked again with the augmenters";
+          if (log) log.note = "an augmenter's names are not known, or it augments an `export =` module: checked again with the augmenters";
           return null;
         }
       } else {
