@@ -215,17 +215,21 @@
    *  rows, and declaration files that declare more than their exports),
    *  and `p`'s augmenters of the modules their closure holds (followed
    *  through the rows' imports, `scope.imports`, until no augmenter
-   *  joins; none with `join` false), in `p`'s root order. Also the
-   *  augmenters left out. */
-  function narrowRoots(p, list, scope, join = true) {
+   *  joins), in `p`'s root order. Also the augmenters left out, the
+   *  augmenters that joined, and the roots and augmenters left out
+   *  before any joined (`unjoined`). */
+  function narrowRoots(p, list, scope) {
     const roots = new Set(list);
     for (const f of p.fileNames) {
       if (scope.globals.has(f) || (ts.isDeclarationFileName(f) && declaresBeyondExports(f))) roots.add(f);
     }
+    const ordered = () => p.fileNames.filter((f) => roots.has(f)).concat(list.filter((f) => !p.fileSet.has(f)));
     const leftOut = new Map([...scope.augmenters].filter(([a]) => p.fileSet.has(a) && !roots.has(a)));
+    const unjoined = { roots: ordered(), leftOut: new Map(leftOut) };
+    const joined = [];
     const held = new Set();
     const work = [...roots];
-    for (; join;) {
+    for (;;) {
       while (work.length) {
         const f = work.pop();
         if (held.has(f)) continue;
@@ -238,9 +242,10 @@
         leftOut.delete(a);
         roots.add(a);
         work.push(a);
+        joined.push(a);
       }
     }
-    return { roots: p.fileNames.filter((f) => roots.has(f)).concat(list.filter((f) => !p.fileSet.has(f))), leftOut };
+    return { roots: ordered(), leftOut, unjoined, joined };
   }
 
   /** Indexes `list` (files `p` owns or holds, `p`'s program not built) in
@@ -265,11 +270,10 @@
    *  checked in the program with the augmenters. */
   function indexNarrow(ws, p, pi, list, hints, scope, files, failed, budget) {
     const full = narrowRoots(p, list, scope);
-    const joined = full.roots.filter((a) => scope.augmenters.has(a) && !list.includes(a));
-    const augmented = new Set(joined.flatMap((a) => scope.augmenters.get(a)));
+    const augmented = new Set(full.joined.flatMap((a) => scope.augmenters.get(a)));
     const direct = list.some((f) => (scope.imports.get(f) || []).some((i) => augmented.has(i)));
     let got = null;
-    if (joined.length && !direct) got = indexNarrowIn(ws, p, pi, list, hints, scope, narrowRoots(p, list, scope, false), budget, true);
+    if (full.joined.length && !direct) got = indexNarrowIn(ws, p, pi, list, hints, scope, full.unjoined, budget, true);
     got ||= indexNarrowIn(ws, p, pi, list, hints, scope, full, budget, false);
     files.push(...got.files);
     failed.push(...got.failed);
