@@ -38,27 +38,71 @@
       (p.kind === SK.ClassExpression && p.parent && p.parent.kind === SK.VariableDeclaration);
   }
 
-  /** Container node -> its own containers and name, outermost first. */
+  /** A chain of names (containers, or the `@part`s of unnamed bodies)
+   *  holds at most `MAX_CHAIN` names: past it, the first `CHAIN_HEAD`,
+   *  one `…N:hash` part for the N between, then the last ones. Ids named
+   *  every container, so each row of a file 1,500 functions deep held
+   *  about 1,500 names (157 MB of JSON for an 86 KB file, the square of
+   *  its depth). The hash folds the hidden names in order, so an id
+   *  stays unique and stable: it changes only when a name of its chain
+   *  does. A query still names the first and the last containers. */
+  const MAX_CHAIN = 24;
+  const CHAIN_HEAD = 8;
+  const EMPTY_CHAIN = Object.freeze({ names: Object.freeze([]), hidden: 0, hash: 0 });
+
+  /** FNV-1a over a name's UTF-16 units, then a separator. */
+  function foldName(hash, name) {
+    let h = hash;
+    for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 16777619) >>> 0;
+    return Math.imul(h ^ 0x3e, 16777619) >>> 0;
+  }
+
+  /** `chain` with `name` appended (a new chain; O(MAX_CHAIN)). */
+  function extendChain(chain, name) {
+    const names = chain.names;
+    if (names.length < MAX_CHAIN) return { names: names.concat([name]), hidden: 0, hash: 0 };
+    // The name after the head (the first after the `…` part, once there
+    // is one) is hidden; the first time, two are, to make room for it.
+    let hidden = chain.hidden;
+    let hash = chain.hash;
+    if (hidden === 0) {
+      hash = foldName(foldName(2166136261, names[CHAIN_HEAD]), names[CHAIN_HEAD + 1]);
+      hidden = 2;
+    } else {
+      hash = foldName(hash, names[CHAIN_HEAD + 1]);
+      hidden += 1;
+    }
+    const part = `…${hidden}:${hash.toString(16).padStart(8, "0")}`;
+    return { names: names.slice(0, CHAIN_HEAD).concat([part], names.slice(CHAIN_HEAD + 2), [name]), hidden, hash };
+  }
+
+  /** Container node -> the chain of its own containers and name,
+   *  outermost first. */
   const chains = new WeakMap();
   function chainOf(p) {
     let chain = chains.get(p);
     if (!chain) {
-      chain = containers(p);
-      chain.push(p.kind === SK.ClassExpression ? nameText(p.parent) : nameText(p));
+      chain = extendChain(containerChain(p), p.kind === SK.ClassExpression ? nameText(p.parent) : nameText(p));
       chains.set(p, chain);
     }
     return chain;
   }
 
-  /** Named containers of a declaration, outermost first: a fresh array
-   *  (callers extend it). The nearest container's chain is kept per
-   *  node, so a declaration 1,500 functions deep costs one copy of its
-   *  chain, not a walk to the root that names every container again
-   *  (each declaration of a deep file did: the square of its depth). */
-  function containers(node) {
+  /** The chain of a declaration's named containers. The nearest
+   *  container's chain is kept per node, so a declaration 1,500
+   *  functions deep costs one chain of at most `MAX_CHAIN` names, not a
+   *  walk to the root that names every container again. */
+  function containerChain(node) {
     let p = node.parent;
     while (p && p.kind !== SK.SourceFile && !isContainer(p)) p = p.parent;
-    return p && p.kind !== SK.SourceFile ? chainOf(p).slice() : [];
+    return p && p.kind !== SK.SourceFile ? chainOf(p) : EMPTY_CHAIN;
+  }
+
+  /** Named containers of a declaration, outermost first, as ids and
+   *  queries spell them (`extendChain`): a fresh array (callers extend
+   *  it). */
+  function containers(node) {
+    return containerChain(node).names.slice();
   }
 
   function kindOf(node) {
@@ -455,7 +499,7 @@
   globalThis.tsqAnalyses["symbol-sample"] = (ws, req) => symbolSample(ws, Math.max(1, req.typeDepth), 1000);
   /** Helpers the other resolver files and the extended analyses share. */
   globalThis.tsqLs = {
-    line, nameText, kindOf, symbolRef, findDeclarations, fileDeclarations, projectsFor, fileMatches, eachUserFile, scopeOf, isUserFile, rel, modifiers, signature, containers,
+    line, nameText, kindOf, symbolRef, findDeclarations, fileDeclarations, projectsFor, fileMatches, eachUserFile, scopeOf, isUserFile, rel, modifiers, signature, containers, EMPTY_CHAIN, extendChain,
     members, typeHierarchy, heritage, DECLARATION_KINDS,
   };
 })(globalThis);

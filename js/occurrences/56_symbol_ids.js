@@ -61,7 +61,9 @@
    *  (arrow functions, function expressions, accessors, constructors,
    *  static blocks) carries one `@part` per such body: its label
    *  (`scopeLabel`, `<fn>` when empty), `:k` when an earlier sibling body
-   *  of the same scope has the same containers and label. A repeated id
+   *  of the same scope has the same containers and label; past
+   *  `MAX_CHAIN` parts, the middle ones are one `…N:hash` part, as
+   *  containers are (js/answers/30_resolvers.js). A repeated id
    *  then gets `#2`, `#3`… (two `const x` in two blocks of one body).
    *  Each part is counted among the bodies of one enclosing body, so an
    *  edit inside a body changes no id outside it: a body-only edit that
@@ -75,7 +77,7 @@
     const seen = new Map(); // qualified base id -> [[symbol, id]]
     const visit = (node, parts, counts) => {
       if (node.symbol && node.kind !== SK.SourceFile && ts.getNameOfDeclaration(node) !== undefined || node.kind === SK.Constructor) {
-        const base = baseId(sf, node) + (parts.length ? "@" + parts.join("@") : "");
+        const base = baseId(sf, node) + (parts.names.length ? "@" + parts.names.join("@") : "");
         const prior = seen.get(base) || [];
         const same = prior.find(([symbol]) => symbol === node.symbol);
         const id = same ? same[1] : prior.length ? `${base}#${prior.length + 1}` : base;
@@ -92,14 +94,14 @@
         counts.set(key, k);
         // `:k`, never `#k`: a repeat suffix (`#2`) stays distinguishable.
         const part = named ? (k > 1 ? `${label}:${k}` : null) : k > 1 ? `${label}:${k}` : label;
-        const inner = part === null ? parts : parts.concat([part]);
+        const inner = part === null ? parts : L.extendChain(parts, part);
         const innerCounts = new Map();
         ts.forEachChild(node, (c) => visit(c, inner, innerCounts));
         return;
       }
       ts.forEachChild(node, (c) => visit(c, parts, counts));
     };
-    visit(sf, [], new Map());
+    visit(sf, L.EMPTY_CHAIN, new Map());
     idCache.set(sf, ids);
     return ids;
   }

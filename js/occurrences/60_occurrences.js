@@ -191,6 +191,13 @@
   function identifierRows(checker, sf, symbols) {
     const occurrences = [];
     const contextualTypes = new Map();
+    // The walk's depth: TypeScript's `getSymbolAtLocation` and
+    // `getMeaningFromLocation` each walk from an identifier to the file's
+    // root (looking for a JSDoc host), so an identifier costs its depth.
+    // One unit per 32 levels beyond the first: a file 3,000 functions deep
+    // is stopped by the budget, real files (a few dozen levels) pay
+    // nothing more.
+    let depth = 0;
     const walk = (node) => {
       if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) {
         addOccurrence(node);
@@ -204,7 +211,9 @@
       if (node.kind === SK.JSDoc || ts.isJSDocCommentContainingNode && ts.isJSDocCommentContainingNode(node)) return;
       // JSDoc names (`{@link x}`, `@param x`, `@type {T}`): find-references reports them.
       for (const doc of node.jsDoc || []) walkDoc(doc);
+      depth++;
       ts.forEachChild(node, walk);
+      depth--;
     };
     const walkDoc = (node) => {
       if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) {
@@ -214,7 +223,7 @@
       ts.forEachChild(node, walkDoc);
     };
     const addOccurrence = (node) => {
-      tick();
+      tick(1 + (depth >> 5));
       // CommonJS's `module` and `exports` in `module.exports = x` and
       // `exports.y = …` name the module, not the value exported: no row
       // (find-references reports `x` and `y` alone).

@@ -231,6 +231,47 @@ fn a_query_names_nested_declarations_as_the_language_service_does() {
     assert_eq!(lines, vec![Some(10), Some(13)], "both keys");
 }
 
+/// Ids name at most 24 containers (and 24 `@part`s of unnamed bodies):
+/// past it, the first 8, one `…N:hash` part for the N between, then the
+/// last ones. Each row of a file 1,500 functions deep held about 1,500
+/// names, so its rows grew with the square of its depth (157 MB of JSON
+/// for an 86 KB file). Deep declarations still answer as the Language
+/// Service does (the live `findDeclarations` names them the same way),
+/// their ids stay distinct, and a query naming the outermost and the
+/// innermost containers finds them.
+#[test]
+fn deep_declarations_keep_short_distinct_ids_and_answer_as_the_language_service() {
+    let ws = TempDir::copy_of(&common::repo().join("fixtures/occurrences/deep-chain"), "occ-deep-chain");
+    let e = engine(&ws.0);
+    assert_exact(&e, &ws.0, 1, 60);
+    let index = tsq::index::Index::open_with(&ws.0, &tsq::index::IndexConfig { embedder: EmbedderChoice::None, ..Default::default() }, None).unwrap();
+    let graph = tsq::structure::occurrences::Graph::load(&index, true).unwrap();
+    let decls: Vec<&tsq::structure::rows::Declaration> = graph.declarations.iter().map(|(_, d)| d).collect();
+    let ids: std::collections::HashSet<&str> = decls.iter().map(|d| d.id.as_str()).collect();
+    assert_eq!(ids.len(), decls.len(), "one id per declaration");
+    for d in &decls {
+        assert!(d.containers.len() <= 24 && d.id.matches(" > ").count() <= 25 && d.id.matches('@').count() <= 24, "{d:?}");
+    }
+    // f39 has 39 containers: f0..f7, the 16 between as one part, f24..f38.
+    let f39 = decls.iter().find(|d| d.name == "f39").unwrap();
+    let head: Vec<String> = (0..8).map(|i| format!("f{i}")).collect();
+    let tail: Vec<String> = (24..39).map(|i| format!("f{i}")).collect();
+    assert_eq!(f39.containers[..8], head[..], "{f39:?}");
+    assert!(f39.containers[8].starts_with("…16:") && f39.containers[8].len() == "…16:".len() + 8, "{f39:?}");
+    assert_eq!(f39.containers[9..], tail[..], "{f39:?}");
+    assert_eq!(f39.id, format!("deep.ts > {} > f39", f39.containers.join(" > ")));
+    // f38's hidden part holds one name fewer: another hash.
+    let f38 = decls.iter().find(|d| d.name == "f38").unwrap();
+    assert!(f38.containers[8].starts_with("…15:") && f38.containers[8][5..] != f39.containers[8][5..], "{f38:?} {f39:?}");
+    let r = e.relations("symbol = deep.ts > f0 > f38 > f39", Some(1), &tsq::progress::silent()).unwrap();
+    let lines: Vec<Option<u32>> = r.matches.iter().map(|m| m.symbol.line).collect();
+    assert_eq!(lines, vec![Some(42)], "f39");
+    // 30 nested callbacks: v30's id holds 24 `@part`s, one of them elided.
+    let v30 = decls.iter().find(|d| d.name == "v30").unwrap();
+    assert_eq!(v30.id.matches('@').count(), 24, "{v30:?}");
+    assert!(v30.id.contains("@…7:"), "{v30:?}");
+}
+
 /// CommonJS in checked JS (tanstack's codemods): `require` aliases,
 /// `module.exports = x`, `exports.y = y`.
 #[test]
