@@ -108,6 +108,7 @@ def main():
     ap.add_argument("--targets", type=int, default=5)
     ap.add_argument("--serve", action="store_true", help="also ask a warm `tsq serve` (change_impact)")
     ap.add_argument("--idle", type=float, default=30.0, help="seconds the server is left idle after its first answer")
+    ap.add_argument("--log", help="with --serve: the server's stderr to this file (set TSQ_LOG=debug for the phases)")
     ap.add_argument("--tsq", default=os.path.join(os.environ.get("CARGO_TARGET_DIR", "/var/tmp/tsq-target"), "release/tsq"))
     args = ap.parse_args()
     env = dict(os.environ, TSQ_EMBEDDER="none")
@@ -164,7 +165,8 @@ def main():
 
 def serve(args, env, name, root, edited):
     """The same edits through a warm `tsq serve`: seconds per change_impact."""
-    server = Mcp([args.tsq, "serve", "--root", root], env)
+    log = open(args.log, "w") if args.log else subprocess.DEVNULL
+    server = Mcp([args.tsq, "serve", "--root", root], env, stderr=log)
     try:
         rel0, fn0 = edited[0][0], edited[0][1]
         first, _ = server.answer(f"symbol = {rel0} > {fn0}")
@@ -193,6 +195,8 @@ def serve(args, env, name, root, edited):
               f"{med(api_s):.2f} s (API edit, {med(api_n):.0f} affected), {med(body_s):.2f} s (body edit); peak {server.peak_rss_mb():.0f} MB")
     finally:
         server.close()
+        if args.log:
+            log.close()
 
 
 if __name__ == "__main__":

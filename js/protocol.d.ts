@@ -101,7 +101,8 @@ export type ServiceRequest =
   | { method: "invalidate"; files: string[] }
   /** A fresh checker for every built program (files stay parsed and
    *  bound); Rust collects after it. */
-  | { method: "settle" };
+  | { method: "settle" }
+  | { method: "collect" };
 
 /** Sent through `op_tsq_service_respond`, except `occurrences`, sent as
  *  `JSON.stringify` text through `op_tsq_service_respond_json` (read with

@@ -86,6 +86,9 @@ pub struct Workspace {
     files: std::sync::Mutex<Walked>,
     /// `configs_read`.
     read: std::sync::Mutex<Vec<String>>,
+    /// Whether an occurrence request ran without a memory bound since the
+    /// last collection (`tidy`).
+    untidy: std::sync::atomic::AtomicBool,
 }
 
 #[derive(PartialEq, Eq)]
@@ -238,6 +241,7 @@ impl Workspace {
             view,
             files: std::sync::Mutex::new(walked),
             read: std::sync::Mutex::new(read),
+            untidy: std::sync::atomic::AtomicBool::new(false),
         })
     }
 
@@ -357,6 +361,9 @@ impl Workspace {
         budget: FileBudget,
     ) -> Result<Occurrences, TsError> {
         let request = ServiceRequest::Occurrences { files: files.iter().map(|f| slash(f)).collect(), release, memory_mb, narrow, budget };
+        if memory_mb == 0 && !release {
+            self.untidy.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
         match self.service.call(request)? {
             ServiceResponse::Occurrences { files, failed, programs, mut build_log, fresh_checkers, collected_inside } => {
                 log_builds(&mut build_log);
@@ -401,10 +408,23 @@ impl Workspace {
     /// (`ServiceRequest::Settle`): a long incremental pass's types stop
     /// holding memory. The programs stay built.
     pub(crate) fn settle(&self) -> Result<(), TsError> {
-        match self.service.call(ServiceRequest::Settle)? {
-            ServiceResponse::Warmed { .. } => Ok(()),
-            other => Err(TsError::Protocol(format!("expected `warmed`, got {other:?}"))),
+        self.untidy.store(false, std::sync::atomic::Ordering::SeqCst);
+        self.call_warmed(ServiceRequest::Settle)
+    }
+
+    /// Collects what occurrence requests without a memory bound left (the
+    /// ones an answer waited for: `structure::occurrence_sync`), and
+    /// records the level, where the next bounded request starts
+    /// (`ServiceRequest::Collect`). False when none ran since the last
+    /// collection. `tsq serve` calls it when idle.
+    pub(crate) fn tidy(&self) -> Result<bool, TsError> {
+        if !self.untidy.swap(false, std::sync::atomic::Ordering::SeqCst) {
+            return Ok(false);
         }
+        let started = std::time::Instant::now();
+        self.call_warmed(ServiceRequest::Collect)?;
+        tracing::debug!(ms = started.elapsed().as_millis() as u64, "tidied: collected what the answers' passes left");
+        Ok(true)
     }
 
     /// Builds and binds the programs of `files`' owner projects (`tsq

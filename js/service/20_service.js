@@ -506,6 +506,17 @@
    *  that this file, loaded before them, reads none of their globals. */
   const answers = {};
 
+  /** Collects; what it leaves is where the next request's memory bound
+   *  starts (`ws.memory`, js/occurrences/61_occurrence_requests.js): a
+   *  one-file request after a cascade then neither collects nor starts a
+   *  fresh checker only to find the same level. */
+  function collectNow() {
+    Deno.core.ops.op_tsq_collect_garbage();
+    const rss = Deno.core.ops.op_tsq_rss_mb();
+    workspace.memory = { floor: rss, collected: rss };
+    return { kind: "warmed", built: 0, buildLog: [] };
+  }
+
   const handlers = {
     load(req) {
       workspace = null;
@@ -554,7 +565,11 @@
       if (!workspace) throw new Error("settle before load");
       for (const p of workspace.projects) p.dropChecker();
       workspace.callMemo = undefined;
-      return { kind: "warmed", built: 0, buildLog: [] };
+      return collectNow();
+    },
+    collect() {
+      if (!workspace) throw new Error("collect before load");
+      return collectNow();
     },
     warm(req) {
       if (!workspace) throw new Error("warm before load");

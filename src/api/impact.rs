@@ -75,6 +75,9 @@ impl Engine {
         for p in &req.paths {
             scopes.push(super::request::scoped_path(self.root(), p).map_err(super::RequestError::Path)?);
         }
+        let started = std::time::Instant::now();
+        let mut stages: Vec<(&str, u64)> = Vec::new();
+        let mut stage = |name: &'static str| stages.push((name, started.elapsed().as_millis() as u64));
         let tree = self.walk();
         let mut git = imp::changes::collect(&self.root, &req.base, self.view.read_config())?;
         if !scopes.is_empty() {
@@ -134,6 +137,7 @@ impl Engine {
             }
             compared.push(Compared { file: f, changed, after });
         }
+        stage("git and parse");
         // Before the sync: the compiler's view of the base where the rows
         // were made from it (signatures, and the removed declarations' ids).
         let wanted: Vec<(String, &str, Vec<String>)> = compared
@@ -170,10 +174,13 @@ impl Engine {
         // Every changed file must keep them (a file git does not show, a
         // deleted or added one, a config: the whole cascade runs).
         let defer = if git.files.iter().all(|f| kept.contains(&f.path)) { Defer::Cascade(kept) } else { Defer::Nothing };
+        stage("base rows");
         let sync = self.sync_occurrences_of(&tree, progress, defer)?;
+        stage("sync");
         let guard = lock(&self.index);
         let index = guard.as_ref().expect("opened by the sync");
         let graph = Graph::load(index, true).map_err(structure_error)?;
+        stage("graph");
         let mut decls = Declarations::new(&graph);
         let mut searched = Vec::new();
         let mut changed: Vec<(ChangedDeclaration, Option<String>)> = Vec::new();
@@ -282,6 +289,7 @@ impl Engine {
         containers.dedup();
         containers.retain(|(c, _)| !all.contains(c));
         affected.extend(reach::affected(index, &decls, &api, &containers, &body, req.depth, &listed).map_err(structure_error)?);
+        stage("affected");
         let occ_files = index.occ_files(false)?;
         affected.extend(resolved_elsewhere(&decls, &resolved_before, &resolved_imports(&occ_files), &files));
         affected.sort_by(|a, b| a.depth.cmp(&b.depth).then_with(|| a.file.cmp(&b.file)).then(a.lines.0.cmp(&b.lines.0)));
@@ -332,6 +340,8 @@ impl Engine {
         if !graph.unindexed.is_empty() {
             notes.push(format!("{} file(s) have no occurrence rows (failed or skipped): their references are not counted", graph.unindexed.len()));
         }
+        stage("tests");
+        tracing::debug!(stages = ?stages, "impact: milliseconds since the request at the end of each stage");
         let (snapshots, snapshots_left) = imp::snapshots(&changed, req.budget);
         let structure = super::structure_line(index, &super::from_rows(sync.indexed))?;
         Ok(ImpactAnswer {

@@ -122,6 +122,14 @@ impl Engine {
         if done > 0 || report.interrupted {
             return Ok(done.max(1));
         }
+        // What the answers' own passes left (they run without a memory
+        // bound: an answer never waits for a collection).
+        let warm = lock(&self.workspace).clone();
+        if let Some(ws) = warm {
+            if ws.tidy()? {
+                return Ok(1);
+            }
+        }
         // The projects the latest answer showed, else (no answer yet: the
         // first edit after start) those of the files edited last.
         let mut files = lock(&self.answered).clone();

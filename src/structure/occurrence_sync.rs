@@ -90,10 +90,8 @@ const MEMORY_MB: u32 = 1100;
 /// the bound (`Project.dropChecker`), vue's 375-file cascade peaked at
 /// 1,171-1,173 MiB with this bound, 1,211-1,212 with 1,100 and
 /// 1,280-1,291 with 1,200, at about the number of collections the server
-/// made before at 1,200 (benches/runs/2026-11-30-serve-edits-issue47-pass6.md). A pass
-/// of one request (the edited file itself, which an answer waits for)
-/// keeps `MEMORY_MB`, so it does not stop for a collection the moment a
-/// server sits above 1,000 MiB.
+/// made before at 1,200 (benches/runs/2026-11-30-serve-edits-issue47-pass6.md). The
+/// request an answer waits for (the edited files) has no bound at all.
 const CASCADE_MEMORY_MB: u32 = 1000;
 /// A file's budget in the occurrence pass, in work units
 /// (`protocol::FileBudget`: identifiers and declarations visited, the
@@ -320,8 +318,7 @@ pub fn sync(
         } else {
             None
         };
-        let cascading = !report.full && done.len() + batch.len() + queue.len() > INCREMENTAL_BATCH;
-        let bound = memory_env.unwrap_or(if cascading { CASCADE_MEMORY_MB } else { MEMORY_MB });
+        let bound = memory_env.unwrap_or_else(|| request_bound(report.full, done.len(), batch.len(), queue.len(), &defer));
         let checked = ws.occurrences(&paths, report.full, bound, narrow, budget)?;
         let Occurrences { files, failed, programs } = checked;
         // The race guard: nothing in the workspace changed meanwhile.
@@ -568,4 +565,43 @@ fn next_batch(queue: &BTreeSet<String>, owners: Option<&HashMap<String, usize>>,
     let mut all: Vec<&String> = queue.iter().collect();
     all.sort_by_key(|p| (owners.get(*p).copied().unwrap_or(usize::MAX), *p));
     all.into_iter().take(size).cloned().collect()
+}
+
+/// The memory bound of one occurrence request (`MEMORY_MB`,
+/// `CASCADE_MEMORY_MB`), with `done` files checked before it in the pass
+/// and `left` after it. The first request of an incremental pass that is
+/// all an answer waits for (the edited files; their cascade, when
+/// deferred, is the next pass's) has none: a collection costs a second or
+/// more on a server's heap (1.2-1.5 s at trpc's 560 MiB, 2.7 of a 3.0 s
+/// edit) and frees little, and `tsq serve` collects when idle
+/// (`Workspace::tidy`).
+fn request_bound(full: bool, done: usize, batch: usize, left: usize, defer: &Defer) -> u32 {
+    if !full && done == 0 && (left == 0 || matches!(defer, Defer::Cascade(_))) {
+        0
+    } else if !full && done + batch + left > INCREMENTAL_BATCH {
+        CASCADE_MEMORY_MB
+    } else {
+        MEMORY_MB
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_request_an_answer_waits_for_goes_unbounded() {
+        // The edited file alone, or before a cascade left to the next pass.
+        assert_eq!(request_bound(false, 0, 1, 0, &Defer::Nothing), 0);
+        assert_eq!(request_bound(false, 0, 1, 278, &Defer::Cascade(Default::default())), 0);
+        // The cascade run now: its first request and the later ones.
+        assert_eq!(request_bound(false, 0, 8, 270, &Defer::Nothing), CASCADE_MEMORY_MB);
+        assert_eq!(request_bound(false, 0, 8, 270, &Defer::Past(50)), CASCADE_MEMORY_MB);
+        assert_eq!(request_bound(false, 8, 8, 262, &Defer::Nothing), CASCADE_MEMORY_MB);
+        // A short incremental pass past its first request.
+        assert_eq!(request_bound(false, 4, 3, 0, &Defer::Nothing), MEMORY_MB);
+        // A full pass, whatever its position.
+        assert_eq!(request_bound(true, 0, 64, 0, &Defer::Nothing), MEMORY_MB);
+        assert_eq!(request_bound(true, 0, 64, 900, &Defer::Cascade(Default::default())), MEMORY_MB);
+    }
 }

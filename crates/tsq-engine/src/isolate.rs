@@ -349,12 +349,13 @@ impl Isolate {
             fs.next_epoch();
         }
         // A full occurrence pass drops programs and checkers between its
-        // requests, and a settle drops checkers: collect them now (QuickJS
-        // otherwise collects only when its heap grows half again past the
-        // size at its last collection). A request with a memory bound
-        // paces its own collections by it (js/occurrences/61_occurrence_requests.js):
-        // one more here would trace the live heap again below the bound.
-        let collect = matches!(request, ServiceRequest::Occurrences { release: true, memory_mb: 0, .. } | ServiceRequest::Settle);
+        // requests: collect them now (QuickJS otherwise collects only when
+        // its heap grows half again past the size at its last collection).
+        // A request with a memory bound paces its own collections by it
+        // (js/occurrences/61_occurrence_requests.js): one more here would
+        // trace the live heap again below the bound. A settle collects
+        // itself, to record the level it leaves (js/service/20_service.js).
+        let collect = matches!(request, ServiceRequest::Occurrences { release: true, memory_mb: 0, .. });
         let response = self.round_trip("tsqService", request);
         if collect {
             self.collect_garbage();

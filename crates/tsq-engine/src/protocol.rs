@@ -153,6 +153,10 @@ pub enum ServiceRequest {
     /// checked stops holding memory before the next phase allocates
     /// (`tsq serve` after a cascade). Answered `warmed` with nothing built.
     Settle,
+    /// Collects, and records the level left as where the next bounded
+    /// occurrence request starts: `tsq serve` when idle, after passes that
+    /// an answer waited for ran without a bound. Answered `warmed`.
+    Collect,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
