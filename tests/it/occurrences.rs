@@ -354,6 +354,9 @@ fn the_idle_step_warms_the_projects_an_answer_showed() {
     );
     let header = ask();
     assert!(header.contains("structure: from the occurrence index (1 files re-indexed first)"), "{header}");
+    // The answer's own pass ran without a memory bound: the idle step
+    // collects what it left, once (`Workspace::tidy`).
+    assert_eq!(e.structure_step().unwrap(), 1, "the idle step collects after the answer's pass");
     assert_eq!(e.structure_step().unwrap(), 0, "the program stayed warm through the re-index");
     let (_, diffs) = differences(&e, &ws.0, 1);
     assert!(diffs.is_empty(), "after the edit:\n{}", diffs.join("\n"));
