@@ -122,6 +122,13 @@ impl Engine {
         if done > 0 || report.interrupted {
             return Ok(done.max(1));
         }
+        // The search indexes the answers' writes left for now (they are
+        // flat-searched meanwhile: `IndexConfig::refresh_when_idle`).
+        if let Some(index) = lock(&self.index).as_mut() {
+            if index.refresh_deferred()? {
+                return Ok(1);
+            }
+        }
         // What the answers' own passes left (they run without a memory
         // bound: an answer never waits for a collection).
         let warm = lock(&self.workspace).clone();

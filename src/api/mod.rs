@@ -301,7 +301,13 @@ impl Engine {
             let settings = self.settings()?;
             let mut index = Index::open(
                 &self.root,
-                &IndexConfig { embedder: settings.embedder, warm_vectors: self.options.warm, history: settings.ranking.history > 0.0, ..Default::default() },
+                &IndexConfig {
+                    embedder: settings.embedder,
+                    warm_vectors: self.options.warm,
+                    refresh_when_idle: self.options.background.is_some(),
+                    history: settings.ranking.history > 0.0,
+                    ..Default::default()
+                },
             )?;
             lock(&self.notes).extend(std::mem::take(&mut index.notes));
             *guard = Some(index);

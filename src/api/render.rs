@@ -208,6 +208,9 @@ pub fn status(status: &Status) -> String {
     );
     let _ = writeln!(out, "structure: occurrence index: {}/{} files current", status.structure[0], status.structure[1]);
     let _ = writeln!(out, "occurrences: {} files, {} rows", status.occurrences[0], status.occurrences[1]);
+    if status.unindexed > 0 {
+        let _ = writeln!(out, "full-text index: {} chunks not in it yet (found by a flat scan until `tsq serve` is idle or the next sync)", status.unindexed);
+    }
     for f in &status.occurrence_failures {
         let _ = writeln!(out, "occurrences failed: {}: {} (retried after its next change)", f.path, f.reason);
     }

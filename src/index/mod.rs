@@ -70,6 +70,11 @@ pub struct IndexConfig {
     /// Keep the workspace's commit history beside the tables at each sync
     /// (`history`), for the ranking step that reads it (`Steps::history`).
     pub history: bool,
+    /// A long-lived process (`tsq serve`): after a write, the search
+    /// indexes take the new rows at the idle step (`Index::refresh_deferred`),
+    /// not before the answer that wrote them. LanceDB searches the rows no
+    /// index covers yet by a flat scan, so answers stay complete.
+    pub refresh_when_idle: bool,
 }
 
 impl Default for IndexConfig {
@@ -81,6 +86,7 @@ impl Default for IndexConfig {
             files_per_commit: 200,
             warm_vectors: false,
             history: false,
+            refresh_when_idle: false,
         }
     }
 }
@@ -142,6 +148,10 @@ pub struct Status {
     pub structure: [usize; 2],
     /// Files in the occurrence index, and its rows.
     pub occurrences: [usize; 2],
+    /// Chunks the full-text index does not cover yet: written by `tsq
+    /// serve` since its last idle step (`IndexConfig::refresh_when_idle`),
+    /// found by a flat scan meanwhile.
+    pub unindexed: usize,
     /// Files the occurrence pass failed on, with the error (retried after
     /// their next change).
     pub occurrence_failures: Vec<SkippedFile>,
@@ -174,6 +184,9 @@ pub struct Index {
     pub notes: Vec<String>,
     /// The stored commit history, read at its first use (`history`).
     history: std::sync::OnceLock<Option<std::sync::Arc<history::History>>>,
+    /// Rows written since the search indexes last took them in
+    /// (`IndexConfig::refresh_when_idle`).
+    refresh_due: bool,
 }
 
 pub fn now_ms() -> u64 {
@@ -320,7 +333,20 @@ impl Index {
             last_sync: if rebuild.is_none() { old_meta.as_ref().and_then(|m| m.last_sync) } else { None },
         };
         let warm = config.warm_vectors.then(warm::Cache::default);
-        let mut index = Index { root, dir, runtime, store, embedder, meta, config: config.clone(), warm, generation, notes, history: Default::default() };
+        let mut index = Index {
+            root,
+            dir,
+            runtime,
+            store,
+            embedder,
+            meta,
+            config: config.clone(),
+            warm,
+            generation,
+            notes,
+            history: Default::default(),
+            refresh_due: false,
+        };
         if let Some(why) = reembed {
             // Vectors first, then the record of the model: a crash between
             // the two clears them again at the next open.
@@ -442,7 +468,7 @@ impl Index {
         // Housekeeping (index refresh, compaction) only after a write: a
         // no-change sync stays a walk, a stat and one read of `files`.
         if self.runtime.block_on(self.store.table_versions())? != before {
-            self.runtime.block_on(self.store.housekeeping(false))?;
+            self.after_write()?;
             disk::sweep_temporaries(&self.dir);
         }
         if self.config.history && history::refresh(self)? {
@@ -510,6 +536,7 @@ impl Index {
                 vectors,
                 embeddable,
                 occurrences: [Store::count(&self.store.occ_files, Some("error IS NULL")).await?, Store::count(&self.store.occurrences, None).await?],
+                unindexed: self.store.fts_unindexed().await?,
                 occurrence_failures: self
                     .store
                     .occ_files(false)
@@ -536,19 +563,50 @@ impl Index {
     /// index commits a version per batch). True when it compacted.
     pub(crate) fn compact_if_due(&mut self) -> Result<bool, IndexError> {
         let _lock = lock::acquire(&self.dir).map_err(|e| io(&self.dir, e))?;
-        self.runtime.block_on(async {
+        let defer = self.config.refresh_when_idle;
+        let (compacted, deferred) = self.runtime.block_on(async {
             self.store.ensure_occurrence_index().await?;
             if self.store.versions().await? > MAX_VERSIONS {
-                self.store.housekeeping(true).await
-            } else {
-                // New rows join the symbol index.
-                self.store
-                    .occurrences
-                    .optimize(lancedb::table::OptimizeAction::Index(Default::default()))
-                    .await
-                    .map_err(|e| IndexError::Lance(e.to_string()))?;
-                Ok(false)
+                return Ok::<_, IndexError>((self.store.housekeeping(true).await?, false));
             }
-        })
+            if !defer {
+                // New rows join the symbol index.
+                self.store.refresh_occurrence_index().await?;
+            }
+            Ok((false, defer))
+        })?;
+        self.refresh_due |= deferred;
+        Ok(compacted)
+    }
+
+    /// After a sync wrote: compaction when due; else the search indexes
+    /// take the new rows now, or at the idle step of a long-lived process
+    /// (`IndexConfig::refresh_when_idle`).
+    fn after_write(&mut self) -> Result<(), IndexError> {
+        if self.config.refresh_when_idle && self.runtime.block_on(self.store.versions())? <= MAX_VERSIONS {
+            self.refresh_due = true;
+            return Ok(());
+        }
+        self.runtime.block_on(self.store.housekeeping(false))?;
+        Ok(())
+    }
+
+    /// The index refresh the writes since the last one left for the idle
+    /// step (`IndexConfig::refresh_when_idle`): full-text, vector and
+    /// symbol indexes take the new rows. False when none was due, or
+    /// another process holds the writer lock (it refreshes them itself).
+    pub fn refresh_deferred(&mut self) -> Result<bool, IndexError> {
+        if !self.refresh_due {
+            return Ok(false);
+        }
+        let Some(_lock) = lock::try_acquire(&self.dir).map_err(|e| io(&self.dir, e))? else { return Ok(false) };
+        let started = std::time::Instant::now();
+        self.runtime.block_on(async {
+            self.store.housekeeping(false).await?;
+            self.store.refresh_occurrence_index().await
+        })?;
+        self.refresh_due = false;
+        tracing::debug!(ms = started.elapsed().as_millis() as u64, "the search indexes took the rows written since the last refresh");
+        Ok(true)
     }
 }

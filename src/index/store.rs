@@ -230,6 +230,13 @@ impl Store {
         Ok(())
     }
 
+    /// Chunk rows the full-text index does not cover yet (written since
+    /// its last refresh: searched by a flat scan meanwhile).
+    pub(crate) async fn fts_unindexed(&self) -> Result<usize, IndexError> {
+        let stats = self.chunks.index_stats("searchText_idx").await.map_err(lance)?;
+        Ok(stats.map_or(0, |s| s.num_unindexed_rows))
+    }
+
     /// Whether the vectors table has an ANN index.
     pub(crate) async fn has_ann(&self) -> Result<bool, IndexError> {
         Ok(self.vectors.list_indices().await.map_err(lance)?.iter().any(|i| i.columns.iter().any(|c| c == "vector")))
@@ -253,6 +260,13 @@ impl Store {
             let builder = lancedb::index::scalar::BTreeIndexBuilder::default();
             self.occurrences.create_index(&[column], LanceIndex::BTree(builder)).replace(true).execute().await.map_err(lance)?;
         }
+        Ok(())
+    }
+
+    /// Folds the occurrence rows no index covers yet into the symbol and
+    /// path indexes (when built).
+    pub(crate) async fn refresh_occurrence_index(&self) -> Result<(), IndexError> {
+        self.occurrences.optimize(OptimizeAction::Index(Default::default())).await.map_err(lance)?;
         Ok(())
     }
 

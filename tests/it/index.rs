@@ -449,3 +449,49 @@ fn an_unwritable_index_directory_still_answers_with_a_note() {
     assert_eq!(sync(&mut index).chunks, 11);
     assert_eq!(std::fs::read_to_string(ws.0.join(".tsq")).unwrap(), "not a directory");
 }
+
+/// `tsq serve` leaves the full-text index refresh after a write to its
+/// idle step (`IndexConfig::refresh_when_idle`): until then the new rows
+/// are found by a flat scan, with the same code tokenizer (a part of an
+/// identifier finds it), and whole-file BM25 follows too; the idle step
+/// folds them in, and the answers stay the same. A process without an
+/// idle step (the CLI) refreshes after each write.
+#[test]
+fn rows_a_serve_write_leaves_out_of_the_search_index_are_still_found() {
+    let ws = TempDir::new("index-refresh-idle");
+    let w = |rel: &str, text: &str| std::fs::write(ws.0.join(rel), text).unwrap();
+    w("session.ts", "export function renew() { return 'refresh'; }\n");
+    w("other.ts", "export function once() { return 'token'; }\n");
+    let mut cli = Index::open_with(&ws.0, &IndexConfig::default(), None).unwrap();
+    sync(&mut cli);
+    assert_eq!(cli.status().unwrap().unindexed, 0, "the CLI refreshes after its write");
+    drop(cli);
+
+    let mut serve = Index::open_with(&ws.0, &IndexConfig { refresh_when_idle: true, ..Default::default() }, None).unwrap();
+    w("other.ts", "export function once() { return 'token'; }\nexport function quokkaWrangler() { return 'marsupial'; }\n");
+    sync(&mut serve);
+    assert!(serve.status().unwrap().unindexed > 0, "the write left its rows to the idle step");
+    let all = tsq::index::Filter::default();
+    let found = |index: &Index| -> Vec<(String, Vec<String>)> {
+        ["quokkaWrangler", "wrangler", "marsupial"]
+            .iter()
+            .map(|q| {
+                let chunks = index.bm25(q, &all, 5).unwrap().into_iter().map(|h| format!("{}:{}", h.row.chunk.relative_path, h.row.chunk.name)).collect();
+                let files = index.file_bm25(q, &all, 5).unwrap().into_iter().map(|(p, _)| p).collect::<Vec<_>>();
+                (format!("{q} in {files:?}"), chunks)
+            })
+            .collect()
+    };
+    let before = found(&serve);
+    for (q, chunks) in &before {
+        assert!(chunks.iter().any(|c| c == "other.ts:quokkaWrangler"), "{q}: {chunks:?}");
+    }
+    // Whole files are read as plain words (identifiers kept whole).
+    let files: Vec<&str> = before.iter().map(|(q, _)| q.as_str()).collect();
+    assert_eq!(files, ["quokkaWrangler in [\"other.ts\"]", "wrangler in []", "marsupial in [\"other.ts\"]"]);
+    assert!(serve.refresh_deferred().unwrap(), "the idle step refreshes");
+    assert!(!serve.refresh_deferred().unwrap(), "once");
+    assert_eq!(serve.status().unwrap().unindexed, 0);
+    assert_eq!(found(&serve), before, "the same answers from the index");
+    assert!(serve.check_invariants().unwrap().is_empty(), "{:?}", serve.check_invariants());
+}
