@@ -104,7 +104,9 @@ impl Engine {
         Ok((IndexReport { sync: report, occurrences, peak_mb: peaks }, failed))
     }
 
-    /// `tsq serve`'s background structure step: builds the occurrence
+    /// `tsq serve`'s background structure step: first the search-index
+    /// refresh its answers' writes left (`IndexConfig::refresh_when_idle`);
+    /// then builds the occurrence
     /// index, or brings it up to date by the builder rule, on top of an
     /// index (lookups alone never create one); when nothing is stale, it
     /// builds the programs of the projects the latest answer showed, so
@@ -116,18 +118,16 @@ impl Engine {
         if !crate::index::index_dir(&self.root).exists() {
             return Ok(0);
         }
+        // The search indexes first: what the answers' writes left for now
+        // is found by a flat scan, which costs every answer meanwhile.
+        if self.refresh_search_indexes()? {
+            return Ok(1);
+        }
         let tree = self.walk();
         let report = self.sync_occurrences_if_stale(&tree, &crate::progress::silent())?;
         let done = report.indexed + report.failed.len();
         if done > 0 || report.interrupted {
             return Ok(done.max(1));
-        }
-        // The search indexes the answers' writes left for now (they are
-        // flat-searched meanwhile: `IndexConfig::refresh_when_idle`).
-        if let Some(index) = lock(&self.index).as_mut() {
-            if index.refresh_deferred()? {
-                return Ok(1);
-            }
         }
         // What the answers' own passes left (they run without a memory
         // bound: an answer never waits for a collection).
@@ -161,7 +161,19 @@ impl Engine {
         let tree = self.walk();
         let limit = crate::index::Limit { files: super::INLINE_PARSE_FILES, words: &[] };
         let report = self.sync_tree_limited(&tree, Some(limit), &crate::progress::silent())?;
+        // Nobody waits for this write: its rows join the search indexes now.
+        self.refresh_search_indexes()?;
         Ok(report.map_or(0, |r| r.parsed))
+    }
+
+    /// The search-index refresh the writes of `tsq serve` left for when
+    /// it is idle (`IndexConfig::refresh_when_idle`); false when none was
+    /// due.
+    fn refresh_search_indexes(&self) -> Result<bool, EngineError> {
+        Ok(match lock(&self.index).as_mut() {
+            Some(index) => index.refresh_deferred()?,
+            None => false,
+        })
     }
 
     /// Embeds up to `limit` chunks lacking vectors; 0 when none are left or
