@@ -94,7 +94,7 @@ impl Default for Settings {
 }
 
 /// `[share]` in tsq.toml.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ShareOverrides {
     pub from: Option<String>,
@@ -102,7 +102,7 @@ pub struct ShareOverrides {
 }
 
 /// Values that may be set anywhere; `None` defers to the next source.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct Overrides {
     pub embedder: Option<EmbedderChoice>,

@@ -10,6 +10,7 @@ pub mod embed;
 pub mod files;
 pub mod git;
 pub mod graph;
+pub mod handoff;
 pub mod impact;
 pub mod index;
 pub mod lookup;

@@ -136,6 +136,9 @@ pub struct TsqServer {
     background: Arc<std::sync::atomic::AtomicBool>,
     /// Queries in flight: the background worker waits while any is.
     busy: Arc<std::sync::atomic::AtomicUsize>,
+    /// The warm hand-off's socket, while this server answers the CLI's
+    /// commands on its workspace (`crate::handoff`).
+    socket: Arc<std::sync::Mutex<Option<PathBuf>>>,
     tool_router: ToolRouter<Self>,
 }
 
@@ -317,6 +320,7 @@ impl TsqServer {
             engine: Arc::new(OnceCell::new()),
             background: Arc::new(std::sync::atomic::AtomicBool::new(false)),
             busy: Arc::new(std::sync::atomic::AtomicUsize::new(0)),
+            socket: Arc::new(std::sync::Mutex::new(None)),
             tool_router: Self::tool_router(),
         }
     }
@@ -349,12 +353,14 @@ impl TsqServer {
     /// The warm engine on `root`, opened on first use (later calls get the
     /// engine opened first, whatever root they name).
     async fn engine_at(&self, root: PathBuf) -> Result<Arc<Engine>, String> {
+        let this = self.clone();
         self.engine
             .get_or_try_init(|| async move {
                 let engine = Arc::new(
                     Engine::open(&root, EngineOptions { warm: true, background: Some(crate::api::INLINE_REINDEX_FILES), ..Default::default() })
                         .map_err(|e| e.to_string())?,
                 );
+                this.listen(engine.root());
                 // `[share] from`: the team's published index first, then the
                 // local sync on top. A failure leaves the local index in use.
                 let pulling = Arc::clone(&engine);
@@ -378,6 +384,66 @@ impl TsqServer {
             })
             .await
             .cloned()
+    }
+
+    /// Answers the CLI's commands on `root` through the warm hand-off,
+    /// unless another server already does.
+    fn listen(&self, root: &Path) {
+        let Some(listener) = crate::handoff::bind(root) else { return };
+        tracing::info!("answering the CLI's commands on this workspace at {}", listener.path().display());
+        *self.socket.lock().unwrap_or_else(|p| p.into_inner()) = Some(listener.path().to_path_buf());
+        let this = self.clone();
+        tokio::spawn(listener.serve(root.to_path_buf(), move |work| {
+            let this = this.clone();
+            async move { this.hand_off(work).await }
+        }));
+    }
+
+    /// One CLI command, answered as the CLI would answer it
+    /// (`api::printed`), counted as a query in flight.
+    async fn hand_off(&self, work: crate::handoff::Work) -> crate::handoff::Reply {
+        use crate::api::printed::{self, Outcome, Printed};
+        use crate::handoff::{Reply, Work};
+        let Some(engine) = self.engine.get().cloned() else { return Reply::Declined("the engine is not open yet".into()) };
+        let busy = Busy::enter(&self.busy);
+        let e = Arc::clone(&engine);
+        let reply = tokio::task::spawn_blocking(move || {
+            let _busy = busy;
+            let progress = crate::progress::silent();
+            let printed = match work {
+                Work::Query { input, format, complete } => {
+                    let printed = printed::query(&e, *input, format, &progress);
+                    if complete && e.parse_pending() > 0 {
+                        return Reply::Declined("the index is still being built, and the command waits for all of it".into());
+                    }
+                    printed
+                }
+                Work::Impact { request, json } => printed::impact(&e, &request, json, &progress),
+            };
+            Reply::Printed(printed.unwrap_or_else(|e| Printed::failed(&e)))
+        })
+        .await
+        .unwrap_or_else(|e| {
+            Reply::Printed(Printed { stdout: String::new(), stderr: vec![format!("tsq: error: internal error in tsq serve ({e})")], outcome: Outcome::Error })
+        });
+        self.work_in_background(&engine);
+        reply
+    }
+
+    /// Opens the engine on `root` and starts the background worker, as
+    /// an MCP client's first call would (`tsq serve --listen-only`).
+    pub async fn warm(&self, root: PathBuf) -> Result<(), String> {
+        let engine = self.engine_at(root).await?;
+        self.work_in_background(&engine);
+        Ok(())
+    }
+
+    /// At exit: the hand-off's socket goes, so that the next command
+    /// answers in its own process at once.
+    pub fn shutdown(&self) {
+        if let Some(path) = self.socket.lock().unwrap_or_else(|p| p.into_inner()).take() {
+            crate::handoff::Listener::remove(&path);
+        }
     }
 
     /// Starts the background worker unless it is running. When no query

@@ -28,6 +28,7 @@ mod inspect;
 mod maintain;
 mod occurrences;
 pub mod peak;
+pub mod printed;
 pub mod render;
 pub mod request;
 mod share;
@@ -250,6 +251,12 @@ impl Engine {
     /// The settings in force without per-query arguments.
     pub fn settings(&self) -> Result<Settings, EngineError> {
         Ok(Settings::load(&self.root, Overrides { embedder: self.options.embedder, ..Default::default() })?)
+    }
+
+    /// Files the index still lacks (parsed in the background by `tsq
+    /// serve`; 0 once every file is in, or before the first sync).
+    pub fn parse_pending(&self) -> usize {
+        *lock(&self.pending)
     }
 
     /// Files read from disk so far (a debug counter: a warm query over

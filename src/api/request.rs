@@ -21,7 +21,7 @@ pub(crate) const MAX_PATHS: usize = 64;
 pub(crate) const MAX_PATH_BYTES: usize = 1024;
 
 /// What comes back: the connection graph and snapshots, or the concise list.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Shape {
     #[default]
     Full,
@@ -29,7 +29,7 @@ pub enum Shape {
 }
 
 /// A query as a front end collected it: nothing checked yet.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct QueryInput {
     pub query: String,
     /// Files, directories or globs relative to the workspace root.

@@ -19,6 +19,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use tsq::api::printed::Format;
 
 /// Exit codes: 0 ok, 1 nothing found, 2 error.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,6 +50,10 @@ struct Cli {
     /// Per-phase timings and other debug logs on stderr (as TSQ_LOG=debug).
     #[arg(long, global = true)]
     verbose: bool,
+    /// Answer in this process even when a `tsq serve` on the workspace
+    /// could answer `search`, `lookup` and `impact` from its warm engine.
+    #[arg(long, global = true)]
+    local: bool,
 }
 
 /// Logs go to stderr (never stdout, which is the answer's or MCP's):
@@ -157,16 +162,22 @@ enum Command {
         #[arg(long)]
         budget: Option<usize>,
         #[arg(long, value_enum, default_value = "text")]
-        format: query::Format,
+        format: Format,
         /// Same as --format json (with --format concise: the concise JSON).
         #[arg(long)]
         json: bool,
     },
-    /// Serve MCP over stdio: the `codebase_search` tool.
+    /// Serve MCP over stdio (the `codebase_search` and `change_impact`
+    /// tools), and answer the CLI's `search`, `lookup` and `impact` on the
+    /// workspace from the same warm engine.
     Serve {
         /// Workspace root (default: the current directory).
         #[arg(long)]
         root: Option<PathBuf>,
+        /// No MCP: only answer the CLI's commands on the workspace, kept
+        /// warm until the process is stopped.
+        #[arg(long)]
+        listen_only: bool,
     },
     /// An extended analysis: alias-graph, ambients, project-structure,
     /// type-guards, callbacks, guard-callbacks, advanced-types,
@@ -196,7 +207,7 @@ enum Command {
         #[arg(long = "language")]
         languages: Vec<String>,
         #[arg(long, value_enum, default_value = "text")]
-        format: query::Format,
+        format: Format,
         /// Results in the concise format (`topK`).
         #[arg(long)]
         top_k: Option<usize>,
@@ -360,6 +371,36 @@ fn engine(root: Option<PathBuf>, options: tsq::api::EngineOptions) -> anyhow::Re
     Ok(Box::leak(Box::new(tsq::api::Engine::open(&root, options)?)))
 }
 
+/// A command's output, written: stderr lines, then stdout.
+fn print(printed: tsq::api::printed::Printed) -> anyhow::Result<ExitStatus> {
+    use std::io::Write;
+    for line in &printed.stderr {
+        eprintln!("{line}");
+    }
+    let mut out = std::io::stdout().lock();
+    out.write_all(printed.stdout.as_bytes())?;
+    out.flush()?;
+    Ok(match printed.outcome {
+        tsq::api::printed::Outcome::Success => ExitStatus::Success,
+        tsq::api::printed::Outcome::NothingFound => ExitStatus::NothingFound,
+        tsq::api::printed::Outcome::Error => ExitStatus::Error,
+    })
+}
+
+/// The output of a warm `tsq serve` on the workspace, if one answers
+/// (`tsq::handoff`). Not with `--local`, nor with `--embedder`, which
+/// may name another embedder than the server's.
+fn hand_off(place: &query::Place, work: impl FnOnce() -> tsq::handoff::Work) -> Option<tsq::api::printed::Printed> {
+    if place.local || place.options.embedder.is_some() {
+        return None;
+    }
+    let root = match &place.root {
+        Some(r) => r.clone(),
+        None => std::env::current_dir().ok()?,
+    };
+    tsq::handoff::call(&root, work())
+}
+
 /// A refused request: its message on stderr, exit code 2.
 fn refused(e: &tsq::api::EngineError) -> anyhow::Result<ExitStatus> {
     eprintln!("tsq: {e}");
@@ -371,19 +412,20 @@ pub fn run() -> anyhow::Result<ExitStatus> {
     let default_level = if matches!(cli.command, Command::Serve { .. }) { tracing::Level::INFO } else { tracing::Level::WARN };
     init_logging(cli.verbose, default_level);
     let none = tsq::api::EngineOptions::default;
+    let local = cli.local;
     match cli.command {
         Command::Symbols { files, json } => symbols::run(&files, json),
         Command::Chunks { paths, json, root, check } => chunks::run(&paths, chunks::ChunksArgs { json, root, check }),
         Command::Inspect { query, root, call_depth, json } => inspect::run(engine(root, none())?, &query, call_depth, json),
         Command::Lookup { query, root, paths, call_depth, budget, format, json } => {
-            let format = if json && format == query::Format::Text { query::Format::Json } else { format };
+            let format = if json && format == Format::Text { Format::Json } else { format };
             let overrides = tsq::config::Overrides { max_token_budget: budget, call_depth, ..Default::default() };
             let input = tsq::api::QueryInput { query, paths, shape: format.shape(), overrides, symbol_only: true, ..Default::default() };
-            query::run(engine(root, none())?, input, format)
+            query::run(query::Place { root, options: none(), local }, input, format)
         }
-        Command::Serve { root } => serve::run(root),
+        Command::Serve { root, listen_only } => serve::run(root, listen_only),
         Command::Search { query, root, paths, languages, format, top_k, budget, call_depth, type_depth, threshold, embedder, json, no_wait } => {
-            let format = if json && format == query::Format::Text { query::Format::Json } else { format };
+            let format = if json && format == Format::Text { Format::Json } else { format };
             let overrides = tsq::config::Overrides {
                 top_k,
                 max_token_budget: budget,
@@ -394,7 +436,7 @@ pub fn run() -> anyhow::Result<ExitStatus> {
                 ..Default::default()
             };
             let input = tsq::api::QueryInput { query, paths, languages, shape: format.shape(), overrides, symbol_only: false };
-            query::run(engine(root, tsq::api::EngineOptions { embedder, warm: false, background: None, no_wait })?, input, format)
+            query::run(query::Place { root, options: tsq::api::EngineOptions { embedder, warm: false, background: None, no_wait }, local }, input, format)
         }
         Command::Index { root, embedder, no_structure, occurrences: _, from: Some(url), json } => {
             if no_structure {
@@ -419,7 +461,7 @@ pub fn run() -> anyhow::Result<ExitStatus> {
                 (Some(rev), ..) => tsq::impact::Base::Rev(rev),
                 (None, ..) => tsq::impact::Base::default(),
             };
-            impact::run(engine(root, none())?, &tsq::impact::ImpactRequest { base, depth, budget, paths: path }, json)
+            impact::run(query::Place { root, options: none(), local }, tsq::impact::ImpactRequest { base, depth, budget, paths: path }, json)
         }
         Command::Trust { root, public_key, from, list, json } => trust::run(trust::TrustArgs { root, public_key, from, list, json }),
         Command::Status { root, json } => index::run_status(engine(root, none())?, json),

@@ -1,61 +1,35 @@
 //! `tsq search` and `tsq lookup`: a query through the engine API (the same
 //! checks and answers as MCP's `codebase_search`), rendered as text, JSON
-//! or the concise records.
+//! or the concise records (`tsq::api::printed`), by a warm `tsq serve` on
+//! the workspace when one runs (`tsq::handoff`), else here.
 
-use std::io::Write;
+use std::path::PathBuf;
 
-use tsq::api::{render, Answer, Engine, EngineError, QueryInput, Shape};
+use tsq::api::printed::{self, Format};
+use tsq::api::{EngineOptions, QueryInput};
 use tsq::progress::Progress as _;
 
 use super::{progress, ExitStatus};
 
-/// `text`: connection graph then snapshots; `json`: the data; `concise`:
-/// seed 002's navigational list (JSON).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    Text,
-    Json,
-    Concise,
+/// How the command runs: where, and whether a warm server may answer.
+pub struct Place {
+    pub root: Option<PathBuf>,
+    pub options: EngineOptions,
+    /// `--local`: never hand off.
+    pub local: bool,
 }
 
-impl Format {
-    pub fn shape(self) -> Shape {
-        if self == Format::Concise {
-            Shape::Concise
-        } else {
-            Shape::Full
-        }
+pub fn run(place: Place, input: QueryInput, format: Format) -> anyhow::Result<ExitStatus> {
+    // A search without --no-wait waits for the whole index; so does its
+    // hand-off (a server still building declines).
+    let complete = !input.symbol_only && !place.options.no_wait;
+    let handed = || tsq::handoff::Work::Query { input: Box::new(input.clone()), format, complete };
+    if let Some(printed) = super::hand_off(&place, handed) {
+        return super::print(printed);
     }
-}
-
-pub fn run(engine: &Engine, input: QueryInput, format: Format) -> anyhow::Result<ExitStatus> {
-    let request = match engine.request(input) {
-        Ok(r) => r,
-        Err(e) => return super::refused(&e),
-    };
+    let engine = super::engine(place.root, place.options)?;
     let progress = progress::Stderr::new();
-    let answer = engine.query(&request, &progress);
+    let printed = printed::query(engine, input, format, &progress);
     progress.finish();
-    let answer = match answer {
-        Ok(a) => a,
-        Err(e @ EngineError::Request(_)) => return super::refused(&e),
-        Err(e) => return Err(e.into()),
-    };
-    if let Answer::Full(full) = &answer {
-        for n in full.notes() {
-            eprintln!("tsq: {n}");
-        }
-    }
-    let mut out = std::io::stdout().lock();
-    match format {
-        Format::Json => out.write_all(render::pretty(&render::json(&answer)).as_bytes())?,
-        Format::Text | Format::Concise => out.write_all(render::text(&answer).as_bytes())?,
-    }
-    out.flush()?;
-    if let Some(message) = render::nothing_found(&answer) {
-        if format != Format::Text {
-            eprintln!("tsq: {message}");
-        }
-    }
-    Ok(if answer.is_empty() { ExitStatus::NothingFound } else { ExitStatus::Success })
+    super::print(printed?)
 }

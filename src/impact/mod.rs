@@ -25,7 +25,7 @@ pub use changes::FileStatus;
 pub use declarations::Change;
 
 /// What the working tree is compared with.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub enum Base {
     /// A revision (default `HEAD`): the working tree's changes since it.
     Rev(String),
@@ -47,7 +47,7 @@ pub const DEFAULT_DEPTH: usize = 2;
 pub const DEFAULT_BUDGET: usize = 4_000;
 
 /// An impact question, checked by the front end's parser.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct ImpactRequest {
     pub base: Base,
     pub depth: usize,

@@ -143,7 +143,21 @@ async fn the_cli_and_mcp_give_the_same_answers_and_errors() -> anyhow::Result<()
     for case in &cases {
         let a = &case.args;
         let r = client.call_tool(CallToolRequestParams::new("codebase_search").with_arguments(a.as_object().unwrap().clone())).await?;
-        let cli = Command::new(env!("CARGO_BIN_EXE_tsq")).args(case.cli_args(&root)).output()?;
+        // The CLI answering alone, compared with MCP; the same command
+        // handed to the warm server beside it prints the same
+        // (`tsq::handoff`).
+        let cli = Command::new(env!("CARGO_BIN_EXE_tsq")).arg("--local").args(case.cli_args(&root)).output()?;
+        let handed = Command::new(env!("CARGO_BIN_EXE_tsq")).args(case.cli_args(&root)).env("TSQ_LOG", "debug").output()?;
+        let said = String::from_utf8_lossy(&handed.stderr);
+        assert!(said.contains("answered by the tsq serve at"), "{a}: {said}");
+        let user_lines = |s: &str| s.lines().filter(|l| l.starts_with("tsq: ") && !crate::handoff::is_progress(l)).map(String::from).collect::<Vec<_>>();
+        // Up to what the background worker stores meanwhile (the
+        // summary's structure count, the notes on how structure was read).
+        assert_eq!(handed.status.code(), cli.status.code(), "{a}: handed off");
+        assert_eq!(lines(&String::from_utf8_lossy(&handed.stdout)), lines(&String::from_utf8_lossy(&cli.stdout)), "{a}: handed off");
+        if cli.status.code() == Some(2) {
+            assert_eq!(user_lines(&said), user_lines(&String::from_utf8_lossy(&cli.stderr)), "{a}: handed off");
+        }
         let (stdout, stderr) = (String::from_utf8_lossy(&cli.stdout).into_owned(), String::from_utf8_lossy(&cli.stderr).into_owned());
         let mcp = texts(&r).join("\n\n");
         if r.is_error == Some(true) {

@@ -64,7 +64,7 @@ export function outer(): string {
 
 /// Two packages: `core` (a re-exporting index, a vitest test script) and
 /// `app`, whose `Circle` implements `core`'s `Shape`. Committed, indexed.
-fn workspace(name: &str) -> TempDir {
+pub(crate) fn workspace(name: &str) -> TempDir {
     let t = TempDir::new(name);
     t.write("packages/core/package.json", br#"{ "name": "core", "scripts": { "test": "vitest run" } }"#);
     t.write(
@@ -97,7 +97,7 @@ fn commit_and_index(t: &TempDir) {
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
 }
 
-fn edit(t: &TempDir, rel: &str, from: &str, to: &str) {
+pub(crate) fn edit(t: &TempDir, rel: &str, from: &str, to: &str) {
     let p = t.0.join(rel);
     let text = std::fs::read_to_string(&p).unwrap();
     assert!(text.contains(from), "{rel} holds {from:?}");
@@ -105,12 +105,12 @@ fn edit(t: &TempDir, rel: &str, from: &str, to: &str) {
 }
 
 /// (change, name) of each changed declaration.
-fn changed(v: &Value) -> Vec<(String, String)> {
+pub(crate) fn changed(v: &Value) -> Vec<(String, String)> {
     v["changed"].as_array().unwrap().iter().map(|c| (c["change"].as_str().unwrap().to_string(), c["name"].as_str().unwrap().to_string())).collect()
 }
 
 /// (depth, file, name, why) of each affected declaration, sorted.
-fn affected(v: &Value) -> Vec<(u64, String, String, String)> {
+pub(crate) fn affected(v: &Value) -> Vec<(u64, String, String, String)> {
     let mut out: Vec<_> = v["affected"]
         .as_array()
         .unwrap()

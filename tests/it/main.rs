@@ -16,6 +16,7 @@ mod engine_parity;
 mod first_answer;
 mod fixtures;
 mod front_ends;
+mod handoff;
 mod hostile;
 mod impact;
 mod index;
