@@ -10,8 +10,11 @@ index (`tsq index --embedder none`):
   3. RUNS times: a body-only edit of FN (`void 0;` at the top of its body),
      then the same question at once: seconds until the fresh answer, and
      the files the answer says were re-indexed first;
-  4. the same edits, each followed by a fresh `tsq lookup` process (the
-     CLI path, no warm program): the baseline, in the same run.
+  4. the same edits, each followed by a `tsq lookup` process while the
+     server runs: the command is handed to the warm server (src/handoff.rs);
+  5. the same edits, each followed by a fresh `tsq lookup --local` process
+     once the server is gone (the CLI path, no warm program): the
+     baseline, in the same run.
 Peak RSS of the server is read from /proc at the end. Nothing here is a
 test; figures go to benches/README.md.
 
@@ -133,12 +136,22 @@ def main():
             warm.append(s)
             files.append(reindexed(h))
             headers.append(h)
+        handed = []
+        for i in range(args.runs):
+            edit(args.runs + i)
+            t0 = time.time()
+            p = subprocess.run([args.tsq, "lookup", query, "--root", root, "--json"], env=dict(env, TSQ_LOG="debug"), capture_output=True, text=True)
+            s = time.time() - t0
+            if p.returncode == 0 and "answered by the tsq serve" in p.stderr:
+                handed.append(s)
+            else:
+                print(f"{name}: a lookup beside the server was not handed to it (exit {p.returncode})", file=sys.stderr)
         rss = server.peak_rss_mb()
         server.close()
         cold = []
         for i in range(args.runs):
-            edit(args.runs + i)
-            s, _, out, rc = timed([args.tsq, "lookup", query, "--root", root, "--json"], env=env)
+            edit(2 * args.runs + i)
+            s, _, out, rc = timed([args.tsq, "--local", "lookup", query, "--root", root, "--json"], env=env)
             if rc == 0:
                 cold.append(s)
         with open(path, "w", encoding="utf-8") as fh:
@@ -156,16 +169,19 @@ def main():
             warm_max=max(warm),
             files=statistics.median(files),
             cold_s=statistics.median(cold) if cold else None,
+            handed_s=statistics.median(handed) if handed else None,
+            handed_max=max(handed) if handed else None,
             serve_rss=rss,
         )
         rows.append(row)
         print(json.dumps(row), file=sys.stderr)
         shutil.rmtree(work, ignore_errors=True)
-    print("| corpus | edited | first answer (serve) | edit → fresh answer, warm `tsq serve` (median, max) | files re-indexed | edit → fresh answer, fresh `tsq lookup` process (median) | serve peak RSS |")
-    print("|---|---|---|---|---|---|---|")
+    print("| corpus | edited | first answer (serve) | edit → fresh answer, warm `tsq serve` (median, max) | files re-indexed | edit → fresh answer, `tsq lookup` handed to the server (median, max) | edit → fresh answer, fresh `tsq lookup --local` process (median) | serve peak RSS |")
+    print("|---|---|---|---|---|---|---|---|")
     for r in rows:
         cold = f"{r['cold_s']:.2f} s" if r["cold_s"] is not None else "n/a"
-        print(f"| {r['corpus']} | `{r['edited']}` | {r['first_s']:.2f} s | {r['warm_s']:.2f} s, {r['warm_max']:.2f} s | {r['files']:.0f} | {cold} | {r['serve_rss']:.0f} MB |")
+        handed = f"{r['handed_s']:.2f} s, {r['handed_max']:.2f} s" if r["handed_s"] is not None else "n/a"
+        print(f"| {r['corpus']} | `{r['edited']}` | {r['first_s']:.2f} s | {r['warm_s']:.2f} s, {r['warm_max']:.2f} s | {r['files']:.0f} | {handed} | {cold} | {r['serve_rss']:.0f} MB |")
 
 
 if __name__ == "__main__":
