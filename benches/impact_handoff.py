@@ -52,7 +52,7 @@ def main():
         handed = "answered by the tsq serve" in p.stderr
         assert handed != local, f"local={local} but handed={handed}"
         j = json.loads(p.stdout)
-        return s, (sorted(json.dumps(c, sort_keys=True) for c in j["changed"]), sorted(json.dumps(a, sort_keys=True) for a in j["affected"]), json.dumps(j["tests"], sort_keys=True))
+        return s, (tuple(sorted(json.dumps(c, sort_keys=True) for c in j["changed"])), tuple(sorted(json.dumps(a, sort_keys=True) for a in j["affected"])), json.dumps(j["tests"], sort_keys=True))
 
     def rounds(local, n, kinds):
         times, answers = {}, {}
