@@ -17,8 +17,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::api::printed::{Format, Printed};
-use crate::api::QueryInput;
+use crate::api::printed::{self, Format, Printed};
+use crate::api::{Engine, QueryInput};
 use crate::impact::ImpactRequest;
 
 /// The longest call a server reads, in bytes.
@@ -53,6 +53,24 @@ pub struct Call {
 pub enum Reply {
     Printed(Printed),
     Declined(String),
+}
+
+/// Answers one call on the server's engine as the command would answer
+/// itself (`api::printed`); a search that would have waited for the whole
+/// index is declined while the index is still being built.
+pub fn answer(engine: &Engine, work: Work) -> Reply {
+    let progress = crate::progress::silent();
+    let printed = match work {
+        Work::Query { input, format, complete } => {
+            let printed = printed::query(engine, *input, format, &progress);
+            if complete && engine.parse_pending() > 0 {
+                return Reply::Declined("the index is still being built, and the command waits for all of it".into());
+            }
+            printed
+        }
+        Work::Impact { request, json } => printed::impact(engine, &request, json, &progress),
+    };
+    Reply::Printed(printed.unwrap_or_else(|e| Printed::failed(&e)))
 }
 
 /// Who may be answered for whom: the same tsq build (version, engine,

@@ -18,6 +18,9 @@ use tokio::sync::OnceCell;
 use crate::api::{render, Answer, Engine, EngineOptions, QueryInput, Shape};
 use crate::config::Overrides;
 use crate::progress::Progress;
+use roots::root_dir;
+
+mod roots;
 
 /// How results come back.
 #[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema, PartialEq, Eq)]
@@ -196,69 +199,6 @@ impl Progress for McpProgress {
     }
 }
 
-/// A client root (`file://` URI) as a directory, if it is one. A root
-/// that cannot be read (bad escape, not UTF-8, another host) is skipped
-/// with a warning on stderr; the next root or the fallback is used.
-fn root_dir(uri: &str) -> Option<PathBuf> {
-    match root_path(uri) {
-        Ok(path) => {
-            let p = path.canonicalize().ok()?;
-            p.is_dir().then_some(p)
-        }
-        Err(why) => {
-            tracing::warn!("client root {uri:?} skipped: {why}");
-            None
-        }
-    }
-}
-
-/// The path of a `file://` URI: `file:///p` and `file://localhost/p`,
-/// percent-escapes decoded on bytes.
-fn root_path(uri: &str) -> Result<PathBuf, String> {
-    const MAX_URI: usize = 4096;
-    if uri.len() > MAX_URI {
-        return Err(format!("longer than {MAX_URI} bytes"));
-    }
-    let rest = uri.strip_prefix("file://").ok_or("not a file:// URI")?;
-    let path = if rest.starts_with('/') {
-        rest
-    } else if let Some(p) = rest.strip_prefix("localhost").filter(|p| p.starts_with('/')) {
-        p
-    } else {
-        return Err("a file:// URI on another host".into());
-    };
-    let path = path.split(['?', '#']).next().unwrap_or(path);
-    let decoded = percent_decode(path)?;
-    if decoded.contains('\0') {
-        return Err("it holds a NUL byte".into());
-    }
-    Ok(PathBuf::from(decoded))
-}
-
-/// Decodes `%XX` escapes on bytes; a `%` not followed by two hex digits,
-/// or bytes that are not UTF-8, are an error.
-fn percent_decode(s: &str) -> Result<String, String> {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = |b: u8| (b as char).to_digit(16);
-            match (bytes.get(i + 1).copied().and_then(hex), bytes.get(i + 2).copied().and_then(hex)) {
-                (Some(h), Some(l)) => {
-                    out.push((h * 16 + l) as u8);
-                    i += 3;
-                    continue;
-                }
-                _ => return Err(format!("a bad percent escape at byte {i}")),
-            }
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8(out).map_err(|e| format!("not UTF-8 after decoding (byte {})", e.utf8_error().valid_up_to()))
-}
-
 fn tool_error(message: impl Into<String>) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(message.into())])
 }
@@ -399,28 +339,16 @@ impl TsqServer {
         }));
     }
 
-    /// One CLI command, answered as the CLI would answer it
-    /// (`api::printed`), counted as a query in flight.
+    /// One CLI command (`handoff::answer`), counted as a query in flight.
     async fn hand_off(&self, work: crate::handoff::Work) -> crate::handoff::Reply {
-        use crate::api::printed::{self, Outcome, Printed};
-        use crate::handoff::{Reply, Work};
+        use crate::api::printed::{Outcome, Printed};
+        use crate::handoff::Reply;
         let Some(engine) = self.engine.get().cloned() else { return Reply::Declined("the engine is not open yet".into()) };
         let busy = Busy::enter(&self.busy);
         let e = Arc::clone(&engine);
         let reply = tokio::task::spawn_blocking(move || {
             let _busy = busy;
-            let progress = crate::progress::silent();
-            let printed = match work {
-                Work::Query { input, format, complete } => {
-                    let printed = printed::query(&e, *input, format, &progress);
-                    if complete && e.parse_pending() > 0 {
-                        return Reply::Declined("the index is still being built, and the command waits for all of it".into());
-                    }
-                    printed
-                }
-                Work::Impact { request, json } => printed::impact(&e, &request, json, &progress),
-            };
-            Reply::Printed(printed.unwrap_or_else(|e| Printed::failed(&e)))
+            crate::handoff::answer(&e, work)
         })
         .await
         .unwrap_or_else(|e| {
@@ -625,23 +553,5 @@ impl ServerHandler for TsqServer {
             .with_instructions(
             "tsq answers questions about a TypeScript/JavaScript codebase with the real TypeScript compiler. Call codebase_search with a natural-language question, or with `symbol = Name` / `symbol = Parent > name` for an exact lookup.",
         )
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn roots_decode_on_bytes_and_bad_escapes_are_errors_not_panics() {
-        assert_eq!(root_path("file:///x/a%20b").unwrap(), PathBuf::from("/x/a b"));
-        assert_eq!(root_path("file://localhost/x/%C3%A9").unwrap(), PathBuf::from("/x/é"));
-        assert!(root_path("file:///x/%aé").unwrap_err().contains("bad percent escape"));
-        assert!(root_path("file:///x/%").unwrap_err().contains("bad percent escape"));
-        assert!(root_path("file:///x/%ff").unwrap_err().contains("not UTF-8"));
-        assert!(root_path("file:///x/%00").unwrap_err().contains("NUL"));
-        assert!(root_path("file://server/share").unwrap_err().contains("another host"));
-        assert!(root_path(&format!("file:///{}", "a".repeat(5000))).is_err());
-        assert_eq!(root_dir("file:///x/%aé"), None);
     }
 }
