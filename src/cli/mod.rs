@@ -403,8 +403,7 @@ fn hand_off(place: &query::Place, work: impl FnOnce() -> tsq::handoff::Work) -> 
 
 /// A refused request: its message on stderr, exit code 2.
 fn refused(e: &tsq::api::EngineError) -> anyhow::Result<ExitStatus> {
-    eprintln!("tsq: {e}");
-    Ok(ExitStatus::Error)
+    print(tsq::api::printed::Printed::refused(e))
 }
 
 pub fn run() -> anyhow::Result<ExitStatus> {

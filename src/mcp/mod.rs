@@ -339,19 +339,24 @@ impl TsqServer {
         }));
     }
 
+    /// Engine work on a blocking thread, off the async runtime, counted as
+    /// a query in flight (the background worker waits while any is).
+    async fn blocking<T: Send + 'static>(&self, engine: &Arc<Engine>, work: impl FnOnce(&Engine) -> T + Send + 'static) -> Result<T, tokio::task::JoinError> {
+        let busy = Busy::enter(&self.busy);
+        let e = Arc::clone(engine);
+        tokio::task::spawn_blocking(move || {
+            let _busy = busy;
+            work(&e)
+        })
+        .await
+    }
+
     /// One CLI command (`handoff::answer`), counted as a query in flight.
     async fn hand_off(&self, work: crate::handoff::Work) -> crate::handoff::Reply {
         use crate::api::printed::{Outcome, Printed};
         use crate::handoff::Reply;
         let Some(engine) = self.engine.get().cloned() else { return Reply::Declined("the engine is not open yet".into()) };
-        let busy = Busy::enter(&self.busy);
-        let e = Arc::clone(&engine);
-        let reply = tokio::task::spawn_blocking(move || {
-            let _busy = busy;
-            crate::handoff::answer(&e, work)
-        })
-        .await
-        .unwrap_or_else(|e| {
+        let reply = self.blocking(&engine, move |e| crate::handoff::answer(e, work)).await.unwrap_or_else(|e| {
             Reply::Printed(Printed { stdout: String::new(), stderr: vec![format!("tsq: error: internal error in tsq serve ({e})")], outcome: Outcome::Error })
         });
         self.work_in_background(&engine);
@@ -484,13 +489,7 @@ impl TsqServer {
         };
         let progress =
             McpProgress { peer: ctx.peer.clone(), token: ctx.meta.get_progress_token(), handle: tokio::runtime::Handle::current(), last: Default::default() };
-        let busy = Busy::enter(&self.busy);
-        let e = Arc::clone(&engine);
-        let answer = tokio::task::spawn_blocking(move || {
-            let _busy = busy;
-            e.impact(&request, &progress)
-        })
-        .await;
+        let answer = self.blocking(&engine, move |e| e.impact(&request, &progress)).await;
         self.work_in_background(&engine);
         match answer {
             Ok(Ok(a)) => {
@@ -510,19 +509,17 @@ impl TsqServer {
         let request = engine.request(args.input()).map_err(|e| e.to_string())?;
         let progress =
             McpProgress { peer: ctx.peer.clone(), token: ctx.meta.get_progress_token(), handle: tokio::runtime::Handle::current(), last: Default::default() };
-        let e = Arc::clone(&engine);
-        let busy = Busy::enter(&self.busy);
-        let answer = tokio::task::spawn_blocking(move || {
-            let _busy = busy;
-            let answer = e.query(&request, &progress);
-            for n in e.take_notes() {
-                tracing::info!("{n}");
-            }
-            answer
-        })
-        .await
-        .map_err(|e| format!("the search failed: {e}"))?
-        .map_err(|e| e.to_string())?;
+        let answer = self
+            .blocking(&engine, move |e| {
+                let answer = e.query(&request, &progress);
+                for n in e.take_notes() {
+                    tracing::info!("{n}");
+                }
+                answer
+            })
+            .await
+            .map_err(|e| format!("the search failed: {e}"))?
+            .map_err(|e| e.to_string())?;
         self.work_in_background(&engine);
         Ok(tool_result(&answer))
     }
