@@ -202,20 +202,22 @@ for (let i = 0; i < order.length; i += BATCH) {
 process.stderr.write("\n");
 const pass = secs(t0);
 if (dumpRows) {
-  console.log(JSON.stringify({ rows: all, failed }));
-  process.exit(0);
+  // process.exit() right after a write to a pipe drops what the pipe has
+  // not taken yet (the output was cut at 64 KiB): exit once it is flushed.
+  process.stdout.write(JSON.stringify({ rows: all, failed }) + "\n", () => process.exit(0));
+} else {
+  console.log(JSON.stringify({
+    engine: `node ${process.version} (V8 ${process.versions.v8})`,
+    sources: sources.length,
+    configs: configs.length,
+    files: indexed,
+    rows,
+    failed: failed.length,
+    failures: failed.slice(0, 5),
+    digest: digest.digest("hex").slice(0, 16),
+    startupSeconds: +startup.toFixed(2),
+    passSeconds: +pass.toFixed(1),
+    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    memoryMb,
+  }, null, 2));
 }
-console.log(JSON.stringify({
-  engine: `node ${process.version} (V8 ${process.versions.v8})`,
-  sources: sources.length,
-  configs: configs.length,
-  files: indexed,
-  rows,
-  failed: failed.length,
-  failures: failed.slice(0, 5),
-  digest: digest.digest("hex").slice(0, 16),
-  startupSeconds: +startup.toFixed(2),
-  passSeconds: +pass.toFixed(1),
-  peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
-  memoryMb,
-}, null, 2));
