@@ -173,7 +173,10 @@ impl Engine {
         };
         // Every changed file must keep them (a file git does not show, a
         // deleted or added one, a config: the whole cascade runs).
-        let defer = if git.files.iter().all(|f| kept.contains(&f.path)) { Defer::Cascade(kept) } else { Defer::Nothing };
+        // `tsq serve` leaves an earlier such cascade to its background
+        // pass; a CLI process re-checks it now.
+        let defer =
+            if git.files.iter().all(|f| kept.contains(&f.path)) { Defer::Cascade { kept, carry: self.options.background.is_some() } } else { Defer::Nothing };
         stage("base rows");
         let sync = self.sync_occurrences_of(&tree, progress, defer)?;
         stage("sync");

@@ -126,7 +126,12 @@ impl Engine {
         let tree = self.walk();
         let report = self.sync_occurrences_if_stale(&tree, &crate::progress::silent())?;
         let done = report.indexed + report.failed.len();
-        if done > 0 || report.interrupted {
+        if report.deferred > 0 {
+            // It stopped for an answer waiting on the pass: let the answer
+            // take it; the worker resumes once answers are done.
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        if done > 0 || report.interrupted || report.deferred > 0 {
             return Ok(done.max(1));
         }
         // What the answers' own passes left (they run without a memory

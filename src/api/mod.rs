@@ -200,6 +200,9 @@ pub struct Engine {
     /// Held for an occurrence sync: one pass at a time (`tsq serve`'s
     /// worker and an answer's own sync).
     occurrence_pass: Mutex<()>,
+    /// Threads waiting for `occurrence_pass`: the background pass stops
+    /// between batches when one does (`Defer::Yield`).
+    pass_waiters: Arc<std::sync::atomic::AtomicUsize>,
     parser: OnceLock<Result<ParsePool, String>>,
     reranker: OnceLock<Option<Box<dyn Reranker>>>,
     /// Notes from opening the index (rebuilds, fallbacks), said once.
@@ -231,6 +234,7 @@ impl Engine {
             index: Mutex::new(None),
             workspace: Mutex::new(None),
             occurrence_pass: Mutex::new(()),
+            pass_waiters: Arc::default(),
             parser: OnceLock::new(),
             reranker: OnceLock::new(),
             notes: Mutex::new(Vec::new()),

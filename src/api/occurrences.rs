@@ -86,9 +86,19 @@ impl Engine {
         } else {
             self.sync_tree(tree, progress)?;
         }
-        let _pass = lock(&self.occurrence_pass);
+        let _pass = self.wait_for_pass();
         let _across = self.pass_lock(true)?;
         self.run_occurrence_sync(tree, progress, defer)
+    }
+
+    /// Takes `occurrence_pass`, counted as waiting meanwhile: a background
+    /// pass stops at its next batch for it.
+    fn wait_for_pass(&self) -> std::sync::MutexGuard<'_, ()> {
+        use std::sync::atomic::Ordering;
+        self.pass_waiters.fetch_add(1, Ordering::SeqCst);
+        let guard = lock(&self.occurrence_pass);
+        self.pass_waiters.fetch_sub(1, Ordering::SeqCst);
+        guard
     }
 
     /// Whether the occurrence rows would be re-indexed (the builder
@@ -160,7 +170,7 @@ impl Engine {
         }
         let _pass = lock(&self.occurrence_pass);
         let _across = self.pass_lock(true)?;
-        self.run_occurrence_sync(tree, progress, Defer::Nothing)
+        self.run_occurrence_sync(tree, progress, Defer::Yield(std::sync::Arc::clone(&self.pass_waiters)))
     }
 
     /// One occurrence sync; the caller holds `occurrence_pass` and the

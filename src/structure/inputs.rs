@@ -333,10 +333,42 @@ fn dir_stamp(root: &Path, rel: &str) -> DirStamp {
 /// The files a cascade queued that are not re-indexed yet: saved before
 /// the rows that caused the cascade are written, so that an interrupted
 /// or deferred sync (a file edited meanwhile, `kill -9`, `tsq serve`'s
-/// inline budget) leaves them for the next one; their own hashes did not
-/// change, so nothing else would find them.
+/// inline budget, an answer waiting for the background pass) leaves them
+/// for the next one; their own hashes did not change, so nothing else
+/// would find them.
+///
+/// `names_current`: every change that queued them kept what other files'
+/// names are bound to (`Defer::Cascade`'s condition), so their rows still
+/// name what they reference and only their types wait. Read as false
+/// from a record that lacks it.
 #[derive(Debug, Default, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub(crate) struct Pending(pub BTreeSet<String>);
+#[serde(from = "PendingRecord")]
+pub(crate) struct Pending {
+    pub files: BTreeSet<String>,
+    #[serde(rename = "namesCurrent")]
+    pub names_current: bool,
+}
+
+/// The record as written now (an object) or before (the files alone).
+#[derive(serde::Deserialize)]
+#[serde(untagged)]
+enum PendingRecord {
+    Now {
+        files: BTreeSet<String>,
+        #[serde(rename = "namesCurrent", default)]
+        names_current: bool,
+    },
+    Before(BTreeSet<String>),
+}
+
+impl From<PendingRecord> for Pending {
+    fn from(r: PendingRecord) -> Pending {
+        match r {
+            PendingRecord::Now { files, names_current } => Pending { files, names_current },
+            PendingRecord::Before(files) => Pending { files, names_current: false },
+        }
+    }
+}
 
 impl Pending {
     pub fn load(index: &Index) -> Pending {
@@ -345,5 +377,22 @@ impl Pending {
 
     pub fn save(&self, index: &Index) -> Result<(), IndexError> {
         index.put_record(PENDING, &serde_json::to_string(self).unwrap_or_default())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Pending;
+
+    #[test]
+    fn a_pending_record_written_before_names_were_kept_reads_as_names_unknown() {
+        let old: Pending = serde_json::from_str(r#"["a.ts","b.ts"]"#).unwrap();
+        assert_eq!(old.files.len(), 2);
+        assert!(!old.names_current);
+        let now = Pending { files: old.files.clone(), names_current: true };
+        let back: Pending = serde_json::from_str(&serde_json::to_string(&now).unwrap()).unwrap();
+        assert_eq!(back, now);
+        let partial: Pending = serde_json::from_str(r#"{"files":["a.ts"]}"#).unwrap();
+        assert!(!partial.names_current);
     }
 }

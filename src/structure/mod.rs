@@ -9,6 +9,7 @@ pub mod answers;
 pub mod inputs;
 pub(crate) mod occurrence_sync;
 pub mod occurrences;
+mod pacing;
 pub mod rows;
 pub mod scope;
 mod sync_plan;

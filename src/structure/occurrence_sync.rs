@@ -41,10 +41,13 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::PathBuf;
+use std::sync::atomic::Ordering;
 
 use serde::Serialize;
 
 use super::inputs::{layout_hash, read_configs, signature_changes, InputChange, Inputs, Pending, SignatureChange};
+pub use super::pacing::Defer;
+use super::pacing::{next_batch, request_bound, BATCH, INCREMENTAL_BATCH, NARROW_FILES};
 use super::rows::{DeclarationRow, Facts};
 use super::scope::Scope;
 pub(crate) use super::sync_plan::needs_sync;
@@ -60,39 +63,6 @@ use crate::ts::files::FileView;
 use crate::ts::protocol::{FileBudget, FileOccurrences, Narrow, NarrowAugmenter, NarrowFile};
 use crate::workspace::{Occurrences, Workspace};
 
-/// Files per request to the service isolate (one progress step) in a full
-/// pass.
-const BATCH: usize = 64;
-/// Files per request in an incremental pass (the cascade after an edit,
-/// mostly inside `tsq serve`). A request's response sits in the JS heap
-/// and again in Rust while it is converted, on top of the programs a
-/// server keeps: on vue, a signature edit's 375-file cascade peaked at
-/// 1,606 MB with 64 files a request, 1,359-1,371 MB with 16 and 1,268 MB
-/// with 8 (benches/runs/2026-11-29-serve-edits-issue47-pass4.md).
-const INCREMENTAL_BATCH: usize = 8;
-/// An incremental sync of at most this many files, whose owner program is
-/// not built (a fresh CLI process), checks them in a program of their
-/// import closure (`protocol::Narrow`): on vue, a body-only edit's program
-/// is a few dozen files instead of 461. More files share the whole program.
-const NARROW_FILES: usize = 8;
-/// A full pass's soft bound on resident memory, MiB: past it the engine
-/// collects garbage, then starts a fresh checker if that was not enough;
-/// 0 starts fresh checkers only between requests. Checked between files,
-/// so one type-heavy file can overshoot it. The bound alone paces a
-/// pass's collections (`tsq_engine`'s `collector`): at 1,200 that took
-/// desktop's pass from 96-98 to 86 s and vue's peak from 1,381 to 1,462
-/// MiB; at 1,100, 88 s and 1,301-1,333 MiB, with vue's time unchanged
-/// (benches/runs/2026-11-30-pacing-issue47-pass8.md).
-const MEMORY_MB: u32 = 1100;
-/// The bound of an incremental pass longer than one request: the cascade
-/// after a signature edit, which `tsq serve` runs in the background beside
-/// the programs it keeps. With the checkers a cascade leaves dropped at
-/// the bound (`Project.dropChecker`), vue's 375-file cascade peaked at
-/// 1,171-1,173 MiB with this bound, 1,211-1,212 with 1,100 and
-/// 1,280-1,291 with 1,200, at about the number of collections the server
-/// made before at 1,200 (benches/runs/2026-11-30-serve-edits-issue47-pass6.md). The
-/// request an answer waits for (the edited files) has no bound at all.
-const CASCADE_MEMORY_MB: u32 = 1000;
 /// A file's budget in the occurrence pass, in work units
 /// (`protocol::FileBudget`: identifiers and declarations visited, the
 /// containers their ids name, the types and instantiations the checker
@@ -212,31 +182,6 @@ fn use_edges_changed(ix: &Index, batch: &[String], rows: &[OccurrenceRow]) -> Re
     Ok(before != after)
 }
 
-/// What a sync may leave recorded for the next one (`Pending`,
-/// `OccurrenceReport::deferred`) instead of re-indexing it now.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub enum Defer {
-    /// Nothing: every queued file, cascades included, is re-indexed.
-    #[default]
-    Nothing,
-    /// `tsq serve`'s inline budget: a sync whose files, cascades included
-    /// (one that reached a global importer: every file), outnumber it
-    /// stops after the batch that found them.
-    Past(usize),
-    /// The cascade, where the caller knows that no changed file moved
-    /// what other files' names are bound to: these files' declarations
-    /// keep their names and export forms, and their text outside
-    /// declarations is unchanged (`impact::declarations::keeps_bindings`).
-    /// The files the sync queues at its start are re-indexed; what an API
-    /// change among them queues is left. Those files' text and resolution
-    /// are unchanged, so their rows still name what they reference
-    /// (`tsq impact` reads exactly that); only their types wait for the
-    /// next sync. When a queued file is not in the set, or an input
-    /// changed (a package behind `export *` may export other names), it is
-    /// `Nothing`.
-    Cascade(BTreeSet<String>),
-}
-
 /// Brings the occurrence index up to date with the walk, leaving what
 /// `defer` allows for the next sync.
 pub fn sync(
@@ -253,11 +198,34 @@ pub fn sync(
         plan(ws, tree, view, &start)?;
     let Start { root, stored, marker, mut scope, mut pending, inputs: mut recorded, .. } = start;
     let mut report = OccurrenceReport { full, inputs: changes, ..Default::default() };
+    // What an earlier pass left whose text is unchanged since its rows,
+    // and whether those rows still name what they reference.
+    let carried: HashSet<String> = pending
+        .files
+        .iter()
+        .filter(|f| queue.contains(*f) && stored.get(*f).zip(current.get(*f)).is_some_and(|(o, (_, hash))| &o.content_hash == hash))
+        .cloned()
+        .collect();
+    let carried_named = pending.names_current || carried.is_empty();
+    let leaves = |f: &String, carry: bool| carry && pending.names_current && carried.contains(f);
     let defer = match defer {
-        Defer::Cascade(kept) if !report.inputs.is_empty() || !queue.iter().all(|f| kept.contains(f)) => Defer::Nothing,
+        Defer::Cascade { kept, carry } if !report.inputs.is_empty() || !queue.iter().all(|f| kept.contains(f) || leaves(f, carry)) => Defer::Nothing,
         d => d,
     };
-    let initial: HashSet<String> = if matches!(defer, Defer::Cascade(_)) { queue.iter().cloned().collect() } else { HashSet::new() };
+    let initial: HashSet<String> = match &defer {
+        Defer::Cascade { carry, .. } => queue.iter().filter(|f| !leaves(f, *carry)).cloned().collect(),
+        _ => HashSet::new(),
+    };
+    let cascade_mode = matches!(defer, Defer::Cascade { .. });
+    // Whether what this pass leaves still names what it references: no
+    // input moved, nothing was deleted, and what was re-checked kept its
+    // bindings (a cascade by the caller's word) or had unchanged text.
+    let mut changed_checked = false;
+    let names_current = |changed_checked: bool, report: &OccurrenceReport| {
+        carried_named && report.inputs.is_empty() && deleted.is_empty() && !report.full && (cascade_mode || !changed_checked)
+    };
+    // The queued files a `Cascade` re-checks; the rest it leaves.
+    let wanted = |f: &String| !cascade_mode || initial.contains(f);
     // The files a changed input re-checked (file -> input): where their
     // text is unchanged, their signatures before and after are compared.
     let mut seeded: HashMap<String, String> = HashMap::new();
@@ -293,22 +261,44 @@ pub fn sync(
     // A full pass goes project by project (each program is built once and
     // released after its files; a batch is a slice with its own checker).
     let mut owners: Option<HashMap<String, usize>> = None;
+    let mut yielded = false;
     while !queue.is_empty() {
+        // Not a full pass: it is not resumed where it stopped, and the
+        // answer waiting would run it whole.
+        let waited_for = !report.full && matches!(&defer, Defer::Yield(waiters) if waiters.load(Ordering::SeqCst) > 0);
+        if waited_for || !queue.iter().any(&wanted) {
+            // Left for the next sync, recorded first (an input change's
+            // files are queued nowhere else).
+            let left = Pending { files: queue.clone(), names_current: names_current(changed_checked, &report) };
+            if left != pending {
+                index(&mut |ix| Ok(left.save(ix)?))?;
+                pending = left;
+            }
+            yielded = waited_for;
+            report.deferred = queue.len();
+            break;
+        }
         if report.full && owners.is_none() {
             let files: Vec<String> = queue.iter().cloned().collect();
             let paths: Vec<PathBuf> = files.iter().map(|p| current[p].0.clone()).collect();
             owners = Some(files.into_iter().zip(ws.owners(&paths)?).map(|(f, o)| (f, o.unwrap_or(usize::MAX))).collect());
         }
-        let batch = next_batch(&queue, owners.as_ref(), batch_size(report.full));
+        let batch = if cascade_mode {
+            let first: BTreeSet<String> = queue.iter().filter(|f| wanted(f)).cloned().collect();
+            next_batch(&first, owners.as_ref(), batch_size(report.full))
+        } else {
+            next_batch(&queue, owners.as_ref(), batch_size(report.full))
+        };
         for b in &batch {
             queue.remove(b);
         }
+        changed_checked = changed_checked || batch.iter().any(|f| !carried.contains(f));
         progress.update("indexing occurrences", done.len() as u64, total(&queue, &done) + batch.len() as u64);
         let paths: Vec<PathBuf> = batch.iter().map(|p| current[p].0.clone()).collect();
         // Not where resolution moved (a file created or deleted, an input
         // of resolution changed): the owner's whole program then reports
         // what its files no longer fail to resolve (`Scope`).
-        let narrow = if !report.full && !resolution_moved && done.is_empty() && queue.is_empty() && batch.len() <= NARROW_FILES {
+        let narrow = if !report.full && !resolution_moved && done.is_empty() && !queue.iter().any(&wanted) && batch.len() <= NARROW_FILES {
             let mut first = HashMap::new();
             index(&mut |ix| {
                 first = ix.occ_first_ords(&batch)?;
@@ -388,7 +378,7 @@ pub fn sync(
         // pass's too: one that a cascade turned full (a global importer)
         // or a deleted global file started is not resumed by the layout
         // marker, which has not changed.
-        let left = Pending(queue.clone());
+        let left = Pending { files: queue.clone(), names_current: names_current(changed_checked, &report) };
         let record = left != pending;
         // An input first read by these rows (a package.json, a declaration
         // file, a lookup's directory) joins the record before they are
@@ -430,9 +420,9 @@ pub fn sync(
         done.extend(batch);
         let stop = !queue.is_empty()
             && match defer {
-                Defer::Nothing => false,
+                Defer::Nothing | Defer::Yield(_) => false,
                 Defer::Past(l) => done.len() + queue.len() > l,
-                Defer::Cascade(_) => !queue.iter().any(|f| initial.contains(f)),
+                Defer::Cascade { .. } => !queue.iter().any(&wanted),
             };
         if stop {
             report.deferred = queue.len();
@@ -443,7 +433,8 @@ pub fn sync(
     // serve`) leaves a checker holding the types of every file it checked,
     // hundreds of MB: fresh checkers and a collection before the usage
     // prior and compaction allocate their own.
-    if !report.full && done.len() > INCREMENTAL_BATCH {
+    // Not when an answer waits for the pass: the pass resumes after it.
+    if !report.full && done.len() > INCREMENTAL_BATCH && !yielded {
         // Memory only: rows are written, so a failure is logged, not fatal.
         match ws.settle() {
             Ok(()) => tracing::debug!(files = done.len(), "settled: fresh checkers after a long incremental pass"),
@@ -487,7 +478,7 @@ impl Finish<'_> {
         indexed_any: bool,
     ) -> Result<(), StructureError> {
         // Done: nothing is left (a recorded file may be gone since).
-        if !report.interrupted && report.deferred == 0 && !pending.0.is_empty() {
+        if !report.interrupted && report.deferred == 0 && !pending.files.is_empty() {
             index(&mut |ix| Ok(Pending::default().save(ix)?))?;
         }
         if report.full && !report.interrupted && report.deferred == 0 {
@@ -554,54 +545,4 @@ fn narrow_request(
         })
         .collect();
     Narrow { globals, augmenters, imports, files }
-}
-
-/// The next `size` files of `queue`: by owner project when `owners` is
-/// known (a full pass), else in path order.
-fn next_batch(queue: &BTreeSet<String>, owners: Option<&HashMap<String, usize>>, size: usize) -> Vec<String> {
-    let Some(owners) = owners else {
-        return queue.iter().take(size).cloned().collect();
-    };
-    let mut all: Vec<&String> = queue.iter().collect();
-    all.sort_by_key(|p| (owners.get(*p).copied().unwrap_or(usize::MAX), *p));
-    all.into_iter().take(size).cloned().collect()
-}
-
-/// The memory bound of one occurrence request (`MEMORY_MB`,
-/// `CASCADE_MEMORY_MB`), with `done` files checked before it in the pass
-/// and `left` after it. The first request of an incremental pass that is
-/// all an answer waits for (the edited files; their cascade, when
-/// deferred, is the next pass's) has none: a collection costs a second or
-/// more on a server's heap (1.2-1.5 s at trpc's 560 MiB, 2.7 of a 3.0 s
-/// edit) and frees little, and `tsq serve` collects when idle
-/// (`Workspace::tidy`).
-fn request_bound(full: bool, done: usize, batch: usize, left: usize, defer: &Defer) -> u32 {
-    if !full && done == 0 && (left == 0 || matches!(defer, Defer::Cascade(_))) {
-        0
-    } else if !full && done + batch + left > INCREMENTAL_BATCH {
-        CASCADE_MEMORY_MB
-    } else {
-        MEMORY_MB
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_the_request_an_answer_waits_for_goes_unbounded() {
-        // The edited file alone, or before a cascade left to the next pass.
-        assert_eq!(request_bound(false, 0, 1, 0, &Defer::Nothing), 0);
-        assert_eq!(request_bound(false, 0, 1, 278, &Defer::Cascade(Default::default())), 0);
-        // The cascade run now: its first request and the later ones.
-        assert_eq!(request_bound(false, 0, 8, 270, &Defer::Nothing), CASCADE_MEMORY_MB);
-        assert_eq!(request_bound(false, 0, 8, 270, &Defer::Past(50)), CASCADE_MEMORY_MB);
-        assert_eq!(request_bound(false, 8, 8, 262, &Defer::Nothing), CASCADE_MEMORY_MB);
-        // A short incremental pass past its first request.
-        assert_eq!(request_bound(false, 4, 3, 0, &Defer::Nothing), MEMORY_MB);
-        // A full pass, whatever its position.
-        assert_eq!(request_bound(true, 0, 64, 0, &Defer::Nothing), MEMORY_MB);
-        assert_eq!(request_bound(true, 0, 64, 900, &Defer::Cascade(Default::default())), MEMORY_MB);
-    }
 }

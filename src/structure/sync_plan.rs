@@ -69,7 +69,7 @@ fn count_pending(index: &Index, tree: &Tree, view: &FileView) -> Result<usize, S
     // directory holding a failed lookup location.
     let affecting = Inputs::load(index).pending(&root);
     // Files an earlier cascade queued and no sync re-indexed yet.
-    let queued = Pending::load(index).0.len();
+    let queued = Pending::load(index).files.len();
     // The chunk sync just checked every file's mtime and size: where
     // they hold, its stored hash is the file's, and nothing is read.
     let stamped = index.stamped_hashes(&tree.sources)?;
@@ -211,7 +211,7 @@ pub(super) fn plan(ws: &Workspace, tree: &Tree, view: &FileView, start: &Start) 
         queue.extend(indexable.iter().filter(|p| stored.get(*p).is_some_and(|row| row.content_hash != current[*p].1)).cloned());
         queue.extend(created.iter().cloned());
         // What an earlier cascade queued and left.
-        queue.extend(start.pending.0.iter().filter(|p| indexable.contains(*p)).cloned());
+        queue.extend(start.pending.files.iter().filter(|p| indexable.contains(*p)).cloned());
         // Deleted files: their importers' references no longer resolve,
         // and through re-exports (`export * from './gone'` emits the same
         // text) those of the re-exporters' importers.

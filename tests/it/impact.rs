@@ -592,3 +592,48 @@ fn a_package_types_switch_changes_an_inferred_type_though_git_shows_nothing() {
     assert_eq!(affected(&v), vec![(1, s("src/caller.ts"), s("twice"), s("calls"))]);
     assert!(v["notes"].to_string().contains("node_modules/lib/package.json changed"), "{}", v["notes"]);
 }
+
+/// In `tsq serve` (an engine with a background worker), a second edit
+/// after an API change does not wait for the first one's cascade: the
+/// files it left, unchanged since their rows and named by them as before,
+/// stay left for the worker, and the answer equals a CLI's, which
+/// re-checks them first. Where a pass that could not tell whether the
+/// bindings were kept (an answer's inline budget) left them, they are
+/// re-checked first.
+#[test]
+fn a_second_edit_in_serve_leaves_the_first_api_change_cascade_to_the_worker() {
+    use tsq::api::{Engine, EngineOptions};
+    use tsq::embed::EmbedderChoice;
+    let api = ("  describe(x: number): string {\n    return \"b\"", "  describe(x: string): string {\n    return \"b\"");
+    let body = ("n + s.area()", "s.area() + n");
+    let left = |a: &tsq::impact::ImpactAnswer| a.notes.iter().any(|n| n.contains("re-checked after this answer"));
+    let req = tsq::impact::ImpactRequest::default();
+    let silent = tsq::progress::silent();
+    let t = workspace("impact-serve-carry");
+    let e = Engine::open(&t.0, EngineOptions { embedder: Some(EmbedderChoice::None), background: Some(32), ..Default::default() }).unwrap();
+    edit(&t, "packages/core/src/shapes.ts", api.0, api.1);
+    let first = e.impact(&req, &silent).unwrap();
+    assert!(left(&first), "the API change leaves its cascade: {:?}", first.notes);
+    edit(&t, "packages/core/src/shapes.ts", body.0, body.1);
+    let second = e.impact(&req, &silent).unwrap();
+    assert!(left(&second), "the first cascade is still left to the worker: {:?}", second.notes);
+    let second = serde_json::to_value(&second).unwrap();
+    assert_eq!(changed(&second), vec![(s("api"), s("Base.describe")), (s("body"), s("total"))]);
+    // A CLI process re-checks what was left, then answers the same.
+    let cli = json(&tsq(&t.0, &["--local", "impact", "--json"]));
+    assert_eq!(changed(&cli), changed(&second));
+    assert_eq!(affected(&cli), affected(&second));
+    assert_eq!(tests_to_run(&cli), tests_to_run(&second));
+
+    // The inline budget of an answer (1 file here) leaves an API change's
+    // cascade without knowing whether names moved: the next impact
+    // re-checks it before answering.
+    let t = workspace("impact-serve-budget");
+    let e = Engine::open(&t.0, EngineOptions { embedder: Some(EmbedderChoice::None), background: Some(1), ..Default::default() }).unwrap();
+    edit(&t, "packages/core/src/shapes.ts", api.0, api.1);
+    let req_lookup = e.request(tsq::api::QueryInput { query: "symbol = report".into(), ..Default::default() }).unwrap();
+    e.query(&req_lookup, &silent).unwrap();
+    edit(&t, "packages/core/src/shapes.ts", body.0, body.1);
+    let after = e.impact(&req, &silent).unwrap();
+    assert!(!left(&after), "a cascade left by the budget is re-checked first: {:?}", after.notes);
+}
