@@ -92,7 +92,8 @@ impl Engine {
         let mut compared: Vec<Compared> = Vec::new();
         // Files whose changes leave every other file's bindings as they
         // were: the sync may leave their users' re-check for later.
-        let mut kept = std::collections::BTreeSet::new();
+        // (path → hashes of the base text and of the text now.)
+        let mut kept = std::collections::BTreeMap::new();
         for f in &git.files {
             let source = crate::source::is_supported(std::path::Path::new(&f.path));
             let mut note = f.unreadable.clone();
@@ -132,7 +133,8 @@ impl Engine {
             let changed = declarations::compare(before.as_ref(), after_parsed.as_ref());
             if let (FileStatus::Modified, Some(b), Some(a)) = (f.status, &before, &after_parsed) {
                 if declarations::keeps_bindings(b, a, &changed) {
-                    kept.insert(f.path.clone());
+                    let text = |t: &str| crate::ts::sha256_hex(t.as_bytes());
+                    kept.insert(f.path.clone(), (f.before.as_deref().map_or_else(String::new, text), after.as_deref().map_or_else(String::new, text)));
                 }
             }
             compared.push(Compared { file: f, changed, after });
@@ -169,14 +171,29 @@ impl Engine {
                 .collect();
             let symbols: Vec<String> = removed_ids.iter().map(|(id, _)| id.clone()).collect();
             let rows = if symbols.is_empty() { Vec::new() } else { index.occurrences_of(&symbols, false)? };
+            // A kept file counts only where its rows came from a text
+            // whose bindings are those of the base: the base itself, the
+            // text now, or a text a kept-binding cascade recorded against
+            // this base. (Rows of a text in between, a rename since
+            // undone, name what that text bound.)
+            let stored: HashMap<String, String> = index.occ_file_hashes()?.into_iter().map(|r| (r.relative_path, r.content_hash)).collect();
+            let recorded = crate::structure::inputs::Pending::load(index).kept;
+            kept.retain(|path, (base, now)| match stored.get(path) {
+                None => true,
+                Some(rows) => rows == base || rows == now || recorded.get(path).is_some_and(|[r, b]| r == rows && b == base),
+            });
             (before, (removed_ids, rows), resolved_before)
         };
+        let kept: std::collections::BTreeMap<String, String> = kept.into_iter().map(|(path, (base, _))| (path, base)).collect();
         // Every changed file must keep them (a file git does not show, a
         // deleted or added one, a config: the whole cascade runs).
         // `tsq serve` leaves an earlier such cascade to its background
         // pass; a CLI process re-checks it now.
-        let defer =
-            if git.files.iter().all(|f| kept.contains(&f.path)) { Defer::Cascade { kept, carry: self.options.background.is_some() } } else { Defer::Nothing };
+        let defer = if git.files.iter().all(|f| kept.contains_key(&f.path)) {
+            Defer::Cascade { kept, carry: self.options.background.is_some() }
+        } else {
+            Defer::Nothing
+        };
         stage("base rows");
         let sync = self.sync_occurrences_of(&tree, progress, defer)?;
         stage("sync");

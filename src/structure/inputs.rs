@@ -347,6 +347,12 @@ pub(crate) struct Pending {
     pub files: BTreeSet<String>,
     #[serde(rename = "namesCurrent")]
     pub names_current: bool,
+    /// Files whose rows a kept-binding cascade wrote (`Defer::Cascade`):
+    /// path → [the hash of the text the rows came from, the hash of the
+    /// base text whose bindings that text keeps]. Kept when `files`
+    /// empties; an entry counts only while both hashes still match.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub kept: BTreeMap<String, [String; 2]>,
 }
 
 /// The record as written now (an object) or before (the files alone).
@@ -357,6 +363,8 @@ enum PendingRecord {
         files: BTreeSet<String>,
         #[serde(rename = "namesCurrent", default)]
         names_current: bool,
+        #[serde(default)]
+        kept: BTreeMap<String, [String; 2]>,
     },
     Before(BTreeSet<String>),
 }
@@ -364,8 +372,8 @@ enum PendingRecord {
 impl From<PendingRecord> for Pending {
     fn from(r: PendingRecord) -> Pending {
         match r {
-            PendingRecord::Now { files, names_current } => Pending { files, names_current },
-            PendingRecord::Before(files) => Pending { files, names_current: false },
+            PendingRecord::Now { files, names_current, kept } => Pending { files, names_current, kept },
+            PendingRecord::Before(files) => Pending { files, ..Pending::default() },
         }
     }
 }
@@ -389,7 +397,7 @@ mod tests {
         let old: Pending = serde_json::from_str(r#"["a.ts","b.ts"]"#).unwrap();
         assert_eq!(old.files.len(), 2);
         assert!(!old.names_current);
-        let now = Pending { files: old.files.clone(), names_current: true };
+        let now = Pending { files: old.files.clone(), names_current: true, kept: [("a.ts".to_string(), ["h1".to_string(), "h0".to_string()])].into() };
         let back: Pending = serde_json::from_str(&serde_json::to_string(&now).unwrap()).unwrap();
         assert_eq!(back, now);
         let partial: Pending = serde_json::from_str(r#"{"files":["a.ts"]}"#).unwrap();

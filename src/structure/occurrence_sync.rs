@@ -206,14 +206,19 @@ pub fn sync(
         .filter(|f| queue.contains(*f) && stored.get(*f).zip(current.get(*f)).is_some_and(|(o, (_, hash))| &o.content_hash == hash))
         .cloned()
         .collect();
-    let carried_named = pending.names_current || carried.is_empty();
-    let leaves = |f: &String, carry: bool| carry && pending.names_current && carried.contains(f);
+    // Files left by a pass that could not tell: what this pass leaves
+    // names what it references only if none of them is among it.
+    let unknown_names: BTreeSet<String> = if pending.names_current { BTreeSet::new() } else { pending.files.clone() };
+    // A changed file the caller names is always re-checked (an answer
+    // reads its rows); others that an earlier kept-binding cascade left
+    // may be left again.
+    let leaves = |f: &String, kept: &BTreeMap<String, String>, carry: bool| carry && pending.names_current && carried.contains(f) && !kept.contains_key(f);
     let defer = match defer {
-        Defer::Cascade { kept, carry } if !report.inputs.is_empty() || !queue.iter().all(|f| kept.contains(f) || leaves(f, carry)) => Defer::Nothing,
+        Defer::Cascade { kept, carry } if !report.inputs.is_empty() || !queue.iter().all(|f| kept.contains_key(f) || leaves(f, &kept, carry)) => Defer::Nothing,
         d => d,
     };
     let initial: HashSet<String> = match &defer {
-        Defer::Cascade { carry, .. } => queue.iter().filter(|f| !leaves(f, *carry)).cloned().collect(),
+        Defer::Cascade { kept, carry } => queue.iter().filter(|f| !leaves(f, kept, *carry)).cloned().collect(),
         _ => HashSet::new(),
     };
     let cascade_mode = matches!(defer, Defer::Cascade { .. });
@@ -221,9 +226,13 @@ pub fn sync(
     // input moved, nothing was deleted, and what was re-checked kept its
     // bindings (a cascade by the caller's word) or had unchanged text.
     let mut changed_checked = false;
-    let names_current = |changed_checked: bool, report: &OccurrenceReport| {
-        carried_named && report.inputs.is_empty() && deleted.is_empty() && !report.full && (cascade_mode || !changed_checked)
+    let names_current = |changed_checked: bool, report: &OccurrenceReport, left: &BTreeSet<String>| {
+        unknown_names.is_disjoint(left) && report.inputs.is_empty() && deleted.is_empty() && !report.full && (cascade_mode || !changed_checked)
     };
+    // Which base text each kept file's rows keep the bindings of (kept
+    // only for files the walk still has; checked by hash when read).
+    let mut kept_texts: BTreeMap<String, [String; 2]> =
+        pending.kept.iter().filter(|(f, _)| current.contains_key(*f)).map(|(f, k)| (f.clone(), k.clone())).collect();
     // The queued files a `Cascade` re-checks; the rest it leaves.
     let wanted = |f: &String| !cascade_mode || initial.contains(f);
     // The files a changed input re-checked (file -> input): where their
@@ -269,7 +278,7 @@ pub fn sync(
         if waited_for || !queue.iter().any(&wanted) {
             // Left for the next sync, recorded first (an input change's
             // files are queued nowhere else).
-            let left = Pending { files: queue.clone(), names_current: names_current(changed_checked, &report) };
+            let left = Pending { names_current: names_current(changed_checked, &report, &queue), files: queue.clone(), kept: kept_texts.clone() };
             if left != pending {
                 index(&mut |ix| Ok(left.save(ix)?))?;
                 pending = left;
@@ -378,7 +387,17 @@ pub fn sync(
         // pass's too: one that a cascade turned full (a global importer)
         // or a deleted global file started is not resumed by the layout
         // marker, which has not changed.
-        let left = Pending { files: queue.clone(), names_current: names_current(changed_checked, &report) };
+        // A kept file's rows now come from a text that keeps the bindings
+        // of the caller's base (`Defer::Cascade`): a later impact may
+        // leave the cascade of a further kept edit of it.
+        if let Defer::Cascade { kept, .. } = &defer {
+            for f in file_rows.iter().filter(|r| r.error.is_none()) {
+                if let Some(base) = kept.get(&f.relative_path) {
+                    kept_texts.insert(f.relative_path.clone(), [f.content_hash.clone(), base.clone()]);
+                }
+            }
+        }
+        let left = Pending { names_current: names_current(changed_checked, &report, &queue), files: queue.clone(), kept: kept_texts.clone() };
         let record = left != pending;
         // An input first read by these rows (a package.json, a declaration
         // file, a lookup's directory) joins the record before they are
@@ -479,7 +498,8 @@ impl Finish<'_> {
     ) -> Result<(), StructureError> {
         // Done: nothing is left (a recorded file may be gone since).
         if !report.interrupted && report.deferred == 0 && !pending.files.is_empty() {
-            index(&mut |ix| Ok(Pending::default().save(ix)?))?;
+            let cleared = Pending { kept: pending.kept.clone(), ..Pending::default() };
+            index(&mut |ix| Ok(cleared.save(ix)?))?;
         }
         if report.full && !report.interrupted && report.deferred == 0 {
             scope.completed();

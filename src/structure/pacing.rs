@@ -2,7 +2,7 @@
 //! of each request, the order of batches, and what a pass may leave for
 //! the next one (`Defer`) instead of re-checking it now.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::atomic::AtomicUsize;
 use std::sync::Arc;
 
@@ -62,11 +62,17 @@ pub enum Defer {
     /// changed (a package behind `export *` may export other names), it is
     /// `Nothing`.
     ///
+    /// `kept`: each such file, with the hash of the base text whose
+    /// bindings it keeps; the sync records it beside the file's new rows
+    /// (`Pending::kept`), so that a later edit of the file is compared
+    /// with the text its rows came from, not only with the base.
+    ///
     /// `carry`: the files an earlier such cascade left (`Pending` with
-    /// `names_current`), unchanged since their rows, are left too, not
-    /// re-checked first (`tsq serve`, whose background pass re-checks
-    /// them; a CLI process, which has none, re-checks them now).
-    Cascade { kept: BTreeSet<String>, carry: bool },
+    /// `names_current`), unchanged since their rows and not in `kept`,
+    /// are left too, not re-checked first (`tsq serve`, whose background
+    /// pass re-checks them; a CLI process, which has none, re-checks them
+    /// now).
+    Cascade { kept: BTreeMap<String, String>, carry: bool },
     /// `tsq serve`'s background pass: everything, but an incremental one
     /// stops between batches, leaving the rest recorded, as soon as an
     /// answer waits for the pass (the count is the engine's waiters),

@@ -637,3 +637,21 @@ fn a_second_edit_in_serve_leaves_the_first_api_change_cascade_to_the_worker() {
     let after = e.impact(&req, &silent).unwrap();
     assert!(!left(&after), "a cascade left by the budget is re-checked first: {:?}", after.notes);
 }
+
+/// Whether a changed file keeps every binding is asked of the text its
+/// rows came from, not only of the base: after a rename that a command
+/// synced and then undid (with an API change), the users' rows name
+/// what the renamed text bound, so they are re-checked before the
+/// answer, which finds `report`'s call again.
+#[test]
+fn a_rename_undone_is_compared_with_the_text_the_rows_came_from() {
+    let t = workspace("impact-rename-undone");
+    let shapes = "packages/core/src/shapes.ts";
+    edit(&t, shapes, "  describe(x: number): string {\n    return \"b\"", "  describeX(x: number): string {\n    return \"b\"");
+    let o = tsq(&t.0, &["--local", "lookup", "symbol = report"]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    edit(&t, shapes, "  describeX(x: number): string {\n    return \"b\"", "  describe(x: string): string {\n    return \"b\"");
+    let v = json(&tsq(&t.0, &["--local", "impact", "--json"]));
+    assert_eq!(changed(&v), vec![(s("api"), s("Base.describe"))]);
+    assert!(affected(&v).contains(&(1, s("packages/core/src/report.ts"), s("report"), s("calls"))), "{:?}", affected(&v));
+}
