@@ -15,15 +15,12 @@ paths. Nothing here is a test; figures go to benches/README.md.
   python3 benches/impact_handoff.py [--rounds N] [--idle S] [--tsq PATH] ROOT
 """
 import argparse
-import json
 import os
 import statistics
 import subprocess
 import time
 
-REL = "packages/client/src/getFetch.ts"
-API = ("customFetchImpl?: FetchEsque | NativeFetchEsque,", "customFetchImpl?: FetchEsque | NativeFetchEsque, tsqProbe?: unknown,")
-BODY = ("): FetchEsque {\n", "): FetchEsque {\n  void 0;\n")
+from impact_edits import API, BODY, edit as edit_in, impact as impact_in, revert as revert_in
 
 
 def main():
@@ -36,23 +33,13 @@ def main():
     root, env = args.root, dict(os.environ, TSQ_EMBEDDER="none", TSQ_LOG="debug")
 
     def edit(kind):
-        find, repl = kind
-        p = os.path.join(root, REL)
-        t = open(p).read()
-        assert find in t
-        open(p, "w").write(t.replace(find, repl, 1))
+        edit_in(root, kind)
 
     def revert():
-        subprocess.run(["git", "-C", root, "checkout", "--", REL], check=True)
+        revert_in(root)
 
     def impact(local):
-        t = time.time()
-        p = subprocess.run([args.tsq] + (["--local"] if local else []) + ["impact", "--json", "--root", root], capture_output=True, text=True, env=env)
-        s = time.time() - t
-        handed = "answered by the tsq serve" in p.stderr
-        assert handed != local, f"local={local} but handed={handed}"
-        j = json.loads(p.stdout)
-        return s, (tuple(sorted(json.dumps(c, sort_keys=True) for c in j["changed"])), tuple(sorted(json.dumps(a, sort_keys=True) for a in j["affected"])), json.dumps(j["tests"], sort_keys=True))
+        return impact_in(args.tsq, root, env, local)
 
     def rounds(local, n, kinds):
         times, answers = {}, {}
